@@ -1,0 +1,476 @@
+"""Per-seat automata: the state a seat's constraints need, and nothing more.
+
+A seat's constraints are a set of accepted classes (dealt shape, dealt HCP),
+optionally labelled (for exact marginals), plus per-suit filters or weights
+on exact holdings. We read a seat's hand one free card at a time, in card
+index order (suits S H D C, ranks A down to 2), and build a *layered*
+automaton: at position ``t`` the seat is in one of ``size[t]`` states, and
+taking or not taking card ``t`` moves it to a state of position ``t + 1``
+(or kills it). Two layers of minimisation keep it small:
+
+1. :func:`build_suit_automaton`: a minimal layered DFA over per-suit
+   *letters* (dealt length, dealt HCP in that suit), built from the accepted
+   classes by backward residual signatures (numpy, all four levels).
+2. :func:`build_holding_automaton`: per suit, a minimal layered automaton over
+   that suit's free cards whose final states emit a letter and a weight;
+   without a filter it counts (length, hcp), with one it remembers exactly
+   what the filter needs.
+
+:func:`build_seat_automaton` glues them into one card-level automaton and
+minimises it again, position by position (e.g. a seat constrained on HCP only
+ends up with states (cards so far, HCP so far)), then drops states not
+reachable from the start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .card import HCP_BY_INDEX
+from .cardset import CardSet
+from .condition import GRID, MAX_HCP
+from .shapes import ALL_SHAPES
+
+__all__ = [
+    "N_LETTERS", "letter", "SuitAutomaton", "build_suit_automaton", "HoldingAutomaton",
+    "build_holding_automaton", "SeatAutomaton", "build_seat_automaton", "labels_from_mask",
+]
+
+_H = MAX_HCP + 1  # HCP totals 0..37
+_HS = 11  # HCP within one suit 0..10
+#: Letters are (length 0..13, hcp 0..10) pairs coded ``length * 11 + hcp``.
+N_LETTERS = 14 * _HS
+
+
+def letter(length: int, hcp: int) -> int:
+    """The letter code of a suit holding of ``length`` cards with ``hcp`` points."""
+    return length * _HS + hcp
+
+
+_LETTER_LEN = np.arange(N_LETTERS) // _HS
+_LETTER_HCP = np.arange(N_LETTERS) % _HS
+
+
+@dataclass(frozen=True)
+class SuitAutomaton:
+    """Minimal layered DFA over letters, suit by suit.
+
+    ``delta[j]`` (``j = 0..3``) has shape ``(m_j, N_LETTERS)``: the state at
+    level ``j + 1`` reached from each level-``j`` state on each letter, or -1
+    (dead). Level 0 has the single start state 0; level-4 states are the
+    labels ``0 .. n_labels - 1`` (one label: accept).
+    """
+
+    delta: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    n_labels: int
+
+
+_ROW_HASH = np.random.default_rng(20261123).integers(1, 2**62, size=4096, dtype=np.int64) | 1
+
+
+def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows that are not all -1, and each row's index among them (-1 for dead rows).
+
+    Rows are grouped by a 64-bit hash (a dot product that wraps), and the
+    grouping is then checked row by row; a collision falls back to sorting.
+    """
+    live = (rows >= 0).any(axis=1)
+    ids = np.full(len(rows), -1, dtype=np.int32)
+    if not live.any():
+        return np.zeros((0, rows.shape[1]), dtype=np.int32), ids
+    sub = rows[live].astype(np.int64)
+    with np.errstate(over="ignore"):
+        h = sub @ _ROW_HASH[: sub.shape[1]]
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    uniq = sub[first]
+    if not np.array_equal(uniq[inverse], sub):  # pragma: no cover - 64-bit collision
+        uniq, inverse = np.unique(sub, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+    ids[live] = inverse
+    return uniq.astype(np.int32), ids
+
+
+def build_suit_automaton(labels: np.ndarray) -> SuitAutomaton:
+    """The minimal suit-level DFA for a labelled set of (shape, HCP) classes.
+
+    ``labels`` is an int array over :data:`~dealer.condition.GRID`: -1 where
+    the class is rejected, else its label (0 when there is only "accept").
+    """
+    n_labels = int(labels.max()) + 1 if labels.size and labels.max() >= 0 else 1
+    lg = np.full((14, 14, 14, 14, _H + _HS), -1, dtype=np.int32)
+    shapes = np.array(ALL_SHAPES)
+    lg[shapes[:, 0], shapes[:, 1], shapes[:, 2], shapes[:, 3], :_H] = labels.reshape(len(ALL_SHAPES), _H)
+
+    # level 3: prefix (l1, l2, l3), H3 -> row over letters (l4 forced, h4)
+    pre3 = shapes[:, :3]
+    l4 = shapes[:, 3]
+    h3 = np.arange(_H)
+    rows3 = np.full((len(pre3), _H, N_LETTERS), -1, dtype=np.int32)
+    for h4 in range(_HS):
+        vals = lg[pre3[:, 0, None], pre3[:, 1, None], pre3[:, 2, None], l4[:, None], h3[None, :] + h4]
+        rows3[np.arange(len(pre3))[:, None], h3[None, :], (l4 * _HS + h4)[:, None]] = vals
+    delta3, ids3 = _unique_rows(rows3.reshape(-1, N_LETTERS))
+    t3 = np.full((14, 14, 14, _H + _HS), -1, dtype=np.int32)
+    t3[pre3[:, 0, None], pre3[:, 1, None], pre3[:, 2, None], h3[None, :]] = ids3.reshape(len(pre3), _H)
+
+    # level 2: prefix (l1, l2), H2 -> row over letters (l3, h3)
+    pre2 = np.array([(a, b) for a in range(14) for b in range(14 - a)])
+    lt, ht = _LETTER_LEN, _LETTER_HCP
+    l3ok = (pre2[:, 0, None] + pre2[:, 1, None] + lt[None, :]) <= 13  # (P2, L)
+    l3c = np.where(l3ok, lt[None, :], 0)
+    rows2 = t3[pre2[:, 0, None, None], pre2[:, 1, None, None], l3c[:, None, :],
+               h3[None, :, None] + ht[None, None, :]]
+    rows2 = np.where(l3ok[:, None, :], rows2, -1)
+    delta2, ids2 = _unique_rows(rows2.reshape(-1, N_LETTERS))
+    t2 = np.full((14, 14, _H + _HS), -1, dtype=np.int32)
+    t2[pre2[:, 0, None], pre2[:, 1, None], h3[None, :]] = ids2.reshape(len(pre2), _H)
+
+    # level 1: prefix (l1), H1 -> row over letters (l2, h2)
+    pre1 = np.arange(14)
+    l2ok = (pre1[:, None] + lt[None, :]) <= 13
+    l2c = np.where(l2ok, lt[None, :], 0)
+    rows1 = t2[pre1[:, None, None], l2c[:, None, :], h3[None, :, None] + ht[None, None, :]]
+    rows1 = np.where(l2ok[:, None, :], rows1, -1)
+    delta1, ids1 = _unique_rows(rows1.reshape(-1, N_LETTERS))
+    t1 = np.full((14, _H + _HS), -1, dtype=np.int32)
+    t1[pre1[:, None], h3[None, :]] = ids1.reshape(14, _H)
+
+    # level 0: the start state, over letters (l1, h1)
+    row0 = t1[lt, ht].reshape(1, N_LETTERS).astype(np.int32)
+    return SuitAutomaton((row0, delta1, delta2, delta3), n_labels)
+
+
+@dataclass(frozen=True)
+class HoldingAutomaton:
+    """Layered automaton over one suit's free cards, for one seat.
+
+    Offsets ``k = 0..r`` (``r`` free cards in the suit, aces first); at
+    offset ``k`` there are ``size[k]`` states; ``next0[k]``/``next1[k]``
+    give the offset-``k+1`` state after not taking / taking card ``k`` (-1:
+    dead). Final states emit ``letter`` (dealt length and HCP in the suit,
+    predealt cards included) and an integer ``weight`` (> 0).
+    """
+
+    size: tuple[int, ...]
+    next0: tuple[np.ndarray, ...]
+    next1: tuple[np.ndarray, ...]
+    letter: np.ndarray
+    weight: np.ndarray
+
+
+def _scaled_weights(values: Sequence[object]) -> tuple[list[int], int]:
+    """Turn bools/ints/Fractions into ints with a common denominator (returned)."""
+    fracs = []
+    for v in values:
+        if isinstance(v, bool):
+            fracs.append(Fraction(int(v)))
+        elif isinstance(v, (int, Fraction)):
+            fracs.append(Fraction(v))
+        elif isinstance(v, float):
+            fracs.append(Fraction(v).limit_denominator(1 << 20))
+        else:
+            raise TypeError(f"a holding filter must return a bool, an int or a Fraction, got {v!r}")
+        if fracs[-1] < 0:
+            raise ValueError(f"a holding weight cannot be negative, got {v!r}")
+    den = 1
+    for f in fracs:
+        den = lcm(den, f.denominator)
+    return [int(f * den) for f in fracs], den
+
+
+def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], predeal_suit: int,
+                            holding_filter: Callable[[CardSet], object] | None = None
+                            ) -> tuple[HoldingAutomaton, int]:
+    """Automaton over ``cards`` (free card indices of one suit, ascending).
+
+    ``allowed[k]`` says whether the seat may take card ``k``; ``predeal_suit``
+    is the mask of the seat's predealt cards in the suit. Returns the
+    automaton and the denominator its weights were scaled by.
+    """
+    r = len(cards)
+    pre_len = predeal_suit.bit_count()
+    pre_hcp = sum(HCP_BY_INDEX[i] for i in range(52) if predeal_suit >> i & 1)
+    subsets = np.arange(1 << r, dtype=np.int64)
+    ok = np.ones(1 << r, dtype=bool)
+    length = np.full(1 << r, pre_len, dtype=np.int64)
+    hcp = np.full(1 << r, pre_hcp, dtype=np.int64)
+    for k, card in enumerate(cards):
+        took = (subsets >> k) & 1
+        if not allowed[k]:
+            ok &= took == 0
+        length += took
+        hcp += took * HCP_BY_INDEX[card]
+    ok &= length <= 13
+    den = 1
+    if holding_filter is None:
+        weights = np.ones(1 << r, dtype=np.int64)
+    else:
+        raw: list[object] = []
+        for s in range(1 << r):
+            if not ok[s]:
+                raw.append(0)
+                continue
+            mask = predeal_suit
+            for k, card in enumerate(cards):
+                if s >> k & 1:
+                    mask |= 1 << card
+            raw.append(holding_filter(CardSet(mask)))
+        ints, den = _scaled_weights(raw)
+        weights = np.array(ints, dtype=np.int64)
+        ok &= weights > 0
+    letters = np.where(ok, length * _HS + np.minimum(hcp, _HS - 1), -1)
+    # final signature: (letter, weight)
+    final_key = np.where(ok, letters * (int(weights.max()) + 1) + weights, -1)
+    live = final_key >= 0
+    ids = np.full(1 << r, -1, dtype=np.int64)
+    uniq, inv = np.unique(final_key[live], return_inverse=True)
+    ids[live] = inv.reshape(-1)
+    rep = np.zeros(len(uniq), dtype=np.int64)
+    rep[inv.reshape(-1)] = np.nonzero(live)[0]
+    final_letter = letters[rep].astype(np.int32)
+    final_weight = weights[rep]
+    sizes = [len(uniq)]
+    next0: list[np.ndarray] = []
+    next1: list[np.ndarray] = []
+    cur_ids = ids
+    for k in range(r - 1, -1, -1):
+        s = np.arange(1 << k, dtype=np.int64)
+        n0 = cur_ids[s]
+        n1 = cur_ids[s | (1 << k)]
+        m = sizes[0]
+        key = np.where((n0 >= 0) | (n1 >= 0), (n0 + 1) * (m + 1) + (n1 + 1), -1)
+        live = key >= 0
+        new_ids = np.full(1 << k, -1, dtype=np.int64)
+        uk, inv = np.unique(key[live], return_inverse=True)
+        new_ids[live] = inv.reshape(-1)
+        rep = np.zeros(len(uk), dtype=np.int64)
+        rep[inv.reshape(-1)] = np.nonzero(live)[0]
+        next0.insert(0, n0[rep].astype(np.int32))
+        next1.insert(0, n1[rep].astype(np.int32))
+        sizes.insert(0, len(uk))
+        cur_ids = new_ids
+    return HoldingAutomaton(tuple(sizes), tuple(next0), tuple(next1), final_letter, final_weight), den
+
+
+@dataclass(frozen=True)
+class SeatAutomaton:
+    """A seat's card-level layered automaton over the ``n`` free cards.
+
+    Position ``t`` has ``size[t]`` states (``size[0] == 1``, the start);
+    ``next0[t]``/``next1[t]`` map them to position ``t + 1`` when the seat
+    does not take / takes free card ``t`` (-1: dead). ``weight0``/``weight1``
+    are integer weights of those moves (None: all 1). Final states (position
+    ``n``) carry ``labels``. ``constant`` is the weight contributed by filtered
+    suits with no free card; ``scale`` is the product of the denominators the
+    holding weights were scaled by: true weight = constant * product of move
+    weights / scale.
+    """
+
+    size: tuple[int, ...]
+    next0: tuple[np.ndarray, ...]
+    next1: tuple[np.ndarray, ...]
+    weight0: tuple[np.ndarray | None, ...]
+    weight1: tuple[np.ndarray | None, ...]
+    labels: np.ndarray
+    constant: int
+    scale: int
+
+    @property
+    def n(self) -> int:
+        return len(self.next0)
+
+    @property
+    def feasible(self) -> bool:
+        return self.size[0] > 0
+
+
+_DEAD = SeatAutomaton((0,), (), (), (), (), np.zeros(0, dtype=np.int32), 0, 1)
+
+
+def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int,
+                         suit_auto: SuitAutomaton,
+                         filters: dict[int, Callable[[CardSet], object]] | None = None) -> SeatAutomaton:
+    """Glue the suit automaton and the per-suit holding automata into one, minimised.
+
+    ``free_cards``: indices of the cards not placed anywhere, ascending.
+    ``predeal``/``forbidden``: the seat's bit-sets. ``filters``: per suit
+    index, a filter or weight on the seat's dealt holding in that suit.
+    """
+    filters = filters or {}
+    n = len(free_cards)
+    by_suit: list[list[int]] = [[], [], [], []]
+    for c in free_cards:
+        by_suit[c // 13].append(c)
+    scale = 1
+    holdings: list[HoldingAutomaton] = []
+    fixed_weight = 1
+    for j in range(4):
+        pre = (predeal >> (13 * j) & 0x1FFF) << (13 * j)
+        cards = by_suit[j]
+        allowed = [not (forbidden >> c & 1) for c in cards]
+        ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j))
+        scale *= den
+        holdings.append(ha)
+        if not cards and ha.size[0] == 0:
+            return _DEAD
+        if not cards:
+            fixed_weight *= int(ha.weight[0])
+
+    # suit-level states reachable with the letters each suit can actually produce
+    letters = [np.unique(h.letter) for h in holdings]
+    reach: list[np.ndarray] = [np.array([0], dtype=np.int32)]
+    for j in range(4):
+        nxt = suit_auto.delta[j][reach[j][:, None], letters[j][None, :]]
+        reach.append(np.unique(nxt[nxt >= 0]).astype(np.int32))
+    lookup = []
+    for j in range(5):
+        m = suit_auto.delta[j].shape[0] if j < 4 else suit_auto.n_labels
+        table = np.full(max(m, 1), -1, dtype=np.int64)
+        table[reach[j]] = np.arange(len(reach[j]))
+        lookup.append(table)
+
+    def fold_empty(tau: np.ndarray, j: int) -> tuple[np.ndarray, int]:
+        """Advance level-``j`` states through suits ``j..`` with no free cards; return states and level."""
+        while j < 4 and not by_suit[j]:
+            lt = int(holdings[j].letter[0])
+            tau = np.where(tau >= 0, suit_auto.delta[j][np.maximum(tau, 0), lt], -1)
+            j += 1
+        return tau, j
+
+    # positions: suit of each free card and offset within its suit
+    suit_of = [c // 13 for c in free_cards]
+    offset_of = []
+    for t in range(n):
+        offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
+
+    # unminimised state space at position t: (reach index a, holding state w)
+    def space(t: int) -> tuple[int, int]:
+        j, k = suit_of[t], offset_of[t]
+        return len(reach[j]), holdings[j].size[k]
+
+    # build raw transitions position by position (forward), then minimise backward
+    raw0: list[np.ndarray] = []
+    raw1: list[np.ndarray] = []
+    raww: list[np.ndarray | None] = []  # weight on both moves at suit ends (same for 0 and 1 per target)
+    raww1: list[np.ndarray | None] = []
+    for t in range(n):
+        j, k = suit_of[t], offset_of[t]
+        ha = holdings[j]
+        na, nw = space(t)
+        a = np.repeat(np.arange(na), nw)
+        w = np.tile(np.arange(nw), na)
+        outs = []
+        wts = []
+        for nxt in (ha.next0[k], ha.next1[k]):
+            w2 = nxt[w].astype(np.int64)
+            if k + 1 < len(by_suit[j]):
+                target = np.where(w2 >= 0, a * ha.size[k + 1] + w2, -1)
+                outs.append(target)
+                wts.append(None)
+            else:
+                lt = ha.letter[np.maximum(w2, 0)]
+                tau = reach[j][a].astype(np.int64)
+                tau2 = np.where(w2 >= 0, suit_auto.delta[j][tau, lt], -1)
+                tau2, j2 = fold_empty(tau2, j + 1)
+                if j2 < 4:
+                    target = np.where(tau2 >= 0, lookup[j2][np.maximum(tau2, 0)], -1)
+                else:
+                    target = tau2
+                wt = np.where(w2 >= 0, ha.weight[np.maximum(w2, 0)], 0)
+                outs.append(target)
+                wts.append(wt if (wt > 1).any() else None)
+        raw0.append(outs[0])
+        raw1.append(outs[1])
+        raww.append(wts[0])
+        raww1.append(wts[1])
+
+    if n == 0:
+        tau, _ = fold_empty(np.array([0]), 0)
+        if tau[0] < 0:
+            return _DEAD
+        return SeatAutomaton((1,), (), (), (), (), np.array([tau[0]], dtype=np.int32), fixed_weight, scale)
+
+    # initial raw state
+    tau0, j0 = fold_empty(np.array([0]), 0)
+    if tau0[0] < 0:
+        return _DEAD
+    start = int(lookup[j0][tau0[0]]) * holdings[j0].size[0]
+
+    # backward minimisation
+    ids_next = np.arange(suit_auto.n_labels, dtype=np.int64)  # final: labels
+    m_next = suit_auto.n_labels
+    mn0: list[np.ndarray] = [np.zeros(0)] * n
+    mn1: list[np.ndarray] = [np.zeros(0)] * n
+    mw0: list[np.ndarray | None] = [None] * n
+    mw1: list[np.ndarray | None] = [None] * n
+    ids_at: list[np.ndarray] = [np.zeros(0)] * (n + 1)
+    ids_at[n] = ids_next
+    for t in range(n - 1, -1, -1):
+        t0 = raw0[t]
+        t1 = raw1[t]
+        i0 = np.where(t0 >= 0, ids_next[np.maximum(t0, 0)], -1)
+        i1 = np.where(t1 >= 0, ids_next[np.maximum(t1, 0)], -1)
+        cols = [i0, i1]
+        if raww[t] is not None:
+            cols.append(np.where(i0 >= 0, raww[t], 0))
+        if raww1[t] is not None:
+            cols.append(np.where(i1 >= 0, raww1[t], 0))
+        live = (i0 >= 0) | (i1 >= 0)
+        ids = np.full(len(t0), -1, dtype=np.int64)
+        if len(cols) == 2:
+            key = (i0 + 1) * (m_next + 1) + (i1 + 1)
+            uk, inv = np.unique(key[live], return_inverse=True)
+        else:
+            mat = np.stack(cols, axis=1)[live]
+            uk, inv = np.unique(mat, axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        ids[live] = inv
+        rep = np.zeros(len(uk), dtype=np.int64)
+        rep[inv] = np.nonzero(live)[0]
+        mn0[t] = i0[rep]
+        mn1[t] = i1[rep]
+        mw0[t] = None if raww[t] is None else np.where(mn0[t] >= 0, raww[t][rep], 0)
+        mw1[t] = None if raww1[t] is None else np.where(mn1[t] >= 0, raww1[t][rep], 0)
+        ids_at[t] = ids
+        ids_next = ids
+        m_next = len(uk)
+
+    start_id = int(ids_at[0][start])
+    if start_id < 0:
+        return _DEAD
+
+    # forward pruning and renumbering
+    keep = np.array([start_id])
+    sizes = [1]
+    out0: list[np.ndarray] = []
+    out1: list[np.ndarray] = []
+    ow0: list[np.ndarray | None] = []
+    ow1: list[np.ndarray | None] = []
+    for t in range(n):
+        a0 = mn0[t][keep]
+        a1 = mn1[t][keep]
+        nxt = np.unique(np.concatenate([a0[a0 >= 0], a1[a1 >= 0]]))
+        table = np.full(max(int(nxt.max()) + 1 if len(nxt) else 1, 1), -1, dtype=np.int64)
+        table[nxt] = np.arange(len(nxt))
+        out0.append(np.where(a0 >= 0, table[np.maximum(a0, 0)], -1).astype(np.int32))
+        out1.append(np.where(a1 >= 0, table[np.maximum(a1, 0)], -1).astype(np.int32))
+        ow0.append(None if mw0[t] is None else mw0[t][keep])
+        ow1.append(None if mw1[t] is None else mw1[t][keep])
+        keep = nxt
+        sizes.append(len(nxt))
+    labels = keep.astype(np.int32)
+    return SeatAutomaton(tuple(sizes), tuple(out0), tuple(out1), tuple(ow0), tuple(ow1), labels,
+                         fixed_weight, scale)
+
+
+def labels_from_mask(mask: np.ndarray | None) -> np.ndarray:
+    """Labels (0 accept, -1 reject) over the grid from a boolean mask (None: accept all)."""
+    if mask is None:
+        return np.zeros(GRID.size, dtype=np.int32)
+    return np.where(mask, 0, -1).astype(np.int32)

@@ -1,0 +1,353 @@
+"""The joint count over tracked seats, and exact sampling from it.
+
+Given the layered automata of the *tracked* seats (those with constraints)
+and whether a *pool* of unconstrained seats exists, :class:`JointTables`
+computes, for every free card position ``t`` and every joint state of the
+tracked seats, the exact (weighted) number of ways to place the remaining
+free cards: ``B[t]``, a dense k-dimensional array with one zero "dead" slot
+appended on each axis (so a -1 transition reads 0).
+
+``B[t] = sum over destinations d of w_d * B[t+1][next_d(state)]`` where a
+destination is a tracked seat taking card ``t`` or the pool taking it. The
+values are Python-exact: int64 while they provably fit, numpy object
+(Python ints) beyond.
+
+Sampling walks the cards forward; at each card every sample picks its
+destination with probability ``w_d * B[t+1][next_d] / B[t][state]``,
+drawn exactly: a bounded uniform integer (int64 layers), or, for layers whose
+counts exceed 64 bits, a 64-bit uniform compared with exact precomputed
+boundaries, any tie settled with further random bits in exact arithmetic.
+No rejection, no floating point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .automaton import SeatAutomaton
+from .errors import SpecLimitError
+
+__all__ = ["JointTables", "DEFAULT_LIMIT", "bounded_uniform"]
+
+#: Most table cells (all positions together) a spec may need.
+DEFAULT_LIMIT = 40_000_000
+_INT64_SAFE = (1 << 62)
+_TWO64 = 1 << 64
+
+
+@dataclass
+class _Layer:
+    """Sampling aids for one position whose counts exceed int64."""
+
+    bounds: np.ndarray  # (cells, D-1) uint64: floor(2**64 * cum_d / total)
+    exact: np.ndarray  # (cells, D-1) bool: the floor was exact
+
+
+class JointTables:
+    """Backward counts ``B[t]`` over the joint states of the tracked seats.
+
+    ``automata``: the tracked seats' automata (all over the same free cards);
+    ``pool``: whether unconstrained seats can take any free card.
+    """
+
+    def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
+                 limit: int = DEFAULT_LIMIT) -> None:
+        self.automata = list(automata)
+        self.k = len(self.automata)
+        self.n = n
+        self.pool = pool
+        self.n_dest = self.k + (1 if pool else 0)
+        for a in self.automata:
+            if a.n != n:
+                raise ValueError("all automata must read the same free cards")
+        self.shapes = [tuple(a.size[t] + 1 for a in self.automata) for t in range(n + 1)]
+        cells = sum(int(np.prod(s)) for s in self.shapes) if self.k else 0
+        if cells > limit:
+            sizes = " x ".join(str(max(a.size)) for a in self.automata)
+            raise SpecLimitError(
+                f"this spec needs {cells:,} table cells (tracked seats' largest state counts {sizes}), "
+                f"beyond the limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
+            )
+        self.cells = cells
+        self.tables: list[np.ndarray] = [np.zeros(0)] * (n + 1)
+        self.big: dict[int, _Layer] = {}
+        if self.k:
+            self._build()
+
+    # -- the backward pass ----------------------------------------------------
+    def _moves(self, t: int, d: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+        idx = []
+        wts = []
+        for i, a in enumerate(self.automata):
+            if i == d:
+                idx.append(a.next1[t])
+                wts.append(a.weight1[t])
+            else:
+                idx.append(a.next0[t])
+                wts.append(a.weight0[t])
+        return idx, wts
+
+    def _gather(self, nxt: np.ndarray, t: int, d: int) -> np.ndarray:
+        idx, wts = self._moves(t, d)
+        g = nxt[np.ix_(*idx)]
+        for axis, w in enumerate(wts):
+            if w is not None:
+                shape = [1] * self.k
+                shape[axis] = len(w)
+                g = g * w.reshape(shape).astype(g.dtype)
+        return g
+
+    def _max_weight(self, t: int, d: int) -> int:
+        _, wts = self._moves(t, d)
+        out = 1
+        for w in wts:
+            if w is not None and len(w):
+                out *= int(w.max())
+        return out
+
+    def _build(self) -> None:
+        n = self.n
+        final = np.zeros(self.shapes[n], dtype=np.int64)
+        inner = tuple(slice(0, s - 1) for s in self.shapes[n])
+        final[inner] = 1
+        self.tables[n] = final
+        for t in range(n - 1, -1, -1):
+            nxt = self.tables[t + 1]
+            dests = range(self.n_dest)
+            if nxt.dtype != object:
+                top = int(nxt.max()) if nxt.size else 0
+                bound = top * sum(self._max_weight(t, d) for d in dests)
+                if bound >= _INT64_SAFE:
+                    nxt = nxt.astype(object)
+            parts = [self._gather(nxt, t, d) for d in dests]
+            total = parts[0]
+            for p in parts[1:]:
+                total = total + p
+            table = np.zeros(self.shapes[t], dtype=total.dtype)
+            table[tuple(slice(0, s) for s in total.shape)] = total
+            self.tables[t] = table
+            if table.dtype == object:
+                self.big[t] = self._bounds(parts, total)
+
+    def _bounds(self, parts: list[np.ndarray], total: np.ndarray) -> _Layer:
+        cells = total.size
+        d = len(parts)
+        bounds = np.zeros((cells, max(d - 1, 1)), dtype=np.uint64)
+        exact = np.ones((cells, max(d - 1, 1)), dtype=bool)
+        flat_total = total.ravel().tolist()
+        cum = [0] * cells
+        for j in range(d - 1):
+            part = parts[j].ravel().tolist()
+            for c in range(cells):
+                cum[c] += int(part[c])
+                tot = int(flat_total[c])
+                if tot == 0:
+                    continue
+                q, r = divmod(cum[c] << 64, tot)
+                if q >= _TWO64:  # the boundary is at 1: never passed
+                    bounds[c, j] = np.uint64(_TWO64 - 1)
+                    exact[c, j] = False
+                else:
+                    bounds[c, j] = np.uint64(q)
+                    exact[c, j] = r == 0
+        # reindex to the padded layout of the table
+        full_b = np.zeros((int(np.prod(self._padded(total.shape))), bounds.shape[1]), dtype=np.uint64)
+        full_e = np.ones_like(full_b, dtype=bool)
+        flat_idx = np.ravel_multi_index(np.indices(total.shape).reshape(self.k, -1), self._padded(total.shape))
+        full_b[flat_idx] = bounds
+        full_e[flat_idx] = exact
+        return _Layer(full_b, full_e)
+
+    @staticmethod
+    def _padded(shape: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(s + 1 for s in shape)
+
+    # -- results --------------------------------------------------------------
+    def total(self) -> int:
+        """The weighted number of ways to place all free cards (move weights only)."""
+        if not self.k:
+            return 1
+        return int(self.tables[0][(0,) * self.k])
+
+    def forward_final(self) -> np.ndarray:
+        """Weighted number of ways to reach each final joint state (unpadded array)."""
+        if not self.k:
+            return np.ones((), dtype=object)
+        f = np.zeros(self.shapes[0], dtype=np.int64)
+        f[(0,) * self.k] = 1
+        for t in range(self.n):
+            cur = f[tuple(slice(0, s - 1) for s in self.shapes[t])]
+            if cur.dtype != object:
+                bound = (int(cur.max()) if cur.size else 0) * sum(self._max_weight(t, d) for d in range(self.n_dest))
+                if bound >= _INT64_SAFE:
+                    cur = cur.astype(object)
+            nxt = np.zeros(self.shapes[t + 1], dtype=cur.dtype)
+            for d in range(self.n_dest):
+                idx, wts = self._moves(t, d)
+                contrib = cur
+                for axis, w in enumerate(wts):
+                    if w is not None:
+                        shape = [1] * self.k
+                        shape[axis] = len(w)
+                        contrib = contrib * w.reshape(shape).astype(cur.dtype)
+                np.add.at(nxt, np.ix_(*idx), contrib)
+            f = nxt
+        return f[tuple(slice(0, s - 1) for s in self.shapes[self.n])]
+
+    # -- sampling ---------------------------------------------------------------
+    def _prepare_sampling(self) -> None:
+        """Per position and seat: padded next states and their flat offsets in ``B[t+1]``."""
+        self._nx: list[list[tuple[np.ndarray, np.ndarray]]] = []
+        self._off: list[list[tuple[np.ndarray, np.ndarray]]] = []
+        for t in range(self.n):
+            shape = self.shapes[t + 1]
+            strides = [int(np.prod(shape[i + 1:])) for i in range(self.k)]
+            nx_t, off_t = [], []
+            for i, a in enumerate(self.automata):
+                pad = a.size[t + 1]
+                n0 = np.where(a.next0[t] >= 0, a.next0[t], pad).astype(np.int64)
+                n1 = np.where(a.next1[t] >= 0, a.next1[t], pad).astype(np.int64)
+                nx_t.append((n0, n1))
+                off_t.append((n0 * strides[i], n1 * strides[i]))
+            self._nx.append(nx_t)
+            self._off.append(off_t)
+        self._flat = [tbl.ravel() for tbl in self.tables]
+
+    def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """Destinations of every free card for ``count`` independent samples.
+
+        Returns an int8 array ``(n, count)`` (card-major): the tracked seat's
+        position in ``automata``, or ``k`` for the pool.
+
+        Where the counts fit in 63 bits, one uniform integer ``R`` below the
+        state's count is drawn per sample and then *decoded* card by card
+        (as Pavlicek decodes a deal number): the destination is the option
+        whose share of the count holds ``R``, and ``R`` minus the shares
+        before it is uniform below that option's count. Earlier positions,
+        whose counts are larger, draw exactly with 64-bit boundaries.
+        """
+        n, k = self.n, self.k
+        dest = np.full((n, count), k, dtype=np.int8)
+        if not k or count == 0:
+            return dest
+        if self.total() == 0:
+            raise ValueError("cannot sample from an empty table")
+        if not hasattr(self, "_nx"):
+            self._prepare_sampling()
+        state = [np.zeros(count, dtype=np.int64) for _ in range(k)]
+        remainder: np.ndarray | None = None
+        for t in range(n):
+            nx_t, off_t = self._nx[t], self._off[t]
+            part0 = [off_t[i][0][state[i]] for i in range(k)]
+            base = part0[0]
+            for p in part0[1:]:
+                base = base + p
+            table = self._flat[t + 1]
+            values = []
+            move_weights = []
+            for d in range(self.n_dest):
+                flat = base if d == k else base - part0[d] + off_t[d][1][state[d]]
+                v = table[flat]
+                _, wts = self._moves(t, d)
+                w_total = None
+                for i, w in enumerate(wts):
+                    if w is not None:
+                        wi = w[state[i]].astype(np.int64)
+                        w_total = wi if w_total is None else w_total * wi
+                if w_total is not None:
+                    v = v * w_total.astype(v.dtype)
+                values.append(v)
+                move_weights.append(w_total)
+            if t in self.big:
+                choice = self._choose_big(t, state, values, rng)
+            else:
+                vals = [v.astype(np.int64) for v in values]
+                if remainder is None:
+                    total = vals[0]
+                    for v in vals[1:]:
+                        total = total + v
+                    remainder = rng.integers(0, total, dtype=np.int64)
+                choice = np.zeros(count, dtype=np.int8)
+                before = np.zeros(count, dtype=np.int64)
+                cum = np.zeros(count, dtype=np.int64)
+                for v in vals[:-1]:
+                    cum = cum + v
+                    passed = remainder >= cum
+                    choice += passed.view(np.int8)
+                    before = np.where(passed, cum, before)
+                remainder = remainder - before
+                if any(w is not None for w in move_weights):
+                    w_chosen = np.ones(count, dtype=np.int64)
+                    for d, w in enumerate(move_weights):
+                        if w is not None:
+                            w_chosen = np.where(choice == d, w, w_chosen)
+                    remainder = remainder // w_chosen
+            dest[t] = choice
+            for i in range(k):
+                n0, n1 = nx_t[i]
+                state[i] = np.where(choice == i, n1[state[i]], n0[state[i]])
+        return dest
+
+    def _choose_big(self, t: int, state: list[np.ndarray], values: list[np.ndarray],
+                    rng: np.random.Generator) -> np.ndarray:
+        layer = self.big[t]
+        flat = np.ravel_multi_index(state, self.shapes[t])
+        bounds = layer.bounds[flat]
+        exact = layer.exact[flat]
+        r = rng.integers(0, np.iinfo(np.uint64).max, size=len(flat), dtype=np.uint64, endpoint=True)
+        above = r[:, None] > bounds
+        tie = r[:, None] == bounds
+        decided = above | (tie & exact)
+        choice = decided.sum(axis=1).astype(np.int8)
+        ambiguous = (tie & ~exact).any(axis=1)
+        if ambiguous.any():
+            for row in np.nonzero(ambiguous)[0]:
+                choice[row] = _exact_choice(int(r[row]), [int(v[row]) for v in values], rng)
+        return choice
+
+
+def bounded_uniform(rng: np.random.Generator, high: np.ndarray) -> np.ndarray:
+    """Exact uniform integers in ``[0, high)`` for each entry of ``high`` (1 <= high < 2**32).
+
+    Lemire's multiply-shift with its rejection step, vectorised: a draw is
+    redrawn with probability below ``high / 2**32``, so the loop ends at once.
+    """
+    high = high.astype(np.uint64)
+    out = np.empty(len(high), dtype=np.uint64)
+    todo = np.arange(len(high))
+    threshold = (np.uint64(1 << 32) - high) % high
+    while len(todo):
+        r = rng.integers(0, 1 << 32, size=len(todo), dtype=np.uint64)
+        prod = r * high[todo]
+        low = prod & np.uint64(0xFFFFFFFF)
+        ok = low >= threshold[todo]
+        out[todo[ok]] = prod[ok] >> np.uint64(32)
+        todo = todo[~ok]
+    return out
+
+
+def _exact_choice(first_word: int, weights: list[int], rng: np.random.Generator) -> int:
+    """Choose ``i`` with probability ``weights[i] / sum``, given the first 64 random bits.
+
+    The uniform number u is read 64 bits at a time until the interval it lies
+    in no longer straddles a boundary ``cum_i / total``: exact, and it needs
+    more than one extra word with probability about 2**-64.
+    """
+    total = sum(weights)
+    u = first_word
+    scale = _TWO64
+    while True:
+        cum = 0
+        for i, w in enumerate(weights):
+            cum += w
+            if (u + 1) * total <= cum * scale:
+                return i
+            if u * total < cum * scale:
+                break  # straddles this boundary: read more bits
+        else:  # pragma: no cover - u < 1 so the last boundary always decides
+            return len(weights) - 1
+        u = u * _TWO64 + int(rng.integers(0, np.iinfo(np.uint64).max, dtype=np.uint64, endpoint=True))
+        scale *= _TWO64

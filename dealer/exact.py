@@ -1,0 +1,386 @@
+"""The exact constrained dealer: count and deal the completions of a spec.
+
+>>> dealer = ExactDealer(DealSpec.parse("spades(west) == 9 && shape(east, xx66)"))
+>>> dealer.count_constrained()          # Pavlicek's T: West-East sides
+556991252532000
+>>> [d[Seat.W].length(Suit.S) for d in dealer.sample(3, seed=1)]
+[9, 9, 9]
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import factorial, prod
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .automaton import (
+    SeatAutomaton, SuitAutomaton, build_seat_automaton, build_suit_automaton, labels_from_mask,
+)
+from .cardset import CardSet, mask_hcp
+from .condition import GRID, MAX_HCP
+from .deal import Deal
+from .engine import DEFAULT_LIMIT, JointTables
+from .errors import ImpossibleSpecError
+from .numbering import D
+from .seat import Seat
+from .shapes import ALL_SHAPES, shape_index
+from .spec import DealSpec, SeatSpec
+from .suit import Suit
+
+__all__ = ["ExactDealer", "RandomSource", "make_rng", "FEATURES", "pattern_of"]
+
+#: Anything a sampler accepts as its source of randomness.
+RandomSource = "int | np.random.Generator | random.Random | None"
+
+#: Per-seat features whose exact distribution :meth:`ExactDealer.distribution` gives.
+FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
+
+#: Hand patterns (lengths sorted longest first), e.g. (4, 3, 3, 3).
+PATTERNS: tuple[tuple[int, ...], ...] = tuple(sorted({tuple(sorted(s, reverse=True)) for s in ALL_SHAPES},
+                                                     reverse=True))
+_PATTERN_ID = {p: i for i, p in enumerate(PATTERNS)}
+_PATTERN_OF_SHAPE = np.array([_PATTERN_ID[tuple(sorted(s, reverse=True))] for s in ALL_SHAPES])
+
+
+def pattern_of(shape: Sequence[int]) -> str:
+    """The pattern of a shape as text: ``(5, 2, 3, 3)`` -> ``'5-3-3-2'``."""
+    return "-".join(str(x) for x in sorted(shape, reverse=True))
+
+
+def make_rng(source: "int | np.random.Generator | random.Random | None") -> np.random.Generator:
+    """A numpy Generator from a seed, a Generator (used as is) or a ``random.Random``."""
+    if isinstance(source, np.random.Generator):
+        return source
+    if isinstance(source, random.Random):
+        return np.random.default_rng(source.getrandbits(128))
+    if source is None or (isinstance(source, int) and not isinstance(source, bool)):
+        return np.random.default_rng(source)
+    raise TypeError(f"expected a seed (int), a numpy Generator or a random.Random, got {source!r}")
+
+
+@lru_cache(maxsize=64)
+def _suit_automaton(key: bytes) -> SuitAutomaton:
+    return build_suit_automaton(np.frombuffer(key, dtype=np.int32))
+
+
+def _labels(spec: SeatSpec, seat: Seat, feature: str | None) -> np.ndarray:
+    labels = labels_from_mask(spec.accepted(seat))
+    if feature is None:
+        return labels
+    if feature in ("S", "H", "D", "C"):
+        values = GRID.lengths[Suit.parse(feature)].astype(np.int32)
+    elif feature == "hcp":
+        values = GRID.hcp.astype(np.int32)
+    elif feature == "pattern":
+        values = _PATTERN_OF_SHAPE[GRID.shape_index].astype(np.int32)
+    else:
+        raise ValueError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURES)}")
+    return np.where(labels >= 0, values, -1).astype(np.int32)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    free: tuple[int, ...]
+    predeal: tuple[int, int, int, int]
+    tracked: tuple[Seat, ...]
+    pool: tuple[Seat, ...]
+    vacancies: tuple[int, int, int, int]
+
+
+class ExactDealer:
+    """Counts and deals, exactly and uniformly, the deals that satisfy a spec.
+
+    Construction builds the tables (the "setup"); :meth:`count` is then
+    immediate and :meth:`sample_masks`/:meth:`sample` draw independent deals,
+    each satisfying the spec, each satisfying deal equally likely (or, with
+    holding weights, proportionally to its weight).
+
+    ``limit`` bounds the table size; a spec beyond it raises
+    :class:`~dealer.errors.SpecLimitError`.
+    """
+
+    def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT,
+                 observe: tuple[Seat, str] | None = None) -> None:
+        self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
+        self.limit = limit
+        self._observe = observe
+        predeal = [self.spec.seat(s).predeal.mask for s in Seat]
+        placed = predeal[0] | predeal[1] | predeal[2] | predeal[3]
+        free = tuple(i for i in range(52) if not (placed >> i & 1))
+        vacancies = tuple(13 - m.bit_count() for m in predeal)
+        tracked: list[Seat] = []
+        pool: list[Seat] = []
+        self._constant = Fraction(1)
+        self._complete_failures: list[str] = []
+        for seat in Seat:
+            ss = self.spec.seat(seat)
+            observed = observe is not None and observe[0] == seat
+            if vacancies[seat] == 0:
+                ok, weight = _check_complete(ss, seat, predeal[seat])
+                self._constant *= weight
+                if not ok:
+                    self._complete_failures.append(
+                        f"{seat.name_long}'s 13 predealt cards {CardSet(predeal[seat]).to_pbn()} fail its conditions"
+                    )
+            elif ss.is_free and not observed:
+                pool.append(seat)
+            else:
+                tracked.append(seat)
+        self._plan = _Plan(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
+        self.automata: list[SeatAutomaton] = []
+        for seat in tracked:
+            ss = self.spec.seat(seat)
+            feature = observe[1] if observe is not None and observe[0] == seat else None
+            key = _labels(ss, seat, feature).tobytes()
+            suit_auto = _suit_automaton(key)
+            filters = {int(s): fn for s, fn in ss.holdings.items()}
+            self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters))
+        self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
+        self.tables = JointTables([] if self._dead else self.automata, len(free), bool(pool), limit)
+        for a in self.automata:
+            self._constant *= Fraction(a.constant, a.scale)
+
+    # -- counts -----------------------------------------------------------------
+    @property
+    def tracked(self) -> tuple[Seat, ...]:
+        """Seats dealt through the tables (constrained ones)."""
+        return self._plan.tracked
+
+    @property
+    def pool(self) -> tuple[Seat, ...]:
+        """Unconstrained seats, dealt the leftover cards at random."""
+        return self._plan.pool
+
+    def _pool_ways(self) -> int:
+        v = [self._plan.vacancies[s] for s in self._plan.pool]
+        return factorial(sum(v)) // prod(factorial(x) for x in v)
+
+    def count_constrained(self) -> "int | Fraction":
+        """Weighted number of ways to deal the constrained seats (Pavlicek's T)."""
+        if self._dead:
+            return 0
+        value = self.tables.total() * self._constant
+        return int(value) if value.denominator == 1 else value
+
+    def count(self) -> "int | Fraction":
+        """Weighted number of complete deals satisfying the spec (an int without weights)."""
+        value = self.count_constrained() * self._pool_ways()
+        if isinstance(value, Fraction) and value.denominator == 1:
+            return int(value)
+        return value
+
+    def probability(self) -> Fraction:
+        """Chance that a random deal satisfies the spec, exactly."""
+        return Fraction(self.count()) / D
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no deal satisfies the spec."""
+        return self.count_constrained() == 0
+
+    def explain_empty(self) -> str:
+        """Which seats and conditions make the spec impossible (empty string if it is not)."""
+        if not self.is_empty:
+            return ""
+        return _diagnose(self.spec, self._complete_failures, self.limit)
+
+    def distribution(self, seat: Seat | str, feature: str) -> dict[int | str, "int | Fraction"]:
+        """Exact number of satisfying deals for each value of a seat's feature.
+
+        ``feature``: ``S``/``H``/``D``/``C`` (dealt length), ``hcp``, or
+        ``pattern`` (keys like ``'4-4-3-2'``). Values with no deal are left out.
+        """
+        seat = Seat.parse(seat)
+        if feature not in FEATURES:
+            raise ValueError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURES)}")
+        predeal = self._plan.predeal[seat]
+        if self._plan.vacancies[seat] == 0:
+            hand = CardSet(predeal)
+            value = _feature_value(hand, feature)
+            return {value: self.count()} if not self.is_empty else {}
+        observed = ExactDealer(self.spec, limit=self.limit, observe=(seat, feature))
+        if observed.is_empty:
+            return {}
+        pos = observed.tracked.index(seat)
+        final = observed.tables.forward_final()
+        labels = observed.automata[pos].labels
+        ways = observed._pool_ways() * observed._constant
+        out: dict[int | str, int | Fraction] = {}
+        axes = tuple(i for i in range(len(observed.tracked)) if i != pos)
+        per_state = final.sum(axis=axes) if axes else final
+        for state, label in enumerate(labels):
+            c = per_state[state] * ways
+            if c:
+                key: int | str = "-".join(map(str, PATTERNS[label])) if feature == "pattern" else int(label)
+                c = Fraction(c)
+                out[key] = int(c) if c.denominator == 1 else c
+        return dict(sorted(out.items(), key=lambda kv: (str(kv[0]) if feature == "pattern" else kv[0])))
+
+    # -- sampling -----------------------------------------------------------------
+    def sample_masks(self, n: int, rng: "int | np.random.Generator | random.Random | None" = None) -> np.ndarray:
+        """``n`` deals as an ``(n, 4)`` uint64 array of hand bit-sets (North, East, South, West)."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ValueError(f"expected a number of deals >= 0, got {n!r}")
+        if self.is_empty:
+            raise ImpossibleSpecError(f"no deal satisfies the spec: {self.explain_empty()}")
+        gen = make_rng(rng)
+        plan = self._plan
+        out = np.zeros((n, 4), dtype=np.uint64)
+        for seat in Seat:
+            out[:, seat] = np.uint64(plan.predeal[seat])
+        if n == 0 or not plan.free:
+            return out
+        dest = self.tables.sample(n, gen)  # (free cards, n)
+        k = len(plan.tracked)
+        masks = [out[:, s].copy() for s in Seat]
+        pool = [int(s) for s in plan.pool]
+        if k == 0:
+            # nothing tracked: every free card is dealt to the pool seats directly
+            bits = [np.uint64(1 << card) for card in plan.free]
+            _deal_pool_only(gen, [plan.vacancies[s] for s in pool], n, [masks[s] for s in pool], bits)
+            return np.stack(masks, axis=1)
+        labels = _split_labels(gen, [plan.vacancies[s] for s in pool], n) if len(pool) > 1 else None
+        rank = np.zeros(n, dtype=np.int64)
+        cols = np.arange(n)
+        for t, card in enumerate(plan.free):
+            bit = np.uint64(1 << card)
+            d = dest[t]
+            for i, seat in enumerate(plan.tracked):
+                masks[seat] += (d == i) * bit
+            if not pool:
+                continue
+            if labels is None:
+                masks[pool[0]] += (d == k) * bit
+                continue
+            is_pool = d == k
+            lab = np.where(is_pool, labels[np.minimum(rank, len(labels) - 1), cols], -1)
+            rank += is_pool
+            for j, seat in enumerate(pool):
+                masks[seat] += (lab == j) * bit
+        return np.stack(masks, axis=1)
+
+    def sample(self, n: int, seed: "int | np.random.Generator | random.Random | None" = None) -> list[Deal]:
+        """``n`` independent deals satisfying the spec (see :meth:`sample_masks`)."""
+        masks = self.sample_masks(n, seed)
+        return [Deal.from_masks([int(x) for x in row]) for row in masks]
+
+    def deals(self, seed: "int | np.random.Generator | random.Random | None" = None,
+              batch: int = 4096) -> Iterator[Deal]:
+        """An endless stream of independent deals, drawn in batches."""
+        gen = make_rng(seed)
+        while True:
+            yield from self.sample(batch, gen)
+
+
+def _split_labels(rng: np.random.Generator, vacancies: list[int], n: int) -> np.ndarray:
+    """For each of ``n`` samples, a uniformly random order of pool-seat labels.
+
+    Row ``j`` is the label (index into the pool seats) of the sample's
+    ``j``-th pool card: drawn in proportion to the places each seat has left,
+    which makes every split of the pool among its seats equally likely.
+    """
+    total = sum(vacancies)
+    out = np.empty((total, n), dtype=np.int8)
+    for j, hits in enumerate(_hypergeometric_steps(rng, vacancies, n)):
+        lab = np.zeros(n, dtype=np.int8)
+        for i, hit in enumerate(hits[1:], start=1):
+            lab += hit.view(np.int8) * np.int8(i)
+        out[j] = lab
+    return out
+
+
+def _deal_pool_only(rng: np.random.Generator, vacancies: list[int], n: int,
+                    masks: list[np.ndarray], bits: list[np.uint64]) -> None:
+    """Deal card ``j`` (bit ``bits[j]``) to pool seat ``i`` by adding it to ``masks[i]``."""
+    for j, hits in enumerate(_hypergeometric_steps(rng, vacancies, n)):
+        for i, hit in enumerate(hits):
+            masks[i] += hit * bits[j]
+
+
+def _hypergeometric_steps(rng: np.random.Generator, vacancies: list[int], n: int) -> Iterator[list[np.ndarray]]:
+    """Card by card, which seat gets it: one boolean array per seat, each seat in proportion to its places left."""
+    total = sum(vacancies)
+    left = [np.full(n, v, dtype=np.int16) for v in vacancies]
+    for j in range(total):
+        r = rng.integers(0, total - j, size=n, dtype=np.int16)
+        cum = left[0].copy()
+        below = [r < cum]
+        for i in range(1, len(vacancies) - 1):
+            cum += left[i]
+            below.append(r < cum)
+        hits = [below[0]]
+        for i in range(1, len(vacancies) - 1):
+            hits.append(below[i] & ~below[i - 1])
+        hits.append(~below[-1])
+        for i, hit in enumerate(hits):
+            left[i] -= hit.view(np.int8)
+        yield hits
+
+
+def _feature_value(hand: CardSet, feature: str) -> int | str:
+    if feature in ("S", "H", "D", "C"):
+        return hand.length(feature)
+    if feature == "hcp":
+        return hand.hcp
+    return pattern_of(hand.shape)
+
+
+def _check_complete(spec: SeatSpec, seat: Seat, mask: int) -> tuple[bool, Fraction]:
+    """Whether a fully predealt seat meets its conditions, and its holding weight."""
+    hand = CardSet(mask)
+    accepted = spec.accepted(seat)
+    if accepted is not None:
+        cell = shape_index(hand.shape) * (MAX_HCP + 1) + mask_hcp(mask)
+        if not accepted[cell]:
+            return False, Fraction(0)
+    weight = Fraction(1)
+    for suit, fn in spec.holdings.items():
+        w = Fraction(fn(hand.suit(suit)))
+        weight *= w
+    if spec.forbidden & hand:
+        return False, Fraction(0)
+    return weight > 0, weight
+
+
+def _diagnose(spec: DealSpec, complete_failures: list[str], limit: int) -> str:
+    """Name the smallest set of seats whose constraints cannot all hold."""
+    if complete_failures:
+        return "; ".join(complete_failures)
+    constrained = [s for s in Seat if s in spec.seats]
+
+    def describe(seats: Sequence[Seat]) -> str:
+        parts = []
+        for s in seats:
+            ss = spec.seats[s]
+            cond = ss.feature_condition(s)
+            bits = []
+            if ss.predeal:
+                bits.append(f"holds {ss.predeal.to_text()}")
+            if ss.forbidden:
+                bits.append(f"cannot hold {ss.forbidden.to_text()}")
+            if cond is not None:
+                bits.append(str(cond))
+            if ss.holdings:
+                bits.append("holding filters on " + ", ".join(x.name_long for x in ss.holdings))
+            parts.append(f"{s.name_long}: " + " && ".join(bits))
+        return "; ".join(parts)
+
+    from itertools import combinations
+
+    for size in range(1, len(constrained) + 1):
+        for group in combinations(constrained, size):
+            sub = DealSpec(seats={s: spec.seats[s] for s in group})
+            # other seats keep their predeals so the cards available are the same
+            seats = dict(sub.seats)
+            for s in constrained:
+                if s not in group and spec.seats[s].predeal:
+                    seats[s] = SeatSpec(predeal=spec.seats[s].predeal)
+            if ExactDealer(DealSpec(seats=seats), limit=limit).count_constrained() == 0:
+                what = "cannot be dealt" if size == 1 else "cannot all hold together"
+                return f"{describe(group)} -- {what}"
+    return describe(constrained)  # pragma: no cover - the whole spec is the smallest set
