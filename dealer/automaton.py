@@ -328,6 +328,8 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     for j in range(4):
         nxt = suit_auto.delta[j][reach[j][:, None], letters[j][None, :]]
         reach.append(np.unique(nxt[nxt >= 0]).astype(np.int32))
+        if not len(reach[-1]):
+            return _DEAD
     lookup = []
     for j in range(5):
         m = suit_auto.delta[j].shape[0] if j < 4 else suit_auto.n_labels
@@ -414,8 +416,9 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     for t in range(n - 1, -1, -1):
         t0 = raw0[t]
         t1 = raw1[t]
-        i0 = np.where(t0 >= 0, ids_next[np.maximum(t0, 0)], -1)
-        i1 = np.where(t1 >= 0, ids_next[np.maximum(t1, 0)], -1)
+        ids_ext = np.append(ids_next, -1)  # index -1 (dead) reads -1
+        i0 = ids_ext[t0]
+        i1 = ids_ext[t1]
         cols = [i0, i1]
         if raww[t] is not None:
             cols.append(np.where(i0 >= 0, raww[t], 0))

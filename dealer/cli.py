@@ -184,7 +184,9 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
                 entry: dict[str, object] = {"seat": seat.name, "feature": f,
                                             "observed": {str(k): v for k, v in sorted(table.items(), key=str)}}
                 test = next((t for t in tests if t.seat == seat and t.feature == f), None)
-                if test is not None:
+                if test is not None and test.note:
+                    entry["note"] = test.note
+                elif test is not None:
                     entry["exact"] = {str(k): f"{p.numerator}/{p.denominator}" for k, _, p in test.rows}
                     entry.update(chi2=test.statistic, dof=test.dof, p_value=test.p_value,
                                  impossible_seen=[str(x) for x in test.impossible_seen])
@@ -214,6 +216,11 @@ def _print_stats(tally: object, tests: list, seats: list[Seat], features: list[s
                 for k, v in sorted(table.items(), key=lambda kv: str(kv[0]).zfill(8)):
                     print(f"  {str(k):>9}  {v:>10,}  {100 * v / tally.deals:8.4f}%", file=out)
                 continue
+            if test.note:
+                for k, o, _ in test.rows:
+                    print(f"  {str(k):>9}  {o:>10,}  {100 * o / tally.deals:8.4f}%", file=out)
+                print(f"  ({test.note})", file=out)
+                continue
             print(f"  {'value':>9}  {'observed':>10}  {'expected':>12}  {'obs %':>8}  {'exact %':>8}", file=out)
             for k, o, p in test.rows:
                 e = float(p) * tally.deals
@@ -242,7 +249,7 @@ def _plot(tally: object, tests: list, seats: list[Seat], features: list[str], pa
         for c, f in enumerate(features):
             ax = axes[r][c]
             test = next((t for t in tests if t.seat == seat and t.feature == f), None)
-            if test is not None:
+            if test is not None and not test.note:
                 keys = [str(k) for k, _, _ in test.rows]
                 obs = [o / tally.deals for _, o, _ in test.rows]
                 exp = [float(p) for _, _, p in test.rows]

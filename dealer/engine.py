@@ -54,7 +54,7 @@ class JointTables:
     """
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
-                 limit: int = DEFAULT_LIMIT) -> None:
+                 limit: int = DEFAULT_LIMIT, backward: bool = True) -> None:
         self.automata = list(automata)
         self.k = len(self.automata)
         self.n = n
@@ -74,7 +74,7 @@ class JointTables:
         self.cells = cells
         self.tables: list[np.ndarray] = [np.zeros(0)] * (n + 1)
         self.big: dict[int, _Layer] = {}
-        if self.k:
+        if self.k and backward:
             self._build()
 
     # -- the backward pass ----------------------------------------------------
@@ -173,31 +173,46 @@ class JointTables:
         return int(self.tables[0][(0,) * self.k])
 
     def forward_final(self) -> np.ndarray:
-        """Weighted number of ways to reach each final joint state (unpadded array)."""
+        """Weighted number of ways to reach each final joint state (unpadded object array).
+
+        A forward pass, one position at a time, kept in two exact-enough
+        forms: uint64 (the value modulo 2**64, wrapping) and float64 (within a
+        relative 1e-12 of it); together they give the exact value when it is
+        below 2**100, which every count of deals is (52!/(13!)**4 < 2**96).
+        """
         if not self.k:
             return np.ones((), dtype=object)
-        f = np.zeros(self.shapes[0], dtype=np.int64)
-        f[(0,) * self.k] = 1
+        lo = np.zeros(tuple(s - 1 for s in self.shapes[0]), dtype=np.uint64)
+        hi = np.zeros(lo.shape, dtype=np.float64)
+        lo[(0,) * self.k] = 1
+        hi[(0,) * self.k] = 1.0
         for t in range(self.n):
-            cur = f[tuple(slice(0, s - 1) for s in self.shapes[t])]
-            if cur.dtype != object:
-                bound = (int(cur.max()) if cur.size else 0) * sum(self._max_weight(t, d) for d in range(self.n_dest))
-                if bound >= _INT64_SAFE:
-                    cur = cur.astype(object)
-            nxt = np.zeros(self.shapes[t + 1], dtype=cur.dtype)
+            target = tuple(s - 1 for s in self.shapes[t + 1])
+            new_lo = np.zeros(target, dtype=np.uint64)
+            new_hi = np.zeros(target, dtype=np.float64)
             for d in range(self.n_dest):
                 idx, wts = self._moves(t, d)
-                contrib = cur
+                a, b = lo, hi
                 for axis, w in enumerate(wts):
                     if w is not None:
                         shape = [1] * self.k
                         shape[axis] = len(w)
-                        contrib = contrib * w.reshape(shape).astype(cur.dtype)
-                np.add.at(nxt, np.ix_(*idx), contrib)
-            f = nxt
-        return f[tuple(slice(0, s - 1) for s in self.shapes[self.n])]
+                        a = a * w.reshape(shape).astype(np.uint64)
+                        b = b * w.reshape(shape).astype(np.float64)
+                for axis in range(self.k):
+                    a = _scatter_axis(a, idx[axis], target[axis], axis)
+                    b = _scatter_axis(b, idx[axis], target[axis], axis)
+                new_lo += a
+                new_hi += b
+            lo, hi = new_lo, new_hi
+        out = np.empty(lo.shape, dtype=object)
+        flat_lo, flat_hi, flat_out = lo.ravel(), hi.ravel(), out.reshape(-1)
+        for i in range(len(flat_lo)):
+            low = int(flat_lo[i])
+            high = round((float(flat_hi[i]) - low) / 2.0**64)
+            flat_out[i] = low + (high << 64)
+        return out
 
-    # -- sampling ---------------------------------------------------------------
     def _prepare_sampling(self) -> None:
         """Per position and seat: padded next states and their flat offsets in ``B[t+1]``."""
         self._nx: list[list[tuple[np.ndarray, np.ndarray]]] = []
@@ -307,6 +322,35 @@ class JointTables:
             for row in np.nonzero(ambiguous)[0]:
                 choice[row] = _exact_choice(int(r[row]), [int(v[row]) for v in values], rng)
         return choice
+
+
+def _scatter_axis(values: np.ndarray, mapping: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """Sum the slices of ``values`` along ``axis`` into ``size`` slots by ``mapping`` (-1: dropped).
+
+    Done as a few gathers: the first source of every target, then the second
+    source of the targets that have two, and so on (merges are rare).
+    """
+    keep = np.nonzero(mapping >= 0)[0]
+    shape = list(values.shape)
+    shape[axis] = size
+    out = np.zeros(shape, dtype=values.dtype)
+    if not len(keep):
+        return out
+    targets = mapping[keep]
+    order = np.argsort(targets, kind="stable")
+    tgt, src = targets[order], keep[order]
+    group_start = np.concatenate([[True], tgt[1:] != tgt[:-1]])
+    first_of_group = np.maximum.accumulate(np.where(group_start, np.arange(len(tgt)), 0))
+    rank = np.arange(len(tgt)) - first_of_group
+    moved_out = np.moveaxis(out, axis, 0)
+    moved_in = np.moveaxis(values, axis, 0)
+    for j in range(int(rank.max()) + 1):
+        sel = rank == j
+        if j == 0:
+            moved_out[tgt[sel]] = moved_in[src[sel]]
+        else:
+            moved_out[tgt[sel]] += moved_in[src[sel]]
+    return out
 
 
 def bounded_uniform(rng: np.random.Generator, high: np.ndarray) -> np.ndarray:

@@ -141,7 +141,8 @@ class ExactDealer:
             filters = {int(s): fn for s, fn in ss.holdings.items()}
             self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters))
         self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
-        self.tables = JointTables([] if self._dead else self.automata, len(free), bool(pool), limit)
+        self.tables = JointTables([] if self._dead else self.automata, len(free), bool(pool), limit,
+                                  backward=observe is None)
         for a in self.automata:
             self._constant *= Fraction(a.constant, a.scale)
 
@@ -203,8 +204,10 @@ class ExactDealer:
             hand = CardSet(predeal)
             value = _feature_value(hand, feature)
             return {value: self.count()} if not self.is_empty else {}
+        if self.is_empty:
+            return {}
         observed = ExactDealer(self.spec, limit=self.limit, observe=(seat, feature))
-        if observed.is_empty:
+        if observed._dead:  # pragma: no cover - the spec is not empty, so neither is this
             return {}
         pos = observed.tracked.index(seat)
         final = observed.tables.forward_final()

@@ -217,6 +217,8 @@ class _Parser:
         return self.or_expr()
 
     def _as_cond(self, node: Cond | Expr, tok: _Tok, op: str) -> Cond:
+        if isinstance(node, Const):  # 1 and 0 are true and false, as in the dealer program
+            return Always(node.value != 0, pos=node.pos)
         if not isinstance(node, Cond):
             raise self.error(f"{op!r} needs conditions on both sides, found a number expression", tok.offset)
         return node

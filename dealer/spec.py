@@ -20,7 +20,7 @@ with pydantic's location of the fault.
 
 >>> spec = DealSpec.from_dict({"W": {"lengths": {"S": (9, 9)}}, "E": {"shapes": "xx66"}})
 >>> str(spec)
-'spades(west) >= 9 && spades(west) <= 9 && shape(east, xx66)'
+'shape(east, xx66) && spades(west) == 9'
 """
 
 from __future__ import annotations
@@ -142,6 +142,9 @@ class SeatSpec(BaseModel):
         """Lengths, shapes, HCP and condition joined into one condition on ``seat`` (None if none)."""
         parts: list[Cond] = []
         for suit, (lo, hi) in sorted(self.lengths.items()):
+            if lo == hi:
+                parts.append(Compare("==", Length(seat, suit), Const(lo)))
+                continue
             if lo > 0:
                 parts.append(Compare(">=", Length(seat, suit), Const(lo)))
             if hi < 13:
@@ -150,9 +153,11 @@ class SeatSpec(BaseModel):
             parts.append(ShapeIn(seat, self.shapes))
         if self.hcp is not None:
             lo, hi = self.hcp
-            if lo > 0:
+            if lo == hi:
+                parts.append(Compare("==", Hcp(seat), Const(lo)))
+            elif lo > 0:
                 parts.append(Compare(">=", Hcp(seat), Const(lo)))
-            if hi < MAX_HCP:
+            if hi < MAX_HCP and lo != hi:
                 parts.append(Compare("<=", Hcp(seat), Const(hi)))
         if self.condition is not None:
             parts.append(self.condition)

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from scipy.stats import chi2
 
+from .errors import SpecLimitError
 from .exact import FEATURES, ExactDealer, pattern_of
 from .seat import Seat
 
@@ -79,6 +80,7 @@ class FeatureTest:
     dof: int
     p_value: float
     impossible_seen: tuple[int | str, ...]  # values observed that the spec makes impossible
+    note: str = ""  # why no exact distribution is given (then rows carry probability -1)
 
 
 def chi_square(observed: Sequence[int], probabilities: Sequence[Fraction], total: int,
@@ -116,8 +118,14 @@ def compare(tally: Tally, dealer: ExactDealer, seats: Sequence[Seat] = tuple(Sea
     out = []
     for seat in seats:
         for feature in features:
-            exact = dealer.distribution(seat, feature)
             observed = tally.table(seat, feature)
+            try:
+                exact = dealer.distribution(seat, feature)
+            except SpecLimitError as exc:
+                rows = tuple((k, v, Fraction(-1)) for k, v in sorted(observed.items(), key=lambda kv: str(kv[0])))
+                out.append(FeatureTest(seat, feature, rows, float("nan"), 0, float("nan"), (),
+                                       note=f"no exact distribution: {exc}"))
+                continue
             keys = sorted(set(exact) | set(observed), key=lambda k: (isinstance(k, str), k)) \
                 if feature != "pattern" else sorted(set(exact) | set(observed), key=_pattern_key)
             rows = tuple((k, observed.get(k, 0), Fraction(exact.get(k, 0)) / total) for k in keys)

@@ -1,0 +1,85 @@
+"""The totals of Pavlicek's *Dealing with Constraints*, to the last digit."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from dealer import D, Seat
+from dealer.exact import ExactDealer
+from dealer.spec import DealSpec
+
+SEED_TOTALS = [
+    # spec, Pavlicek's T (ways to deal the constrained seats)
+    ("spades(west) == 9", 58_809_465),
+    ("spades(west) == 9 && shape(east, xx66)", 556_991_252_532_000),
+    ("hcp(north) == 3", 15_636_342_960),
+    ("hcp(north) == 2 && hcp(south) <= 1", 122_891_799_377_692_800),
+    ("shape(east, any 5332) && hcp(east) == 34", 756),
+]
+
+
+@pytest.mark.parametrize("text,total", SEED_TOTALS)
+def test_seed_totals(text: str, total: int) -> None:
+    dealer = ExactDealer(DealSpec.parse(text))
+    assert dealer.count_constrained() == total
+    # the unconstrained seats share the rest in every possible way
+    pool = len(dealer.pool)
+    free = 13 * pool
+    ways = 1
+    for i in range(pool):
+        ways *= comb(free - 13 * i, 13)
+    assert dealer.count() == total * ways
+    assert dealer.probability() == Fraction(total * ways, D)
+
+
+def test_seed_table_rows() -> None:
+    """Two rows of the seed's nine-spades table: West 9=2=1=1 and 9=3=1=0."""
+    for shape, hands in [("9211", 9_425_130), ("9310", 2_658_370)]:
+        assert ExactDealer(DealSpec.parse(f"shape(west, {shape})")).count_constrained() == hands
+
+
+def test_unconstrained_is_every_deal() -> None:
+    dealer = ExactDealer(DealSpec())
+    assert dealer.count() == D and dealer.probability() == 1
+    assert ExactDealer(DealSpec.parse("hcp(north) >= 0")).count() == D
+
+
+def test_order_of_seats_is_irrelevant() -> None:
+    """As the seed notes, which hand is 'first' cannot change the total."""
+    a = ExactDealer(DealSpec.parse("spades(west) == 9 && shape(east, xx66)")).count()
+    b = ExactDealer(DealSpec.parse("spades(east) == 9 && shape(west, xx66)")).count()
+    c = ExactDealer(DealSpec.parse("spades(north) == 9 && shape(south, xx66)")).count()
+    assert a == b == c
+
+
+def test_complement_adds_up() -> None:
+    """P(A) + P(not A) = 1 for a condition on one seat, exactly."""
+    yes = ExactDealer(DealSpec.parse("hcp(north) >= 15 && shape(north, any 4333 + any 4432)")).count()
+    no = ExactDealer(DealSpec.parse("!(hcp(north) >= 15 && shape(north, any 4333 + any 4432))")).count()
+    assert yes + no == D
+
+
+def test_impossible_spec_is_reported() -> None:
+    dealer = ExactDealer(DealSpec.parse("spades(north) >= 7 && spades(south) >= 7 && hcp(east) >= 10"))
+    assert dealer.count() == 0 and dealer.is_empty
+    why = dealer.explain_empty()
+    assert "north" in why and "south" in why and "east" not in why
+    single = ExactDealer(DealSpec.parse("hcp(west) > 37"))
+    assert "west" in single.explain_empty() and "cannot be dealt" in single.explain_empty()
+
+
+def test_predealt_seat_that_fails_is_reported() -> None:
+    spec = DealSpec.from_dict({"N": {"predeal": "AKQJ.AKQ.AKQ.AKQ", "hcp": (0, 10)}})
+    dealer = ExactDealer(spec)
+    assert dealer.count() == 0
+    assert "north" in dealer.explain_empty()
+    assert ExactDealer(DealSpec.from_dict({"N": {"predeal": "AKQJ.AKQ.AKQ.AKQ", "hcp": 37}})).count() == \
+        ExactDealer(DealSpec.from_dict({"N": {"predeal": "AKQJ.AKQ.AKQ.AKQ"}})).count()
+
+
+def test_seat_relations() -> None:
+    assert [s.name for s in ExactDealer(DealSpec.parse("hcp(west) >= 20")).pool] == ["N", "E", "S"]
+    assert [s.name for s in ExactDealer(DealSpec.parse("hcp(west) >= 20")).tracked] == [Seat.W.name]
