@@ -39,6 +39,7 @@ from .shapes import ALL_SHAPES
 __all__ = [
     "N_LETTERS", "letter", "SuitAutomaton", "build_suit_automaton", "HoldingAutomaton",
     "build_holding_automaton", "SeatAutomaton", "build_seat_automaton", "labels_from_mask",
+    "feature_projection", "build_projected_automaton",
 ]
 
 _H = MAX_HCP + 1  # HCP totals 0..37
@@ -403,10 +404,21 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     if tau0[0] < 0:
         return _DEAD
     start = int(lookup[j0][tau0[0]]) * holdings[j0].size[0]
+    return _minimize_layers(raw0, raw1, raww, raww1, suit_auto.n_labels, start, fixed_weight, scale)
 
-    # backward minimisation
-    ids_next = np.arange(suit_auto.n_labels, dtype=np.int64)  # final: labels
-    m_next = suit_auto.n_labels
+
+def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list[np.ndarray | None],
+                     raww1: list[np.ndarray | None], n_final: int, start: int, constant: int,
+                     scale: int) -> SeatAutomaton:
+    """Minimise a layered automaton given raw transitions, then keep what the start reaches.
+
+    ``raw0[t]``/``raw1[t]`` map raw states of position ``t`` to raw states of
+    position ``t + 1`` (-1: dead); raw final states are the labels
+    ``0 .. n_final - 1``; ``raww*`` are move weights (None: all 1).
+    """
+    n = len(raw0)
+    ids_next = np.arange(n_final, dtype=np.int64)
+    m_next = n_final
     mn0: list[np.ndarray] = [np.zeros(0)] * n
     mn1: list[np.ndarray] = [np.zeros(0)] * n
     mw0: list[np.ndarray | None] = [None] * n
@@ -414,18 +426,16 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     ids_at: list[np.ndarray] = [np.zeros(0)] * (n + 1)
     ids_at[n] = ids_next
     for t in range(n - 1, -1, -1):
-        t0 = raw0[t]
-        t1 = raw1[t]
         ids_ext = np.append(ids_next, -1)  # index -1 (dead) reads -1
-        i0 = ids_ext[t0]
-        i1 = ids_ext[t1]
+        i0 = ids_ext[raw0[t]]
+        i1 = ids_ext[raw1[t]]
         cols = [i0, i1]
-        if raww[t] is not None:
-            cols.append(np.where(i0 >= 0, raww[t], 0))
+        if raww0[t] is not None:
+            cols.append(np.where(i0 >= 0, raww0[t], 0))
         if raww1[t] is not None:
             cols.append(np.where(i1 >= 0, raww1[t], 0))
         live = (i0 >= 0) | (i1 >= 0)
-        ids = np.full(len(t0), -1, dtype=np.int64)
+        ids = np.full(len(i0), -1, dtype=np.int64)
         if len(cols) == 2:
             key = (i0 + 1) * (m_next + 1) + (i1 + 1)
             uk, inv = np.unique(key[live], return_inverse=True)
@@ -438,17 +448,15 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         rep[inv] = np.nonzero(live)[0]
         mn0[t] = i0[rep]
         mn1[t] = i1[rep]
-        mw0[t] = None if raww[t] is None else np.where(mn0[t] >= 0, raww[t][rep], 0)
+        mw0[t] = None if raww0[t] is None else np.where(mn0[t] >= 0, raww0[t][rep], 0)
         mw1[t] = None if raww1[t] is None else np.where(mn1[t] >= 0, raww1[t][rep], 0)
         ids_at[t] = ids
         ids_next = ids
         m_next = len(uk)
 
-    start_id = int(ids_at[0][start])
+    start_id = int(ids_at[0][start]) if n else start
     if start_id < 0:
         return _DEAD
-
-    # forward pruning and renumbering
     keep = np.array([start_id])
     sizes = [1]
     out0: list[np.ndarray] = []
@@ -469,7 +477,99 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         sizes.append(len(nxt))
     labels = keep.astype(np.int32)
     return SeatAutomaton(tuple(sizes), tuple(out0), tuple(out1), tuple(ow0), tuple(ow1), labels,
-                         fixed_weight, scale)
+                         constant, scale)
+
+
+def feature_projection(labels: np.ndarray) -> tuple[tuple[int, ...], bool]:
+    """The fewest suits whose lengths the labels depend on, and whether they depend on HCP.
+
+    ``labels`` is over :data:`~dealer.condition.GRID`. A seat constrained by
+    HCP only gives ``((), True)``; ``spades >= 5`` gives ``((0,), False)``.
+    """
+    table = labels.reshape(len(ALL_SHAPES), _H)
+    hcp_matters = not bool((table == table[:, :1]).all())
+    shapes = np.array(ALL_SHAPES)
+    from itertools import combinations
+
+    for size in range(5):
+        for subset in combinations(range(4), size):
+            if size:
+                key = np.zeros(len(shapes), dtype=np.int64)
+                for s in subset:
+                    key = key * 14 + shapes[:, s]
+            else:
+                key = np.zeros(len(shapes), dtype=np.int64)
+            _, first, group = np.unique(key, return_index=True, return_inverse=True)
+            if (table[first[group.reshape(-1)]] == table).all():
+                return subset, hcp_matters
+    return (0, 1, 2, 3), hcp_matters  # pragma: no cover - the full shape always determines the labels
+
+
+def build_projected_automaton(order: Sequence[int], predeal: int, forbidden: int, labels: np.ndarray,
+                              suits: tuple[int, ...], hcp_matters: bool) -> SeatAutomaton:
+    """A seat's automaton over free cards in any ``order``, tracking only projected features.
+
+    The state is (cards held, length in each suit of ``suits``, HCP if it
+    matters), predealt cards included; final states get the label of the
+    (projected shape, HCP) class. Minimised like the suit-major automaton.
+    """
+    table = labels.reshape(len(ALL_SHAPES), _H)
+    shapes = np.array(ALL_SHAPES)
+    dims = [14] * (1 + len(suits)) + [_H if hcp_matters else 1]
+    final = np.full(dims[1:], -1, dtype=np.int64)
+    values = table if hcp_matters else table[:, :1]
+    if suits:
+        final[tuple(shapes[:, s] for s in suits)] = values
+    else:  # every shape has the same labels
+        final[...] = values[0]
+    radix = [int(np.prod(dims[:i])) for i in range(len(dims))]
+    pre_len = [(predeal >> (13 * s) & 0x1FFF).bit_count() for s in suits]
+    pre_hcp = sum(HCP_BY_INDEX[i] for i in range(52) if predeal >> i & 1) if hcp_matters else 0
+    start_code = predeal.bit_count() * radix[0] + sum(v * radix[1 + i] for i, v in enumerate(pre_len)) \
+        + pre_hcp * radix[-1]
+    n = len(order)
+    layers = [np.array([start_code], dtype=np.int64)]
+    take_codes: list[np.ndarray] = []
+    for t, card in enumerate(order):
+        codes = layers[t]
+        c = codes // radix[0] % 14
+        ok = c < 13
+        if forbidden >> card & 1:
+            ok &= False
+        step = radix[0]
+        suit = card // 13
+        if suit in suits:
+            pos = 1 + suits.index(suit)
+            step += radix[pos]
+        if hcp_matters:
+            step += HCP_BY_INDEX[card] * radix[-1]
+        took = np.where(ok, codes + step, -1)
+        take_codes.append(took)
+        layers.append(np.unique(np.concatenate([codes, took[took >= 0]])))
+    labels_final = np.full(len(layers[n]), -1, dtype=np.int64)
+    codes = layers[n]
+    c = codes // radix[0] % 14
+    parts = tuple(codes // radix[1 + i] % 14 for i in range(len(suits))) + (codes // radix[-1] % dims[-1],)
+    labels_final = np.where(c == 13, final[parts], -1)
+    n_final = int(labels_final.max()) + 1 if len(labels_final) and labels_final.max() >= 0 else 1
+    raw0: list[np.ndarray] = []
+    raw1: list[np.ndarray] = []
+    for t in range(n):
+        nxt = layers[t + 1]
+        i0 = np.searchsorted(nxt, layers[t])
+        took = take_codes[t]
+        i1 = np.where(took >= 0, np.searchsorted(nxt, np.maximum(took, 0)), -1)
+        if t == n - 1:
+            i0 = labels_final[i0]
+            i1 = np.where(i1 >= 0, labels_final[np.maximum(i1, 0)], -1)
+        raw0.append(i0.astype(np.int64))
+        raw1.append(i1.astype(np.int64))
+    if n == 0:
+        label = int(labels_final[0])
+        if label < 0:
+            return _DEAD
+        return SeatAutomaton((1,), (), (), (), (), np.array([label], dtype=np.int32), 1, 1)
+    return _minimize_layers(raw0, raw1, [None] * n, [None] * n, n_final, 0, 1, 1)
 
 
 def labels_from_mask(mask: np.ndarray | None) -> np.ndarray:

@@ -30,7 +30,7 @@ import numpy as np
 from .automaton import SeatAutomaton
 from .errors import SpecLimitError
 
-__all__ = ["JointTables", "DEFAULT_LIMIT", "bounded_uniform"]
+__all__ = ["JointTables", "CompactTables", "make_tables", "DEFAULT_LIMIT", "bounded_uniform"]
 
 #: Most table cells (all positions together) a spec may need.
 DEFAULT_LIMIT = 40_000_000
@@ -133,32 +133,13 @@ class JointTables:
                 self.big[t] = self._bounds(parts, total)
 
     def _bounds(self, parts: list[np.ndarray], total: np.ndarray) -> _Layer:
-        cells = total.size
-        d = len(parts)
-        bounds = np.zeros((cells, max(d - 1, 1)), dtype=np.uint64)
-        exact = np.ones((cells, max(d - 1, 1)), dtype=bool)
-        flat_total = total.ravel().tolist()
-        cum = [0] * cells
-        for j in range(d - 1):
-            part = parts[j].ravel().tolist()
-            for c in range(cells):
-                cum[c] += int(part[c])
-                tot = int(flat_total[c])
-                if tot == 0:
-                    continue
-                q, r = divmod(cum[c] << 64, tot)
-                if q >= _TWO64:  # the boundary is at 1: never passed
-                    bounds[c, j] = np.uint64(_TWO64 - 1)
-                    exact[c, j] = False
-                else:
-                    bounds[c, j] = np.uint64(q)
-                    exact[c, j] = r == 0
-        # reindex to the padded layout of the table
-        full_b = np.zeros((int(np.prod(self._padded(total.shape))), bounds.shape[1]), dtype=np.uint64)
+        flat = _compact_bounds([p.ravel() for p in parts], total.ravel())
+        cells_padded = int(np.prod(self._padded(total.shape)))
+        full_b = np.zeros((cells_padded, flat.bounds.shape[1]), dtype=np.uint64)
         full_e = np.ones_like(full_b, dtype=bool)
         flat_idx = np.ravel_multi_index(np.indices(total.shape).reshape(self.k, -1), self._padded(total.shape))
-        full_b[flat_idx] = bounds
-        full_e[flat_idx] = exact
+        full_b[flat_idx] = flat.bounds
+        full_e[flat_idx] = flat.exact
         return _Layer(full_b, full_e)
 
     @staticmethod
@@ -279,27 +260,7 @@ class JointTables:
             if t in self.big:
                 choice = self._choose_big(t, state, values, rng)
             else:
-                vals = [v.astype(np.int64) for v in values]
-                if remainder is None:
-                    total = vals[0]
-                    for v in vals[1:]:
-                        total = total + v
-                    remainder = rng.integers(0, total, dtype=np.int64)
-                choice = np.zeros(count, dtype=np.int8)
-                before = np.zeros(count, dtype=np.int64)
-                cum = np.zeros(count, dtype=np.int64)
-                for v in vals[:-1]:
-                    cum = cum + v
-                    passed = remainder >= cum
-                    choice += passed.view(np.int8)
-                    before = np.where(passed, cum, before)
-                remainder = remainder - before
-                if any(w is not None for w in move_weights):
-                    w_chosen = np.ones(count, dtype=np.int64)
-                    for d, w in enumerate(move_weights):
-                        if w is not None:
-                            w_chosen = np.where(choice == d, w, w_chosen)
-                    remainder = remainder // w_chosen
+                choice, remainder = _decode_choice(values, move_weights, remainder, rng)
             dest[t] = choice
             for i in range(k):
                 n0, n1 = nx_t[i]
@@ -308,20 +269,9 @@ class JointTables:
 
     def _choose_big(self, t: int, state: list[np.ndarray], values: list[np.ndarray],
                     rng: np.random.Generator) -> np.ndarray:
-        layer = self.big[t]
         flat = np.ravel_multi_index(state, self.shapes[t])
-        bounds = layer.bounds[flat]
-        exact = layer.exact[flat]
-        r = rng.integers(0, np.iinfo(np.uint64).max, size=len(flat), dtype=np.uint64, endpoint=True)
-        above = r[:, None] > bounds
-        tie = r[:, None] == bounds
-        decided = above | (tie & exact)
-        choice = decided.sum(axis=1).astype(np.int8)
-        ambiguous = (tie & ~exact).any(axis=1)
-        if ambiguous.any():
-            for row in np.nonzero(ambiguous)[0]:
-                choice[row] = _exact_choice(int(r[row]), [int(v[row]) for v in values], rng)
-        return choice
+        return _choose_with_bounds(self.big[t], flat, values, rng)
+
 
 
 def _scatter_axis(values: np.ndarray, mapping: np.ndarray, size: int, axis: int) -> np.ndarray:
@@ -395,3 +345,249 @@ def _exact_choice(first_word: int, weights: list[int], rng: np.random.Generator)
             return len(weights) - 1
         u = u * _TWO64 + int(rng.integers(0, np.iinfo(np.uint64).max, dtype=np.uint64, endpoint=True))
         scale *= _TWO64
+
+
+class CompactTables:
+    """The same counts as :class:`JointTables`, over *reachable* joint states only.
+
+    Where the seats' states are strongly correlated (several seats drawing
+    from the same cards, the HCP of each bounded), the dense product of the
+    seats' states is mostly unreachable. This backend enumerates, position
+    by position, the joint states reachable from the start (as mixed-radix
+    keys), links each to its successors, and counts backward over those only.
+    """
+
+    def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
+                 limit: int = DEFAULT_LIMIT, backward: bool = True) -> None:
+        self.automata = list(automata)
+        self.k = len(self.automata)
+        self.n = n
+        self.pool = pool
+        self.n_dest = self.k + (1 if pool else 0)
+        self.big: dict[int, _Layer] = {}
+        self.next: list[np.ndarray] = []  # per position: (n_dest, states) int64, -1 dead
+        self.weights: list[list[np.ndarray | None]] = []
+        self.keys: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
+        cells = 1
+        for t in range(n):
+            keys = self.keys[t]
+            m = [a.size[t] for a in self.automata]
+            m2 = [a.size[t + 1] for a in self.automata]
+            radix = [int(np.prod(m[i + 1:])) for i in range(self.k)]
+            radix2 = [int(np.prod(m2[i + 1:])) for i in range(self.k)]
+            state = [(keys // radix[i]) % m[i] for i in range(self.k)]
+            targets = []
+            wts: list[np.ndarray | None] = []
+            for d in range(self.n_dest):
+                idx, ws = self._moves(t, d)
+                alive = np.ones(len(keys), dtype=bool)
+                key2 = np.zeros(len(keys), dtype=np.int64)
+                w_total: np.ndarray | None = None
+                for i in range(self.k):
+                    nx = idx[i][state[i]].astype(np.int64)
+                    alive &= nx >= 0
+                    key2 += np.maximum(nx, 0) * radix2[i]
+                    if ws[i] is not None:
+                        wi = ws[i][state[i]].astype(np.int64)
+                        w_total = wi if w_total is None else w_total * wi
+                targets.append(np.where(alive, key2, -1))
+                wts.append(w_total)
+            live = np.concatenate([x[x >= 0] for x in targets])
+            uniq = np.unique(live)
+            cells += len(uniq)
+            if cells > limit:
+                raise SpecLimitError(
+                    f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
+                    f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
+                )
+            nxt = np.full((self.n_dest, len(keys)), -1, dtype=np.int64)
+            for d, tg in enumerate(targets):
+                ok = tg >= 0
+                nxt[d, ok] = np.searchsorted(uniq, tg[ok])
+            self.next.append(nxt)
+            self.weights.append(wts)
+            self.keys.append(uniq)
+        self.cells = cells
+        self.tables: list[np.ndarray] = []
+        if backward:
+            self._build()
+
+    _moves = JointTables._moves
+    _max_weight = JointTables._max_weight
+
+    def _build(self) -> None:
+        n = self.n
+        tables: list[np.ndarray] = [np.zeros(0)] * (n + 1)
+        tables[n] = np.ones(len(self.keys[n]), dtype=np.int64)
+        for t in range(n - 1, -1, -1):
+            nxt_vals = tables[t + 1]
+            if nxt_vals.dtype != object:
+                top = int(nxt_vals.max()) if nxt_vals.size else 0
+                if top * sum(self._max_weight(t, d) for d in range(self.n_dest)) >= _INT64_SAFE:
+                    nxt_vals = nxt_vals.astype(object)
+            padded = np.append(nxt_vals, np.zeros(1, dtype=nxt_vals.dtype))
+            parts = []
+            for d in range(self.n_dest):
+                v = padded[self.next[t][d]]
+                w = self.weights[t][d]
+                if w is not None:
+                    v = v * w.astype(v.dtype)
+                parts.append(v)
+            total = parts[0]
+            for p in parts[1:]:
+                total = total + p
+            tables[t] = total
+            if total.dtype == object:
+                self.big[t] = _compact_bounds(parts, total)
+        self.tables = tables
+
+    def total(self) -> int:
+        """The weighted number of ways to place all free cards (move weights only)."""
+        if not self.k:
+            return 1
+        return int(self.tables[0][0])
+
+    def forward_final(self) -> np.ndarray:
+        """Weighted number of ways to reach each final joint state, as a dense (object) array."""
+        lo = np.ones(1, dtype=np.uint64)
+        hi = np.ones(1, dtype=np.float64)
+        for t in range(self.n):
+            size = len(self.keys[t + 1])
+            new_lo = np.zeros(size, dtype=np.uint64)
+            new_hi = np.zeros(size, dtype=np.float64)
+            for d in range(self.n_dest):
+                idx = self.next[t][d]
+                ok = idx >= 0
+                a, b = lo, hi
+                w = self.weights[t][d]
+                if w is not None:
+                    a = a * w.astype(np.uint64)
+                    b = b * w.astype(np.float64)
+                np.add.at(new_lo, idx[ok], a[ok])
+                np.add.at(new_hi, idx[ok], b[ok])
+            lo, hi = new_lo, new_hi
+        final_shape = tuple(a.size[self.n] for a in self.automata)
+        out = np.zeros(final_shape, dtype=object)
+        flat = out.reshape(-1)
+        for key, low, high in zip(self.keys[self.n].tolist(), lo.tolist(), hi.tolist()):
+            flat[key] = int(low) + (round((high - int(low)) / 2.0**64) << 64)
+        return out
+
+    def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """Destinations of every free card for ``count`` samples (see :meth:`JointTables.sample`)."""
+        n, k = self.n, self.k
+        dest = np.full((n, count), k, dtype=np.int8)
+        if not k or count == 0:
+            return dest
+        if self.total() == 0:
+            raise ValueError("cannot sample from an empty table")
+        state = np.zeros(count, dtype=np.int64)
+        remainder: np.ndarray | None = None
+        for t in range(n):
+            table = self.tables[t + 1]
+            padded = np.append(table, np.zeros(1, dtype=table.dtype))
+            options = []
+            values = []
+            move_weights = []
+            for d in range(self.n_dest):
+                nj = self.next[t][d][state]
+                v = padded[nj]
+                w = self.weights[t][d]
+                wj = None if w is None else w[state]
+                if wj is not None:
+                    v = v * wj.astype(v.dtype)
+                options.append(nj)
+                values.append(v)
+                move_weights.append(wj)
+            if t in self.big:
+                layer = self.big[t]
+                choice = _choose_with_bounds(layer, state, values, rng)
+            else:
+                choice, remainder = _decode_choice(values, move_weights, remainder, rng)
+            dest[t] = choice
+            state = np.stack(options)[choice, np.arange(count)]
+        return dest
+
+
+def _compact_bounds(parts: list[np.ndarray], total: np.ndarray) -> _Layer:
+    """Exact 64-bit boundaries ``floor(2**64 * cum_d / total)`` per state, and whether each is exact."""
+    cells = len(total)
+    d = len(parts)
+    bounds = np.zeros((cells, max(d - 1, 1)), dtype=np.uint64)
+    exact = np.ones((cells, max(d - 1, 1)), dtype=bool)
+    tot = total.astype(object)
+    live = tot != 0
+    safe = np.where(live, tot, 1).astype(object)
+    cum = np.zeros(cells, dtype=object)
+    for j in range(d - 1):
+        cum = cum + parts[j].astype(object)
+        num = cum * _TWO64
+        q = num // safe
+        r = num - q * safe
+        top = (q >= _TWO64) & live  # the boundary is at 1: never passed
+        q = np.where(top | ~live, 0, q).astype(object)
+        column = q.astype(np.uint64)
+        column[top] = np.uint64(_TWO64 - 1)
+        bounds[:, j] = column
+        exact[:, j] = (r == 0) & ~top
+    return _Layer(bounds, exact)
+
+
+def _choose_with_bounds(layer: _Layer, flat: np.ndarray, values: list[np.ndarray],
+                        rng: np.random.Generator) -> np.ndarray:
+    bounds = layer.bounds[flat]
+    exact = layer.exact[flat]
+    r = rng.integers(0, np.iinfo(np.uint64).max, size=len(flat), dtype=np.uint64, endpoint=True)
+    above = r[:, None] > bounds
+    tie = r[:, None] == bounds
+    choice = (above | (tie & exact)).sum(axis=1).astype(np.int8)
+    ambiguous = (tie & ~exact).any(axis=1)
+    for row in np.nonzero(ambiguous)[0]:
+        choice[row] = _exact_choice(int(r[row]), [int(v[row]) for v in values], rng)
+    return choice
+
+
+def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | None],
+                   remainder: np.ndarray | None, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Pick each sample's option by decoding its uniform remainder (drawn on first use); see JointTables.sample."""
+    count = len(values[0])
+    vals = [v.astype(np.int64) for v in values]
+    if remainder is None:
+        total = vals[0]
+        for v in vals[1:]:
+            total = total + v
+        remainder = rng.integers(0, total, dtype=np.int64)
+    choice = np.zeros(count, dtype=np.int8)
+    before = np.zeros(count, dtype=np.int64)
+    cum = np.zeros(count, dtype=np.int64)
+    for v in vals[:-1]:
+        cum = cum + v
+        passed = remainder >= cum
+        choice += passed.view(np.int8)
+        before = np.where(passed, cum, before)
+    remainder = remainder - before
+    if any(w is not None for w in move_weights):
+        w_chosen = np.ones(count, dtype=np.int64)
+        for d, w in enumerate(move_weights):
+            if w is not None:
+                w_chosen = np.where(choice == d, w, w_chosen)
+        remainder = remainder // w_chosen
+    return choice, remainder
+
+
+def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int = DEFAULT_LIMIT,
+                backward: bool = True, backend: str = "auto") -> "JointTables | CompactTables":
+    """Dense tables when the product of the seats' states fits the limit, else reachable-only tables.
+
+    ``backend`` forces ``"dense"`` or ``"compact"`` (both give the same counts).
+    """
+    if backend not in ("auto", "dense", "compact"):
+        raise ValueError(f"unknown backend {backend!r}: expected auto, dense or compact")
+    if backend == "dense":
+        return JointTables(automata, n, pool, limit, backward)
+    if backend == "compact":
+        return CompactTables(automata, n, pool, limit, backward)
+    dense = sum(int(np.prod([a.size[t] + 1 for a in automata])) for t in range(n + 1)) if automata else 0
+    if dense <= limit:
+        return JointTables(automata, n, pool, limit, backward)
+    return CompactTables(automata, n, pool, limit, backward)

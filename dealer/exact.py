@@ -19,12 +19,13 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .automaton import (
-    SeatAutomaton, SuitAutomaton, build_seat_automaton, build_suit_automaton, labels_from_mask,
+    SeatAutomaton, SuitAutomaton, build_projected_automaton, build_seat_automaton, build_suit_automaton,
+    feature_projection, labels_from_mask,
 )
 from .cardset import CardSet, mask_hcp
 from .condition import GRID, MAX_HCP
 from .deal import Deal
-from .engine import DEFAULT_LIMIT, JointTables
+from .engine import DEFAULT_LIMIT, make_tables
 from .errors import ImpossibleSpecError
 from .numbering import D
 from .seat import Seat
@@ -101,14 +102,18 @@ class ExactDealer:
     holding weights, proportionally to its weight).
 
     ``limit`` bounds the table size; a spec beyond it raises
-    :class:`~dealer.errors.SpecLimitError`.
+    :class:`~dealer.errors.SpecLimitError`. ``backend`` forces the dense or
+    the compact (reachable states only) tables; by default the dense ones
+    are used when they fit the limit.
     """
 
-    def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT,
-                 observe: tuple[Seat, str] | None = None) -> None:
+    def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT, backend: str = "auto",
+                 _observe: tuple[Seat, str] | None = None) -> None:
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
         self.limit = limit
+        observe = _observe
         self._observe = observe
+        self.backend = backend
         predeal = [self.spec.seat(s).predeal.mask for s in Seat]
         placed = predeal[0] | predeal[1] | predeal[2] | predeal[3]
         free = tuple(i for i in range(52) if not (placed >> i & 1))
@@ -131,18 +136,35 @@ class ExactDealer:
                 pool.append(seat)
             else:
                 tracked.append(seat)
+        label_grids = []
+        for seat in tracked:
+            feature = observe[1] if observe is not None and observe[0] == seat else None
+            label_grids.append(_labels(self.spec.seat(seat), seat, feature))
+        projections = [feature_projection(g) for g in label_grids]
+        # HCP-light seats (HCP and at most two suit lengths, no holding filters) read the spot cards first
+        # and the 16 honours last: HCP is tracked only over the last 16 positions, where the counts of
+        # completions are small. Shape-heavy seats read the cards suit by suit.
+        honours_last = bool(tracked) and all(
+            len(suits) <= 2 and not self.spec.seat(seat).holdings
+            for seat, (suits, _) in zip(tracked, projections)
+        ) and any(h for _, h in projections)
+        if honours_last:
+            free = tuple(sorted(free, key=lambda c: (c % 13 < 4, c)))
+        self.order = "honours-last" if honours_last else "suit-major"
         self._plan = _Plan(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
         self.automata: list[SeatAutomaton] = []
-        for seat in tracked:
+        for seat, grid, (suits, hcp_matters) in zip(tracked, label_grids, projections):
             ss = self.spec.seat(seat)
-            feature = observe[1] if observe is not None and observe[0] == seat else None
-            key = _labels(ss, seat, feature).tobytes()
-            suit_auto = _suit_automaton(key)
+            if honours_last:
+                self.automata.append(build_projected_automaton(free, predeal[seat], ss.forbidden.mask, grid,
+                                                               suits, hcp_matters))
+                continue
+            suit_auto = _suit_automaton(grid.tobytes())
             filters = {int(s): fn for s, fn in ss.holdings.items()}
             self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters))
         self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
-        self.tables = JointTables([] if self._dead else self.automata, len(free), bool(pool), limit,
-                                  backward=observe is None)
+        self.tables = make_tables([] if self._dead else self.automata, len(free), bool(pool), limit,
+                                  backward=observe is None, backend=backend)
         for a in self.automata:
             self._constant *= Fraction(a.constant, a.scale)
 
@@ -206,7 +228,7 @@ class ExactDealer:
             return {value: self.count()} if not self.is_empty else {}
         if self.is_empty:
             return {}
-        observed = ExactDealer(self.spec, limit=self.limit, observe=(seat, feature))
+        observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, _observe=(seat, feature))
         if observed._dead:  # pragma: no cover - the spec is not empty, so neither is this
             return {}
         pos = observed.tracked.index(seat)
@@ -300,6 +322,9 @@ def _split_labels(rng: np.random.Generator, vacancies: list[int], n: int) -> np.
 def _deal_pool_only(rng: np.random.Generator, vacancies: list[int], n: int,
                     masks: list[np.ndarray], bits: list[np.uint64]) -> None:
     """Deal card ``j`` (bit ``bits[j]``) to pool seat ``i`` by adding it to ``masks[i]``."""
+    if len(vacancies) == 1:
+        masks[0] += np.uint64(sum(int(b) for b in bits))
+        return
     for j, hits in enumerate(_hypergeometric_steps(rng, vacancies, n)):
         for i, hit in enumerate(hits):
             masks[i] += hit * bits[j]

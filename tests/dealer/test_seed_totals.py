@@ -83,3 +83,72 @@ def test_predealt_seat_that_fails_is_reported() -> None:
 def test_seat_relations() -> None:
     assert [s.name for s in ExactDealer(DealSpec.parse("hcp(west) >= 20")).pool] == ["N", "E", "S"]
     assert [s.name for s in ExactDealer(DealSpec.parse("hcp(west) >= 20")).tracked] == [Seat.W.name]
+
+
+@pytest.mark.parametrize("text", [
+    "hcp(north) == 2 && hcp(south) <= 1",
+    "spades(west) == 9 && shape(east, xx66)",
+    "shape(north, any 4333) && hcp(north) >= 12 && hearts(south) >= 6",
+    "hcp(north) >= 12 && hcp(east) <= 7 && hcp(south) >= 12",
+    "predeal west SAK\ncondition hcp(north, spades) >= 3 && shape(east, any 5431)",
+])
+def test_dense_and_compact_tables_agree(text: str) -> None:
+    spec = DealSpec.parse(text)
+    dense = ExactDealer(spec, backend="dense")
+    compact = ExactDealer(spec, backend="compact")
+    assert dense.count() == compact.count() > 0
+    assert dense.distribution(Seat.N, "hcp") == compact.distribution(Seat.N, "hcp")
+    masks = compact.sample_masks(300, 1)
+    from tests.dealer.test_sampling import check_masks, satisfies
+
+    check_masks(masks)
+    assert all(satisfies(spec, row) for row in masks)
+
+
+@pytest.mark.parametrize("text", [
+    "hcp(north) >= 10 && hcp(east) >= 10 && hcp(south) >= 10 && hcp(west) >= 10",
+    "hcp(north) >= 15 && hcp(south) >= 10 && spades(east) >= 5 && hearts(west) >= 5",
+    "spades(north) >= 5 && hearts(east) >= 5 && diamonds(south) >= 5 && clubs(west) >= 5",
+])
+def test_four_constrained_seats(text: str) -> None:
+    """All four seats constrained at once: exact, and HCP-light seats read the honours last."""
+    spec = DealSpec.parse(text)
+    dealer = ExactDealer(spec)
+    assert dealer.tracked == tuple(Seat) and not dealer.pool
+    masks = dealer.sample_masks(500, 3)
+    from tests.dealer.test_sampling import check_masks, satisfies
+
+    check_masks(masks)
+    assert all(satisfies(spec, row) for row in masks)
+    # the four seats' exact HCP distributions all sum to the count
+    for seat in (Seat.N, Seat.W):
+        assert sum(dealer.distribution(seat, "hcp").values()) == dealer.count()
+
+
+def test_four_seats_ten_each_is_counted_exactly() -> None:
+    """Every seat exactly 10 HCP: the 16 honours split 10-10-10-10, the spots anyhow."""
+    from math import factorial
+
+    values = [4, 3, 2, 1] * 4
+    ways = 0
+    # count honour assignments with HCP 10 each and their honour counts, by DP over the 16 honours
+    table: dict[tuple[tuple[int, int], ...], int] = {((0, 0),) * 4: 1}
+    for v in values:
+        nxt: dict[tuple[tuple[int, int], ...], int] = {}
+        for state, c in table.items():
+            for s in range(4):
+                n, h = state[s]
+                if h + v <= 10 and n < 13:
+                    new = list(state)
+                    new[s] = (n + 1, h + v)
+                    key = tuple(new)
+                    nxt[key] = nxt.get(key, 0) + c
+        table = nxt
+    for state, c in table.items():
+        if all(h == 10 for _, h in state):
+            spots = factorial(36)
+            for n, _ in state:
+                spots //= factorial(13 - n)
+            ways += c * spots
+    assert ExactDealer(DealSpec.parse(
+        "hcp(north) == 10 && hcp(east) == 10 && hcp(south) == 10 && hcp(west) == 10")).count() == ways
