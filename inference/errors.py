@@ -1,9 +1,56 @@
-"""The inference engine's exceptions: one root, each subclass also a builtin category."""
+"""The inference engine's exceptions: one root, each subclass also a builtin category.
+
+Every message quotes the bad value and its place (trick and card, or file,
+board and line), and a rejected call leaves the engine's state unchanged.
+"""
 
 from __future__ import annotations
 
-__all__ = ["InferenceError"]
+__all__ = [
+    "InferenceError",
+    "InvalidContractError",
+    "IllegalPlayError",
+    "RevokeError",
+    "InconsistentCardsError",
+    "OutOfOrderError",
+    "UndoError",
+    "ScenarioError",
+    "RecordError",
+]
 
 
 class InferenceError(Exception):
     """Root of every error the ``inference`` package raises on purpose."""
+
+
+class InvalidContractError(InferenceError, ValueError):
+    """A contract or strain that does not parse (``8NT``, ``3Z``)."""
+
+
+class IllegalPlayError(InferenceError, ValueError):
+    """A card that cannot be played now: wrong seat on turn, already seen, not in a visible hand,
+    or a visible hand not following suit."""
+
+
+class RevokeError(IllegalPlayError):
+    """A concealed hand plays a suit it has shown out of: under the lawful view, a revoke."""
+
+
+class InconsistentCardsError(IllegalPlayError):
+    """The cards seen leave no lawful layout (someone must have revoked); the message names them."""
+
+
+class OutOfOrderError(InferenceError, ValueError):
+    """An event at the wrong time: dummy tabled twice or before the opening lead, a card after the last trick."""
+
+
+class UndoError(InferenceError, IndexError):
+    """Undo past the start, or to a point that does not exist."""
+
+
+class ScenarioError(InferenceError, ValueError):
+    """A scenario file that does not parse or validate; the message gives file, line and field."""
+
+
+class RecordError(InferenceError, ValueError):
+    """A PBN or LIN record that is malformed or illegal; the message names file, board and trick."""

@@ -32,7 +32,7 @@ from fractions import Fraction
 from math import comb, factorial
 from typing import Callable, Iterator, Mapping, Sequence
 
-from dealer.card import CARDS, HCP_BY_INDEX
+from dealer.card import HCP_BY_INDEX
 from dealer.cardset import CardSet
 from dealer.condition import (
     Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Not, Or, ShapeIn, SuitHcp,

@@ -1,0 +1,454 @@
+"""A hand in progress, seen from one seat: the one mutable owner of the play state.
+
+:class:`PlayState` holds a stack of immutable :class:`Snapshot` values, one per
+event (dummy tabled, card played); :meth:`PlayState.pop` and
+:meth:`PlayState.undo_to` go back to any earlier point and restore it exactly.
+Every event is checked first (right seat on turn, card not already seen, a
+visible hand holds the card and follows suit, a concealed hand does not play a
+suit it has shown out of, the cards still admit a lawful layout); a rejected
+event raises and leaves the state as it was.
+
+After every event the snapshot carries the lawful :class:`~inference.lawful.Bounds`
+and an :class:`Update` listing which bounds changed and why.
+
+>>> state = PlayState("A.A432.A432.A432", declarer="S", contract="3NT")
+>>> state.bounds()[Seat.W].get("S")
+(0, 12)
+>>> _ = state.play("SK")                       # LHO leads
+>>> _ = state.table_dummy("2.KJT.KJT9.KJT98")
+>>> state.bounds()[Seat.E].get("S")
+(0, 10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from dealer import Card, CardSet, Hand, InvalidCardError, InvalidHandError, Seat, Suit
+
+from .contract import Contract, Strain
+from .errors import IllegalPlayError, InconsistentCardsError, InferenceError, OutOfOrderError, RevokeError, UndoError
+from .lawful import Bounds, lawful_bounds
+
+__all__ = ["Trick", "Change", "Update", "Snapshot", "PlayState", "relative_name"]
+
+_FULL = (1 << 52) - 1
+_SUIT_BITS = 0x1FFF
+
+
+def relative_name(seat: Seat, viewer: Seat, declarer: Seat) -> str:
+    """How the viewer speaks of ``seat``: LHO, RHO, partner/dummy/declarer, or "we"."""
+    if seat == viewer:
+        return "we"
+    if seat == viewer.lho:
+        return "LHO"
+    if seat == viewer.rho:
+        return "RHO"
+    if viewer == declarer:
+        return "dummy"
+    if seat == declarer:
+        return "declarer"
+    return "partner"
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A trick: its leader, the cards played in order, and (when complete) its winner."""
+
+    leader: Seat
+    cards: tuple[tuple[Seat, Card], ...] = ()
+    winner: Seat | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == 4
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.cards[0][1].suit if self.cards else None
+
+    @property
+    def to_play(self) -> Seat:
+        return Seat((self.leader + len(self.cards)) % 4)
+
+    def __str__(self) -> str:
+        return " ".join(f"{s.name}:{c}" for s, c in self.cards)
+
+
+def trick_winner(cards: Sequence[tuple[Seat, Card]], strain: Strain) -> Seat:
+    """Who wins four cards played to a trick at ``strain``."""
+    trump = strain.trump
+    best_seat, best = cards[0]
+    for seat, card in cards[1:]:
+        if card.suit == best.suit and card.rank > best.rank:
+            best_seat, best = seat, card
+        elif trump is not None and card.suit == trump and best.suit != trump:
+            best_seat, best = seat, card
+    return best_seat
+
+
+@dataclass(frozen=True)
+class Change:
+    """One bound that moved: seat, quantity (S/H/D/C/HCP, or a card for its holders), old, new, reason."""
+
+    seat: Seat
+    quantity: str
+    old: tuple[int, int]
+    new: tuple[int, int]
+    reason: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"seat": self.seat.name, "quantity": self.quantity, "old": list(self.old), "new": list(self.new),
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Update:
+    """What one event did: its description, where it happened, and the bounds it changed."""
+
+    event: str
+    trick: int
+    seat: Seat | None
+    card: Card | None
+    changes: tuple[Change, ...]
+    located: tuple[tuple[Card, Seat], ...] = ()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole play state after an event; immutable, so undo just drops later snapshots."""
+
+    remaining: tuple[int, int, int, int]  # cards still held by each *visible* seat (mask), -1 if concealed
+    played: tuple[int, int, int, int]  # cards each seat has played
+    voids: tuple[int, int, int, int]  # suits each seat has shown out of (4-bit)
+    tricks: tuple[Trick, ...]  # completed tricks
+    current: Trick  # trick in progress (possibly empty)
+    dummy_tabled: bool
+    bounds: Bounds
+    update: Update
+    won: tuple[int, int] = (0, 0)  # tricks won by N-S, E-W
+
+    @property
+    def unseen(self) -> int:
+        """Mask of the cards whose place the viewer does not know."""
+        seen = 0
+        for m in self.remaining:
+            if m >= 0:
+                seen |= m
+        for m in self.played:
+            seen |= m
+        return _FULL & ~seen
+
+
+@dataclass
+class _Setup:
+    viewer: Seat
+    declarer: Seat
+    contract: Contract
+    dealt_visible: dict[Seat, int] = field(default_factory=dict)
+
+
+class PlayState:
+    """The play of one hand as the viewer sees it, with push/pop undo.
+
+    ``hand``: the viewer's cards (all 13 at the start of play; at a mid-hand
+    start, the cards it still holds). ``declarer`` and ``contract`` (or a
+    strain) fix who leads and what wins. ``viewer`` defaults to declarer.
+
+    A mid-hand start gives ``played`` (cards each seat has already played),
+    ``voids`` (suits each seat has shown out of), ``leader`` (on lead now),
+    ``won`` (tricks won by N-S and E-W) and, if dummy is down, ``dummy``
+    (its remaining cards).
+    """
+
+    def __init__(self, hand: "Hand | CardSet | str", *, declarer: "Seat | str",
+                 contract: "Contract | Strain | str" = "NT", viewer: "Seat | str | None" = None,
+                 dummy: "CardSet | str | None" = None, played: "Mapping[Seat | str, CardSet | str] | None" = None,
+                 voids: "Mapping[Seat | str, str] | None" = None, leader: "Seat | str | None" = None,
+                 won: tuple[int, int] = (0, 0)) -> None:
+        decl = _seat(declarer, "declarer")
+        view = decl if viewer is None else _seat(viewer, "viewer")
+        contract_v = _contract(contract)
+        played_m = [0, 0, 0, 0]
+        for s, cards in (played or {}).items():
+            played_m[_seat(s, "played")] = _cards(cards, f"played[{s}]").mask
+        hand_m = _cards(hand, "hand").mask
+        counts = {len(CardSet(m)) for m in played_m}
+        if len(counts) > 1:
+            raise OutOfOrderError(
+                "a mid-hand start must be at the end of a trick: seats have played "
+                + ", ".join(f"{s.name} {CardSet(played_m[s]).__len__()}" for s in Seat)
+            )
+        done = counts.pop()
+        remaining = [-1, -1, -1, -1]
+        remaining[view] = hand_m
+        if len(CardSet(hand_m)) + done != 13:
+            raise InvalidHandError(
+                f"the viewer ({view.name_long}) holds {len(CardSet(hand_m))} cards after {done} tricks; "
+                f"{13 - done} expected"
+            )
+        tabled = False
+        if dummy is not None:
+            if done == 0:
+                raise OutOfOrderError("dummy is tabled after the opening lead, not before")
+            d_m = _cards(dummy, "dummy").mask
+            dseat = decl.partner
+            if dseat != view:
+                if len(CardSet(d_m)) + done != 13:
+                    raise InvalidHandError(f"dummy holds {len(CardSet(d_m))} cards after {done} tricks; "
+                                           f"{13 - done} expected")
+                remaining[dseat] = d_m
+            tabled = True
+        seen = 0
+        for m in remaining + played_m:
+            if m >= 0:
+                if seen & m:
+                    dup = CardSet(seen & m).to_text()
+                    raise InvalidHandError(f"cards given twice: {dup}")
+                seen |= m
+        void_m = [0, 0, 0, 0]
+        for s, suits in (voids or {}).items():
+            for ch in str(suits).replace(",", " ").split():
+                void_m[_seat(s, "voids")] |= 1 << Suit.parse(ch)
+        lead = decl.lho if leader is None else _seat(leader, "leader")
+        if done and leader is None:
+            raise OutOfOrderError("a mid-hand start must say who is on lead (leader)")
+        self._setup = _Setup(view, decl, contract_v)
+        snap = self._make_snapshot(tuple(remaining), tuple(played_m), tuple(void_m), (),  # type: ignore[arg-type]
+                                   Trick(lead), tabled, won, None, "start of play" if not done
+                                   else f"start after {done} tricks", trick_no=done + 1)
+        self._stack: list[Snapshot] = [snap]
+
+    # -- properties -------------------------------------------------------------
+    @property
+    def viewer(self) -> Seat:
+        return self._setup.viewer
+
+    @property
+    def declarer(self) -> Seat:
+        return self._setup.declarer
+
+    @property
+    def dummy(self) -> Seat:
+        return self._setup.declarer.partner
+
+    @property
+    def contract(self) -> Contract:
+        return self._setup.contract
+
+    @property
+    def strain(self) -> Strain:
+        return self._setup.contract.strain
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The current (immutable) state."""
+        return self._stack[-1]
+
+    @property
+    def ply(self) -> int:
+        """Number of events since the start (0 at the start)."""
+        return len(self._stack) - 1
+
+    @property
+    def to_play(self) -> Seat:
+        """The seat whose turn it is."""
+        return self.snapshot.current.to_play
+
+    @property
+    def trick_number(self) -> int:
+        """1-based number of the trick in progress (or about to start)."""
+        return len(self.snapshot.tricks) + 1 + self._offset_tricks()
+
+    def _offset_tricks(self) -> int:
+        first = self._stack[0]
+        return len(CardSet(first.played[0]))
+
+    def concealed(self) -> tuple[Seat, ...]:
+        """The seats whose hands the viewer cannot see, in playing order from the viewer's LHO."""
+        snap = self.snapshot
+        return tuple(s for s in self.viewer.lho.rotation() if snap.remaining[s] < 0)
+
+    def bounds(self) -> Bounds:
+        """Lawful bounds now."""
+        return self.snapshot.bounds
+
+    def updates(self) -> list[Update]:
+        """What every event did, from the start."""
+        return [s.update for s in self._stack[1:]]
+
+    def name(self, seat: Seat) -> str:
+        """LHO, RHO, partner, dummy, declarer or we, as the viewer speaks."""
+        return relative_name(seat, self.viewer, self.declarer)
+
+    # -- events -----------------------------------------------------------------
+    def table_dummy(self, hand: "CardSet | str", *, early: bool = False) -> Update:
+        """Dummy's 13 cards, seen after the opening lead.
+
+        ``early=True`` lets the viewer see dummy before the lead, as the seed
+        article's walk-through does ("adjusting based on Dummy before the
+        opening lead seems more straightforward").
+        """
+        snap = self.snapshot
+        if snap.dummy_tabled:
+            raise OutOfOrderError("dummy is already on the table")
+        if not early and not snap.tricks and not snap.current.cards and self._offset_tricks() == 0:
+            raise OutOfOrderError("dummy is tabled after the opening lead, not before")
+        cards = _cards(hand, "dummy")
+        dseat = self.dummy
+        dealt = cards.mask | snap.played[dseat]
+        if dseat == self.viewer:
+            if cards.mask != snap.remaining[dseat]:
+                raise IllegalPlayError("the viewer is dummy: the hand tabled must be the viewer's own cards")
+            remaining = snap.remaining
+        else:
+            if len(CardSet(dealt)) != 13:
+                raise InvalidHandError(
+                    f"dummy's hand {cards.to_pbn()!r} has {len(cards)} cards; with the {len(CardSet(snap.played[dseat]))}"
+                    f" it has played it must make 13"
+                )
+            clash = cards.mask & ~snap.unseen
+            if clash:
+                raise IllegalPlayError(f"dummy's hand holds cards already seen elsewhere: {CardSet(clash).to_text()}")
+            if snap.voids[dseat]:
+                for s in range(4):
+                    if snap.voids[dseat] >> s & 1 and dealt >> (13 * s) & _SUIT_BITS & ~snap.played[dseat] >> (13 * s):
+                        raise RevokeError(f"dummy showed out of {Suit(s).name_long} but the hand tabled holds some")
+            remaining = tuple(cards.mask if s == dseat else m for s, m in enumerate(snap.remaining))  # type: ignore
+        new = self._make_snapshot(remaining, snap.played, snap.voids, snap.tricks, snap.current,  # type: ignore
+                                  True, snap.won, None, f"dummy tabled: {cards.to_pbn()}",
+                                  trick_no=self.trick_number)
+        self._stack.append(new)
+        return new.update
+
+    def play(self, card: "Card | str", seat: "Seat | str | None" = None) -> Update:
+        """The next card of the play, by the seat on turn (``seat``, if given, must be that seat)."""
+        snap = self.snapshot
+        try:
+            c = Card.parse(card)
+        except InvalidCardError as exc:
+            raise IllegalPlayError(f"trick {self.trick_number}: {exc}") from None
+        trick = snap.current
+        on_turn = trick.to_play
+        where = f"trick {self.trick_number}, card {len(trick.cards) + 1}"
+        if len(snap.tricks) + self._offset_tricks() >= 13:
+            raise OutOfOrderError(f"all 13 tricks have been played; {c} cannot follow")
+        if seat is not None and _seat(seat, "seat") != on_turn:
+            raise IllegalPlayError(f"{where}: {_seat(seat, 'seat').name_long} cannot play {c}: it is "
+                                   f"{on_turn.name_long}'s turn")
+        if trick.cards and not snap.dummy_tabled and self.dummy != self.viewer and on_turn == self.dummy:
+            raise OutOfOrderError(f"{where}: table dummy before dummy plays")
+        if not (snap.unseen >> c.index & 1) and not (snap.remaining[on_turn] >= 0 and snap.remaining[on_turn] >> c.index & 1):
+            holder = next((s for s in Seat if snap.played[s] >> c.index & 1), None)
+            if holder is not None:
+                raise IllegalPlayError(f"{where}: {c} was already played by {holder.name_long}")
+            owner = next(s for s in Seat if snap.remaining[s] >= 0 and snap.remaining[s] >> c.index & 1)
+            raise IllegalPlayError(f"{where}: {c} is in {owner.name_long}'s hand, not {on_turn.name_long}'s")
+        led = trick.led_suit
+        voids = list(snap.voids)
+        visible = snap.remaining[on_turn] >= 0
+        if visible:
+            hand = snap.remaining[on_turn]
+            if not hand >> c.index & 1:
+                raise IllegalPlayError(f"{where}: {on_turn.name_long} does not hold {c}")
+            if led is not None and c.suit != led and hand >> (13 * led) & _SUIT_BITS:
+                raise IllegalPlayError(f"{where}: {on_turn.name_long} must follow suit in {led.name_long}, "
+                                       f"holding {CardSet(hand).suit(led).to_text()}, but played {c}")
+        else:
+            if voids[on_turn] >> c.suit & 1:
+                raise RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")
+        if led is not None and c.suit != led:
+            voids[on_turn] |= 1 << led
+        remaining = list(snap.remaining)
+        if visible:
+            remaining[on_turn] &= ~c.bit
+        played = list(snap.played)
+        played[on_turn] |= c.bit
+        cards = trick.cards + ((on_turn, c),)
+        tricks = snap.tricks
+        won = snap.won
+        if len(cards) == 4:
+            winner = trick_winner(cards, self.strain)
+            tricks = tricks + (Trick(trick.leader, cards, winner),)
+            current = Trick(winner)
+            won = (won[0] + (winner in (Seat.N, Seat.S)), won[1] + (winner in (Seat.E, Seat.W)))
+        else:
+            current = Trick(trick.leader, cards)
+        label = f"{where}: {self.name(on_turn)} ({on_turn.name}) plays {c}"
+        if led is not None and c.suit != led:
+            label += f", showing out of {led.name_long}"
+        new = self._make_snapshot(tuple(remaining), tuple(played), tuple(voids), tricks, current,  # type: ignore
+                                  snap.dummy_tabled, won, (on_turn, c), label, where=where,
+                                  trick_no=self.trick_number)
+        self._stack.append(new)
+        return new.update
+
+    def pop(self) -> Update:
+        """Undo the last event; returns what it was."""
+        if len(self._stack) == 1:
+            raise UndoError("nothing to undo: this is the start")
+        return self._stack.pop().update
+
+    def undo_to(self, ply: int) -> None:
+        """Go back to just after event number ``ply`` (0: the start)."""
+        if not isinstance(ply, int) or not 0 <= ply < len(self._stack):
+            raise UndoError(f"cannot undo to ply {ply!r}: expected 0 .. {len(self._stack) - 1}")
+        del self._stack[ply + 1:]
+
+    # -- internals --------------------------------------------------------------
+    def _make_snapshot(self, remaining: tuple[int, int, int, int], played: tuple[int, int, int, int],
+                       voids: tuple[int, int, int, int], tricks: tuple[Trick, ...], current: Trick,
+                       tabled: bool, won: tuple[int, int], move: tuple[Seat, Card] | None, label: str,
+                       where: str = "", trick_no: int = 1) -> Snapshot:
+        seen = 0
+        for m in remaining:
+            if m >= 0:
+                seen |= m
+        for m in played:
+            seen |= m
+        unseen = _FULL & ~seen
+        concealed = tuple(s for s in self._setup.viewer.lho.rotation() if remaining[s] < 0)
+        known = {s: played[s] for s in concealed}
+        void_map = {s: voids[s] for s in concealed}
+        try:
+            bounds = lawful_bounds(concealed, unseen, known, void_map)
+        except InconsistentCardsError as exc:
+            raise InconsistentCardsError(f"{where + ': ' if where else ''}{exc}") from None
+        previous = self._stack[-1] if hasattr(self, "_stack") else None
+        from .reasons import explain
+
+        changes: tuple[Change, ...] = ()
+        located: tuple[tuple[Card, Seat], ...] = ()
+        if previous is not None:
+            changes, located = explain(previous, bounds, played, voids, unseen, move, self)
+        update = Update(label, trick_no, move[0] if move else None, move[1] if move else None, changes, located)
+        return Snapshot(remaining, played, voids, tricks, current, tabled, bounds, update, won)
+
+
+def _seat(value: "Seat | str", what: str) -> Seat:
+    try:
+        return Seat.parse(value)
+    except ValueError as exc:
+        raise InferenceError(f"{what}: {exc}") from None
+
+
+def _cards(value: "CardSet | str", what: str) -> CardSet:
+    if isinstance(value, CardSet):
+        return value
+    try:
+        return CardSet.parse(value) if str(value).strip() not in ("", "-") else CardSet()
+    except (InvalidHandError, InvalidCardError) as exc:
+        raise InvalidHandError(f"{what}: {exc}") from None
+
+
+def _contract(value: "Contract | Strain | str") -> Contract:
+    if isinstance(value, Contract):
+        return value
+    if isinstance(value, Strain):
+        return Contract(1, value)
+    text = str(value).strip()
+    if text and text[0].isdigit():
+        return Contract.parse(text)
+    return Contract(1, Strain.parse(text))
+

@@ -1,0 +1,360 @@
+"""Scenario files: a hand in progress and what the bounds must be, card by card.
+
+A scenario is a TOML file (see ``scenarios/README.md`` for an annotated
+example) read into pydantic models. It gives the viewer's hand, declarer and
+contract, optionally dummy and a mid-hand start, the play, and expectations
+after chosen events. Every scenario is also a test: :func:`run_scenario`
+replays it and checks each expectation.
+
+Errors name the file, the line and the field: a TOML syntax error, a field
+that fails validation, or a card of the play that is illegal all raise
+:class:`~inference.errors.ScenarioError`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from dealer import CardSet, DealerError, Seat, Suit
+
+from .errors import InferenceError, ScenarioError
+from .lawful import Bounds
+from .play import PlayState, Update
+from .render import iconic
+
+__all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
+           "ScenarioRun", "Check", "scenario_events"]
+
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
+_AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
+
+
+def _bound(value: Any) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value, value)
+    if isinstance(value, str):
+        m = _RANGE.match(value)
+        if m:
+            return (int(m.group(1)), int(m.group(2)))
+        if value.strip().isdigit():
+            return (int(value), int(value))
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(x, int) for x in value):
+        return (int(value[0]), int(value[1]))
+    raise ValueError(f"expected a bound such as [1, 4], \"1..4\" or 3, got {value!r}")
+
+
+class StartPosition(BaseModel):
+    """A mid-hand start: what each seat has played, shown out of, and who leads now."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    leader: Seat
+    played: dict[Seat, str] = Field(default_factory=dict)
+    voids: dict[Seat, str] = Field(default_factory=dict)
+    won: tuple[int, int] = (0, 0)
+    dummy_tabled: bool = False
+
+    @field_validator("leader", mode="before")
+    @classmethod
+    def _leader(cls, v: Any) -> Seat:
+        return Seat.parse(v)
+
+    @field_validator("played", "voids", mode="before")
+    @classmethod
+    def _seat_keys(cls, v: Any) -> dict[Seat, str]:
+        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+
+
+class Expectation(BaseModel):
+    """What must hold after an event: ``after`` is ``start``, ``dummy``, or ``TRICK.CARD`` (e.g. ``9.2``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    after: str
+    bounds: dict[Seat, dict[str, tuple[int, int]]] = Field(default_factory=dict)
+    located: dict[Seat, str] = Field(default_factory=dict)
+    iconic: dict[Seat, dict[str, str]] = Field(default_factory=dict)
+    unchanged: bool = False
+    note: str = ""
+
+    @field_validator("after", mode="before")
+    @classmethod
+    def _after(cls, v: Any) -> str:
+        text = str(v).strip().lower()
+        if text in ("start", "dummy") or _AFTER.match(text):
+            return text
+        raise ValueError(f"expected 'start', 'dummy' or TRICK.CARD such as '9.2', got {v!r}")
+
+    @field_validator("bounds", mode="before")
+    @classmethod
+    def _bounds(cls, v: Any) -> dict[Seat, dict[str, tuple[int, int]]]:
+        out: dict[Seat, dict[str, tuple[int, int]]] = {}
+        for seat, table in dict(v).items():
+            inner = {}
+            for q, b in dict(table).items():
+                key = "HCP" if str(q).upper() == "HCP" else Suit.parse(q).name
+                inner[key] = _bound(b)
+            out[Seat.parse(seat)] = inner
+        return out
+
+    @field_validator("located", mode="before")
+    @classmethod
+    def _located(cls, v: Any) -> dict[Seat, str]:
+        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+
+    @field_validator("iconic", mode="before")
+    @classmethod
+    def _iconic(cls, v: Any) -> dict[Seat, dict[str, str]]:
+        return {Seat.parse(k): {Suit.parse(q).name: str(x) for q, x in dict(t).items()} for k, t in dict(v).items()}
+
+
+class Scenario(BaseModel):
+    """A whole scenario file. See ``scenarios/README.md``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str
+    source: str = ""
+    declarer: Seat
+    contract: str = "NT"
+    viewer: Seat | None = None
+    hands: dict[Seat, str]
+    dummy_first: bool = False
+    start: StartPosition | None = None
+    play: list[str] = Field(default_factory=list)
+    expect: list[Expectation] = Field(default_factory=list)
+
+    @field_validator("declarer", "viewer", mode="before")
+    @classmethod
+    def _seat(cls, v: Any) -> Seat | None:
+        return None if v is None else Seat.parse(v)
+
+    @field_validator("hands", mode="before")
+    @classmethod
+    def _hands(cls, v: Any) -> dict[Seat, str]:
+        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+
+    @field_validator("play", mode="before")
+    @classmethod
+    def _play(cls, v: Any) -> list[str]:
+        if isinstance(v, str):
+            return v.split()
+        return [str(x) for x in v]
+
+
+@dataclass
+class Check:
+    """One expectation checked: where, what, and whether it held."""
+
+    after: str
+    what: str
+    ok: bool
+    detail: str = ""
+
+
+@dataclass
+class ScenarioRun:
+    """The result of replaying a scenario: the state, every update, and the checks."""
+
+    scenario: Scenario
+    path: str
+    state: PlayState
+    updates: list[tuple[str, Update]] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok]
+
+
+def _line_of(text: str, loc: tuple[Any, ...]) -> int:
+    """Best line for a pydantic error location in a TOML text: the key's line within its section."""
+    lines = text.splitlines()
+    keys = [str(k) for k in loc if not isinstance(k, int)]
+    index = next((k for k in loc if isinstance(k, int)), None)
+    start = 0
+    if keys and keys[0] == "expect" and index is not None:
+        seen = -1
+        for i, line in enumerate(lines):
+            if line.strip().startswith("[[expect]]"):
+                seen += 1
+                if seen == index:
+                    start = i
+                    break
+    for key in reversed(keys):
+        pattern = re.compile(rf"^\s*(\[+\s*)?[\w.\"]*\b{re.escape(key)}\b")
+        for i in range(start, len(lines)):
+            if pattern.match(lines[i]):
+                return i + 1
+    return start + 1 if start else 1
+
+
+def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
+    """Parse scenario text; errors say file, line and field."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: invalid TOML: {exc}") from None
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        where = ".".join(str(x) for x in loc)
+        raise ScenarioError(f"{path}, line {_line_of(text, loc)}, field {where}: {msg}") from None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and parse a scenario file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
+    return parse_scenario(text, str(p))
+
+
+def _play_line(text: str, token_index: int) -> int:
+    """Line of the ``token_index``-th card of the ``play`` value in the file text."""
+    m = re.search(r"^\s*play\s*=", text, re.MULTILINE)
+    if not m:
+        return 1
+    rest = text[m.end():]
+    count = 0
+    for cm in re.finditer(r"[\"']?([♠♥♦♣A-Za-z][0-9A-Za-z]{1,2})[\"']?", rest):
+        if cm.group(1).lower() == "dummy":
+            continue
+        if count == token_index:
+            return text.count("\n", 0, m.end() + cm.start()) + 1
+        count += 1
+    return text.count("\n", 0, m.end()) + 1
+
+
+def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | None = None
+                    ) -> Iterator[tuple[str, PlayState, Update | None]]:
+    """Build the play state and yield ``(label, state, update)`` after the start and each event."""
+    try:
+        viewer = scenario.viewer or scenario.declarer
+        if viewer not in scenario.hands:
+            raise ScenarioError(f"{path}, field hands: the viewer's hand ({viewer.name}) is missing")
+        start = scenario.start
+        dummy_seat = scenario.declarer.partner
+        dummy_hand = scenario.hands.get(dummy_seat) if dummy_seat != viewer else None
+        kwargs: dict[str, Any] = {}
+        if start is not None:
+            kwargs.update(played=start.played, voids=start.voids, leader=start.leader, won=start.won)
+            if start.dummy_tabled:
+                kwargs["dummy"] = dummy_hand
+        state = PlayState(scenario.hands[viewer], declarer=scenario.declarer, contract=scenario.contract,
+                          viewer=viewer, **kwargs)
+    except (InferenceError, DealerError) as exc:
+        if isinstance(exc, ScenarioError):
+            raise
+        message = str(exc)
+        loc: tuple[Any, ...] = ("hands",)
+        if message.startswith("hand:"):
+            loc = ("hands", (scenario.viewer or scenario.declarer).name)
+        elif message.startswith("dummy"):
+            loc = ("hands", scenario.declarer.partner.name)
+        elif message.startswith("played["):
+            loc = ("start", "played", message[7])
+        elif "start" in message or "leader" in message:
+            loc = ("start",)
+        line = f", line {_line_of(text, loc)}" if text else ""
+        raise ScenarioError(f"{path}{line}, field {'.'.join(map(str, loc))}: {exc}") from None
+    yield "start", state, None
+    tabled = start is not None and start.dummy_tabled
+    if scenario.dummy_first and dummy_hand is not None and not tabled:
+        yield "dummy", state, state.table_dummy(dummy_hand, early=True)
+        tabled = True
+    for i, token in enumerate(scenario.play):
+        if token.lower() == "dummy":
+            continue
+        try:
+            trick, card_no = state.trick_number, len(state.snapshot.current.cards) + 1
+            update = state.play(token)
+        except (InferenceError, DealerError) as exc:
+            line = _play_line(text, i) if text else 0
+            where = f"{path}, line {line}" if line else path
+            raise ScenarioError(f"{where}, field play (card {i + 1}, {token!r}): {exc}") from None
+        yield f"{trick}.{card_no}", state, update
+        if not tabled and dummy_hand is not None and state.ply >= 1 and len(state.snapshot.tricks) + len(
+                state.snapshot.current.cards) >= 1:
+            tabled = True
+            try:
+                yield "dummy", state, state.table_dummy(dummy_hand)
+            except (InferenceError, DealerError) as exc:
+                raise ScenarioError(f"{path}, field hands.{dummy_seat.name}: {exc}") from None
+
+
+def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) -> list[Check]:
+    out = []
+    for seat, table in exp.bounds.items():
+        try:
+            sb = bounds[seat]
+        except KeyError:
+            out.append(Check(label, f"bounds of {seat.name}", False, f"{seat.name_long} is not concealed here"))
+            continue
+        for q, want in table.items():
+            got = sb.get(q)
+            out.append(Check(label, f"{seat.name} {q} {list(want)}", got == want, f"got {list(got)}"))
+    for seat, cards_text in exp.located.items():
+        located = bounds.located()
+        for card in CardSet.parse(cards_text):
+            ok = located.get(card) == seat
+            out.append(Check(label, f"{card} located with {seat.name}", ok,
+                             f"possible holders {[s.name for s in bounds.possible_holders(card)]}"))
+    for seat, table in exp.iconic.items():
+        for q, want in table.items():
+            got = iconic(bounds[seat].get(q))
+            out.append(Check(label, f"{seat.name} {q} iconic {want!r}", got == want, f"got {got!r}"))
+    if exp.unchanged:
+        changed = [f"{c.seat.name} {c.quantity}" for c in (update.changes if update else ())]
+        out.append(Check(label, "no bound changed", not changed, f"changed: {', '.join(changed)}"))
+    return out
+
+
+def run_scenario(path: str | Path) -> ScenarioRun:
+    """Replay a scenario file and check every expectation."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
+    scenario = parse_scenario(text, str(p))
+    wanted: dict[str, list[Expectation]] = {}
+    for exp in scenario.expect:
+        key = exp.after
+        m = _AFTER.match(key)
+        if m:
+            key = f"{int(m.group(1))}.{int(m.group(2))}"
+        wanted.setdefault(key, []).append(exp)
+    run: ScenarioRun | None = None
+    seen: set[str] = set()
+    for label, state, update in scenario_events(scenario, str(p), text):
+        if run is None:
+            run = ScenarioRun(scenario, str(p), state)
+        if update is not None:
+            run.updates.append((label, update))
+        seen.add(label)
+        for exp in wanted.get(label, []):
+            run.checks.extend(_check(exp, label, state.bounds(), update))
+    assert run is not None
+    for key in wanted:
+        if key not in seen:
+            run.checks.append(Check(key, "expectation point reached", False,
+                                    f"the play never reaches {key!r} (events: {', '.join(sorted(seen))})"))
+    return run
+
+
+
