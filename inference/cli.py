@@ -26,6 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     dealer_cli.register(sub)
+    from . import replay_cli
+
+    replay_cli.register(sub)
     return parser
 
 

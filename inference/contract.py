@@ -52,7 +52,7 @@ class Strain(IntEnum):
         return self.name
 
 
-_CONTRACT = re.compile(r"^\s*([1-7])\s*(NT|N|S|H|D|C|♠|♥|♦|♣)\s*(X{0,2})\s*$", re.IGNORECASE)
+_CONTRACT = re.compile(r"^\s*([1-7])\s*(NT|N|S|H|D|C|♠|♥|♦|♣)\s*(X{0,2}|R)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,12 @@ class Contract:
 
     @classmethod
     def parse(cls, text: str) -> "Contract":
-        """``3NT``, ``4S``, ``2HX``, ``6♣XX`` (case-insensitive)."""
+        """``3NT``, ``4S``, ``2HX``, ``6♣XX`` (``R`` also means redoubled; case-insensitive)."""
         m = _CONTRACT.match(text or "")
         if not m:
             raise InvalidContractError(f"invalid contract {text!r}: expected a level 1-7 and a strain, e.g. 3NT, 4SX")
-        return cls(int(m.group(1)), Strain.parse(m.group(2)), len(m.group(3)))
+        marks = m.group(3).upper()
+        return cls(int(m.group(1)), Strain.parse(m.group(2)), 2 if marks == "R" else len(marks))
 
     def __str__(self) -> str:
         return f"{self.level}{self.strain.name}" + "X" * self.doubled

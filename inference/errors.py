@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "InferenceError",
+    "InvalidArgumentError",
     "InvalidContractError",
     "IllegalPlayError",
     "RevokeError",
@@ -21,6 +22,10 @@ __all__ = [
 
 class InferenceError(Exception):
     """Root of every error the ``inference`` package raises on purpose."""
+
+
+class InvalidArgumentError(InferenceError, ValueError):
+    """A malformed argument: a seat, a hand, a card list that does not parse or does not add up."""
 
 
 class InvalidContractError(InferenceError, ValueError):

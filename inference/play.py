@@ -28,7 +28,9 @@ from typing import Mapping, Sequence
 from dealer import Card, CardSet, Hand, InvalidCardError, InvalidHandError, Seat, Suit
 
 from .contract import Contract, Strain
-from .errors import IllegalPlayError, InconsistentCardsError, InferenceError, OutOfOrderError, RevokeError, UndoError
+from .errors import (
+    IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError,
+)
 from .lawful import Bounds, lawful_bounds
 
 __all__ = ["Trick", "Change", "Update", "Snapshot", "PlayState", "relative_name"]
@@ -184,7 +186,7 @@ class PlayState:
         remaining = [-1, -1, -1, -1]
         remaining[view] = hand_m
         if len(CardSet(hand_m)) + done != 13:
-            raise InvalidHandError(
+            raise InvalidArgumentError(
                 f"the viewer ({view.name_long}) holds {len(CardSet(hand_m))} cards after {done} tricks; "
                 f"{13 - done} expected"
             )
@@ -196,7 +198,7 @@ class PlayState:
             dseat = decl.partner
             if dseat != view:
                 if len(CardSet(d_m)) + done != 13:
-                    raise InvalidHandError(f"dummy holds {len(CardSet(d_m))} cards after {done} tricks; "
+                    raise InvalidArgumentError(f"dummy holds {len(CardSet(d_m))} cards after {done} tricks; "
                                            f"{13 - done} expected")
                 remaining[dseat] = d_m
             tabled = True
@@ -205,7 +207,7 @@ class PlayState:
             if m >= 0:
                 if seen & m:
                     dup = CardSet(seen & m).to_text()
-                    raise InvalidHandError(f"cards given twice: {dup}")
+                    raise InvalidArgumentError(f"cards given twice: {dup}")
                 seen |= m
         void_m = [0, 0, 0, 0]
         for s, suits in (voids or {}).items():
@@ -304,7 +306,7 @@ class PlayState:
             remaining = snap.remaining
         else:
             if len(CardSet(dealt)) != 13:
-                raise InvalidHandError(
+                raise InvalidArgumentError(
                     f"dummy's hand {cards.to_pbn()!r} has {len(cards)} cards; with the {len(CardSet(snap.played[dseat]))}"
                     f" it has played it must make 13"
                 )
@@ -430,7 +432,7 @@ def _seat(value: "Seat | str", what: str) -> Seat:
     try:
         return Seat.parse(value)
     except ValueError as exc:
-        raise InferenceError(f"{what}: {exc}") from None
+        raise InvalidArgumentError(f"{what}: {exc}") from None
 
 
 def _cards(value: "CardSet | str", what: str) -> CardSet:
@@ -439,7 +441,7 @@ def _cards(value: "CardSet | str", what: str) -> CardSet:
     try:
         return CardSet.parse(value) if str(value).strip() not in ("", "-") else CardSet()
     except (InvalidHandError, InvalidCardError) as exc:
-        raise InvalidHandError(f"{what}: {exc}") from None
+        raise InvalidArgumentError(f"{what}: {exc}") from None
 
 
 def _contract(value: "Contract | Strain | str") -> Contract:
