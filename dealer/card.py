@@ -59,6 +59,9 @@ class Card:
         """
         if isinstance(text, Card):
             return text
+        cached = _PARSED.get(text) if isinstance(text, str) else None
+        if cached is not None:
+            return cached
         if not isinstance(text, str):
             raise InvalidCardError(f"invalid card {text!r}: expected a string such as 'SQ'")
         t = text.strip()
@@ -74,7 +77,10 @@ class Card:
             rank = Rank.parse(t[1:])
         except InvalidRankError:
             raise InvalidCardError(f"invalid card {text!r}: rank must be one of {RANK_CHARS}") from None
-        return cls(suit, rank)
+        card = cls(suit, rank)
+        if len(_PARSED) < 4096:
+            _PARSED[text] = card
+        return card
 
     @classmethod
     def from_index(cls, index: int) -> "Card":
@@ -117,6 +123,8 @@ def _rank_from_int(value: int) -> Rank:
     except ValueError:
         raise InvalidRankError(f"invalid rank {value!r}: expected 2..14") from None
 
+
+_PARSED: dict[str, Card] = {}
 
 #: All 52 cards by index.
 CARDS: tuple[Card, ...] = tuple(Card(Suit(i // 13), Rank(14 - i % 13)) for i in range(52))

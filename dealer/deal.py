@@ -20,6 +20,8 @@ from .seat import Seat
 
 __all__ = ["Deal", "PartialDeal"]
 
+_SEATS = tuple(Seat)
+
 
 def _split_pbn(text: str) -> tuple[Seat, list[str]]:
     if not isinstance(text, str):
@@ -236,9 +238,9 @@ class Deal:
 
     def holder(self, card: Card | str) -> Seat:
         """The seat dealt ``card``."""
-        c = Card.parse(card)
-        for seat, hand in zip(Seat, self._hands):
-            if hand.mask & c.bit:
+        bit = Card.parse(card).bit
+        for seat, hand in zip(_SEATS, self._hands):
+            if hand.mask & bit:
                 return seat
         raise AssertionError("unreachable: a complete deal holds every card")  # pragma: no cover
 

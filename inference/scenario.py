@@ -176,8 +176,25 @@ class ScenarioRun:
         return [c for c in self.checks if not c.ok]
 
 
-def _line_of(text: str, loc: tuple[Any, ...]) -> int:
-    """Best line for a pydantic error location in a TOML text: the key's line within its section."""
+def _line_of(text: str, loc: tuple[Any, ...], message: str = "") -> int:
+    """Best line for a pydantic error location in a TOML text: the key's line within its section.
+
+    When the message quotes the bad value (``invalid seat 'Q'``), the line
+    holding that value within the section is preferred.
+    """
+    line = _line_of_key(text, loc)
+    quoted = re.search(r"'([^']{1,40})'", message)
+    if quoted:
+        value = quoted.group(1)
+        lines = text.splitlines()
+        pattern = re.compile(rf"(^\s*{re.escape(value)}\s*=)|([\"']{re.escape(value)}[\"'])|(\b{re.escape(value)}\s*=)")
+        for i in range(line - 1, min(len(lines), line + 40)):
+            if pattern.search(lines[i]):
+                return i + 1
+    return line
+
+
+def _line_of_key(text: str, loc: tuple[Any, ...]) -> int:
     lines = text.splitlines()
     keys = [str(k) for k in loc if not isinstance(k, int)]
     index = next((k for k in loc if isinstance(k, int)), None)
@@ -211,7 +228,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         loc = tuple(err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
         where = ".".join(str(x) for x in loc)
-        raise ScenarioError(f"{path}, line {_line_of(text, loc)}, field {where}: {msg}") from None
+        raise ScenarioError(f"{path}, line {_line_of(text, loc, msg)}, field {where}: {msg}") from None
 
 
 def load_scenario(path: str | Path) -> Scenario:
