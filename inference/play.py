@@ -23,7 +23,7 @@ and an :class:`Update` listing which bounds changed and why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from dealer import Card, CardSet, Hand, InvalidCardError, InvalidHandError, Seat, Suit
 
@@ -32,6 +32,10 @@ from .errors import (
     IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError,
 )
 from .lawful import Bounds, lawful_bounds
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .claims import Claim, Position
+    from .inferences import Inference, InferenceState, StatusChange, Tag
 
 __all__ = ["Trick", "Change", "Update", "Snapshot", "PlayState", "relative_name"]
 
@@ -115,6 +119,7 @@ class Update:
     card: Card | None
     changes: tuple[Change, ...]
     located: tuple[tuple[Card, Seat], ...] = ()
+    statuses: tuple["StatusChange", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,22 @@ class Snapshot:
     bounds: Bounds
     update: Update
     won: tuple[int, int] = (0, 0)  # tricks won by N-S, E-W
+    inferences: tuple["Inference", ...] = ()
+    states: tuple["InferenceState", ...] = ()
+
+    def position(self) -> "Position":
+        """What the viewer knows, for evaluating claims."""
+        from .claims import Position
+
+        known = tuple(self.played[s] | (self.remaining[s] if self.remaining[s] >= 0 else 0) for s in range(4))
+        concealed = tuple(s for s in self.bounds.concealed)
+        return Position(concealed, self.unseen, known, self.voids)  # type: ignore[arg-type]
+
+    def state_of(self, name: str) -> "InferenceState":
+        for st in self.states:
+            if st.name == name:
+                return st
+        raise KeyError(f"no inference named {name!r}")
 
     @property
     def unseen(self) -> int:
@@ -217,6 +238,7 @@ class PlayState:
         if done and leader is None:
             raise OutOfOrderError("a mid-hand start must say who is on lead (leader)")
         self._setup = _Setup(view, decl, contract_v)
+        self._claims: dict[tuple[Any, ...], tuple["Claim", ...]] = {}
         snap = self._make_snapshot(tuple(remaining), tuple(played_m), tuple(void_m), (),  # type: ignore[arg-type]
                                    Trick(lead), tabled, won, None, "start of play" if not done
                                    else f"start after {done} tricks", trick_no=done + 1)
@@ -386,6 +408,60 @@ class PlayState:
         self._stack.append(new)
         return new.update
 
+    def add_inference(self, inference: "Inference | Mapping[str, Any]") -> Update:
+        """Take an inference (from the auction or the carding) into account; an event that undo removes."""
+        from .inferences import Inference
+
+        inf = inference if isinstance(inference, Inference) else Inference(**dict(inference))
+        snap = self.snapshot
+        if any(i.name == inf.name for i in snap.inferences):
+            raise InvalidArgumentError(f"an inference named {inf.name!r} is already in force")
+        self._parsed_claims(inf)  # check the claims parse, before anything changes
+        new = self._make_snapshot(snap.remaining, snap.played, snap.voids, snap.tricks, snap.current,
+                                  snap.dummy_tabled, snap.won, None, f"inference {inf.name}: {inf.claim} "
+                                  f"({inf.tag.value}, from {self.name(inf.by)}'s {inf.action or inf.kind})",
+                                  trick_no=self.trick_number, inferences=snap.inferences + (inf,),
+                                  force=frozenset({inf.name}))
+        self._stack.append(new)
+        return new.update
+
+    def statuses(self) -> dict[str, "InferenceState"]:
+        """Every inference's standing now, by name."""
+        return {st.name: st for st in self.snapshot.states}
+
+    def claim_in_force(self, name: str) -> "Claim":
+        """The claim of an inference's chain that is in force now (the claim or a fallback)."""
+        snap = self.snapshot
+        inf = next((i for i in snap.inferences if i.name == name), None)
+        if inf is None:
+            raise InvalidArgumentError(f"no inference named {name!r}")
+        return self._parsed_claims(inf)[snap.state_of(name).level]
+
+    def agreement_bounds(self, policy: "frozenset[Tag] | None" = None) -> tuple[Bounds, tuple["StatusChange", ...]]:
+        """Tight bounds under lawful AND the inferences whose tags are in ``policy`` (default: consistent).
+
+        Returns the bounds and the conflict-policy decisions taken to form the view. Raises
+        :class:`~inference.errors.InconsistentCardsError` if the view is empty.
+        """
+        from .claims import Evaluator
+        from .inferences import DEFAULT_POLICY, agreement_claim
+
+        snap = self.snapshot
+        parsed = {i.name: self._parsed_claims(i) for i in snap.inferences}
+        states = {st.name: st for st in snap.states}
+        pos = snap.position()
+        claim, events, _ = agreement_claim(pos, snap.inferences, parsed, states,
+                                           DEFAULT_POLICY if policy is None else frozenset(policy), self.viewer)
+        return _support_bounds(Evaluator(pos), claim, snap.bounds), tuple(events)
+
+    def _parsed_claims(self, inf: "Inference") -> tuple["Claim", ...]:
+        key = (inf.name, inf.claim, inf.fallbacks)
+        cached = self._claims.get(key)
+        if cached is None:
+            cached = inf.claims(self.viewer, self.declarer)
+            self._claims[key] = cached
+        return cached
+
     def pop(self) -> Update:
         """Undo the last event; returns what it was."""
         if len(self._stack) == 1:
@@ -402,7 +478,8 @@ class PlayState:
     def _make_snapshot(self, remaining: tuple[int, int, int, int], played: tuple[int, int, int, int],
                        voids: tuple[int, int, int, int], tricks: tuple[Trick, ...], current: Trick,
                        tabled: bool, won: tuple[int, int], move: tuple[Seat, Card] | None, label: str,
-                       where: str = "", trick_no: int = 1) -> Snapshot:
+                       where: str = "", trick_no: int = 1, inferences: "tuple[Inference, ...] | None" = None,
+                       force: frozenset[str] = frozenset()) -> Snapshot:
         seen = 0
         for m in remaining:
             if m >= 0:
@@ -424,8 +501,87 @@ class PlayState:
         located: tuple[tuple[Card, Seat], ...] = ()
         if previous is not None:
             changes, located = explain(previous, bounds, played, voids, unseen, move, self)
-        update = Update(label, trick_no, move[0] if move else None, move[1] if move else None, changes, located)
-        return Snapshot(remaining, played, voids, tricks, current, tabled, bounds, update, won)
+        infs = (previous.inferences if previous is not None else ()) if inferences is None else inferences
+        states: tuple["InferenceState", ...] = previous.states if previous is not None else ()
+        status_changes: tuple["StatusChange", ...] = ()
+        if infs:
+            states, status_changes = self._restatus(previous, infs, states, remaining, played, voids, unseen,
+                                                    bounds, changes, move, force, tabled)
+        update = Update(label, trick_no, move[0] if move else None, move[1] if move else None, changes, located,
+                        status_changes)
+        return Snapshot(remaining, played, voids, tricks, current, tabled, bounds, update, won, infs, states)
+
+    def _restatus(self, previous: "Snapshot | None", infs: "tuple[Inference, ...]",
+                  states: "tuple[InferenceState, ...]", remaining: tuple[int, ...], played: tuple[int, ...],
+                  voids: tuple[int, ...], unseen: int, bounds: Bounds, changes: tuple[Change, ...],
+                  move: tuple[Seat, Card] | None, force: frozenset[str], tabled: bool
+                  ) -> "tuple[tuple[InferenceState, ...], tuple[StatusChange, ...]]":
+        from .claims import Position
+        from .inferences import DependencyGraph, evaluate_statuses
+
+        parsed = {i.name: self._parsed_claims(i) for i in infs}
+        graph = DependencyGraph()
+        for inf in infs:
+            graph.add(inf.name, parsed[inf.name])
+        nodes: set[tuple[object, ...]] = {("seat", c.seat) for c in changes}
+        if move is not None:
+            nodes |= {("suit", int(move[1].suit)), ("card", move[1].index), ("seat", move[0])}
+            if move[1].hcp:
+                nodes.add(("hcp",))
+        todo: "set[str] | None" = graph.affected(nodes) | set(force)
+        if previous is not None and previous.dummy_tabled != tabled:
+            todo = None  # dummy coming down changes what is concealed: look at everything
+        known = tuple(played[s] | (remaining[s] if remaining[s] >= 0 else 0) for s in range(4))
+        position = Position(bounds.concealed, unseen, known, voids)  # type: ignore[arg-type]
+        new_states, status_changes = evaluate_statuses(position, infs, parsed, {s.name: s for s in states}, todo)
+        if status_changes or force:
+            new_states, conflict_events = self._apply_conflicts(position, infs, parsed, new_states)
+            status_changes = list(status_changes) + conflict_events
+        return tuple(new_states[i.name] for i in infs), tuple(status_changes)
+
+    def _apply_conflicts(self, position: "Position", infs: "tuple[Inference, ...]", parsed: dict[str, Any],
+                         states: dict[str, "InferenceState"]) -> "tuple[dict[str, InferenceState], list[StatusChange]]":
+        """Run the conflict policy on the agreement-consistent inferences; mark what gives way."""
+        from dataclasses import replace
+
+        from .inferences import DEFAULT_POLICY, Status, agreement_claim
+
+        live = [i for i in infs if i.tag in DEFAULT_POLICY
+                and states[i.name].status in (Status.ACTIVE, Status.CONFIRMED)]
+        if len(live) < 2:
+            return states, []
+        _, events, superseded = agreement_claim(position, infs, parsed, states, DEFAULT_POLICY, self.viewer)
+        out = dict(states)
+        for name in superseded:
+            if name in out:
+                out[name] = replace(out[name], status=Status.SUPERSEDED)
+        for ev in events:
+            if ev.new == "joined by XOR" and ev.name in out:
+                out[ev.name] = replace(out[ev.name], note=ev.reason)
+        return out, events
+
+
+def _support_bounds(ev: "Any", claim: "Claim", lawful: Bounds) -> Bounds:
+    """Bounds of every concealed seat over the lawful layouts where ``claim`` holds."""
+    from .lawful import SeatBounds
+
+    from .claims import joint_support
+
+    seats = []
+    concealed = lawful.concealed
+    named = {key[1] for key in claim.keys() if key[1] in concealed}
+    joint = len(concealed) == 3 and len(named) > 0
+    if joint:
+        targets = [("len", seat, s) for seat in concealed for s in range(4)] + [("hcp", seat) for seat in concealed]
+        everything = joint_support(ev.position, claim, targets)
+    for seat in concealed:
+        keys = [("len", seat, s) for s in range(4)] + [("hcp", seat)]
+        support = everything if joint else ev.support(claim, keys)
+        if not support:
+            raise InconsistentCardsError(f"no lawful layout satisfies the agreement view: {claim}")
+        length = tuple(support[("len", seat, s)] for s in range(4))
+        seats.append((seat, SeatBounds(length, support[("hcp", seat)])))  # type: ignore[arg-type]
+    return Bounds(tuple(seats), lawful.holders)
 
 
 def _seat(value: "Seat | str", what: str) -> Seat:

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from dealer import CardSet, DealerError, Seat, Suit
+from dealer import Card, CardSet, DealerError, Seat, Suit
 
 from .errors import InferenceError, ScenarioError
 from .lawful import Bounds
@@ -81,6 +81,10 @@ class Expectation(BaseModel):
     located: dict[Seat, str] = Field(default_factory=dict)
     iconic: dict[Seat, dict[str, str]] = Field(default_factory=dict)
     unchanged: bool = False
+    status: dict[str, str] = Field(default_factory=dict)
+    notes: dict[str, str] = Field(default_factory=dict)
+    agreement: dict[Seat, dict[str, tuple[int, int]]] = Field(default_factory=dict)
+    policy: list[str] = Field(default_factory=lambda: ["consistent"])
     note: str = ""
 
     @field_validator("after", mode="before")
@@ -91,7 +95,7 @@ class Expectation(BaseModel):
             return text
         raise ValueError(f"expected 'start', 'dummy' or TRICK.CARD such as '9.2', got {v!r}")
 
-    @field_validator("bounds", mode="before")
+    @field_validator("bounds", "agreement", mode="before")
     @classmethod
     def _bounds(cls, v: Any) -> dict[Seat, dict[str, tuple[int, int]]]:
         out: dict[Seat, dict[str, tuple[int, int]]] = {}
@@ -114,6 +118,44 @@ class Expectation(BaseModel):
         return {Seat.parse(k): {Suit.parse(q).name: str(x) for q, x in dict(t).items()} for k, t in dict(v).items()}
 
 
+class InferenceEntry(BaseModel):
+    """An inference the scenario adds, and when (``after``: start, dummy or TRICK.CARD)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    by: str
+    claim: str
+    action: str = ""
+    kind: str = "call"
+    tag: str = "consistent"
+    fallbacks: list[str] = Field(default_factory=list)
+    one_fewer: bool = False
+    group: str | None = None
+    after: str = "start"
+
+    @field_validator("after", mode="before")
+    @classmethod
+    def _after(cls, v: Any) -> str:
+        return Expectation._after(v)  # type: ignore[operator]
+
+
+class LeadEntry(BaseModel):
+    """Interpretations of a lead under a lead agreement, formed ``after`` an event (default: dummy)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    card: str
+    agreement: str = "fourth-best-nt"
+    group: str = "lead"
+    after: str = "dummy"
+
+    @field_validator("after", mode="before")
+    @classmethod
+    def _after(cls, v: Any) -> str:
+        return Expectation._after(v)  # type: ignore[operator]
+
+
 class Scenario(BaseModel):
     """A whole scenario file. See ``scenarios/README.md``."""
 
@@ -128,6 +170,8 @@ class Scenario(BaseModel):
     dummy_first: bool = False
     start: StartPosition | None = None
     play: list[str] = Field(default_factory=list)
+    inference: list[InferenceEntry] = Field(default_factory=list)
+    lead: list[LeadEntry] = Field(default_factory=list)
     expect: list[Expectation] = Field(default_factory=list)
 
     @field_validator("declarer", "viewer", mode="before")
@@ -341,6 +385,71 @@ def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) 
     return out
 
 
+def _add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list[Update]:
+    from .inferences import Inference, one_fewer
+    from .leads import lead_interpretations, load_lead_agreement
+    from .claims import _seat_word
+
+    try:
+        if isinstance(entry, LeadEntry):
+            card = Card.parse(entry.card)
+            leader = next((s for s in Seat if state.snapshot.played[s] >> card.index & 1), None)
+            if leader is None:
+                raise InferenceError(f"{card} has not been played: there is no lead to read")
+            snap = state.snapshot
+            hidden = 0
+            for s in Seat:
+                if snap.remaining[s] < 0:
+                    hidden |= snap.played[s]
+            defenders = (snap.unseen | hidden) & (0x1FFF << (13 * card.suit))
+            infs = lead_interpretations(card, leader, defenders, load_lead_agreement(entry.agreement),
+                                        group=entry.group)
+            return [state.add_inference(inf) for inf in infs]
+        fallbacks = list(entry.fallbacks)
+        if entry.one_fewer:
+            fallbacks.append(one_fewer(entry.claim))
+        inf = Inference(name=entry.name, by=_seat_word(entry.by, state.viewer, state.declarer), action=entry.action,
+                        kind=entry.kind, claim=entry.claim, tag=entry.tag, fallbacks=fallbacks, group=entry.group)
+        return [state.add_inference(inf)]
+    except (InferenceError, DealerError) as exc:
+        which = f"lead {entry.card}" if isinstance(entry, LeadEntry) else f"inference {entry.name!r}"
+        line = ""
+        if text:
+            key = entry.card if isinstance(entry, LeadEntry) else entry.name
+            for i, row in enumerate(text.splitlines(), start=1):
+                if key in row:
+                    line = f", line {i}"
+                    break
+        raise ScenarioError(f"{path}{line}, field {which}: {exc}") from None
+
+
+def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Check]:
+    from .inferences import Tag
+
+    out = []
+    statuses = state.statuses()
+    for name, want in exp.status.items():
+        st = statuses.get(name)
+        if st is None:
+            out.append(Check(label, f"status of {name!r}", False, f"no such inference (have: {', '.join(statuses)})"))
+            continue
+        got = st.status.value + (f" (fallback {st.level})" if st.level else "")
+        ok = got == want.strip().lower() or (st.status.value == want.strip().lower() and "fallback" not in want)
+        out.append(Check(label, f"status of {name!r} is {want!r}", ok, f"got {got!r}"))
+    for name, want in exp.notes.items():
+        st = statuses.get(name)
+        got = st.note if st is not None else ""
+        out.append(Check(label, f"note of {name!r} mentions {want!r}", want in got, f"got {got!r}"))
+    if exp.agreement:
+        policy = frozenset(Tag.parse(t) for t in exp.policy)
+        bounds, _ = state.agreement_bounds(policy)
+        for seat, table in exp.agreement.items():
+            for q, want in table.items():
+                got = bounds[seat].get(q)
+                out.append(Check(label, f"agreement {seat.name} {q} {list(want)}", got == want, f"got {list(got)}"))
+    return out
+
+
 def run_scenario(path: str | Path) -> ScenarioRun:
     """Replay a scenario file and check every expectation."""
     p = Path(path)
@@ -358,14 +467,25 @@ def run_scenario(path: str | Path) -> ScenarioRun:
         wanted.setdefault(key, []).append(exp)
     run: ScenarioRun | None = None
     seen: set[str] = set()
+    adds: dict[str, list[Any]] = {}
+    for entry in list(scenario.inference) + list(scenario.lead):
+        key = entry.after
+        m = _AFTER.match(key)
+        if m:
+            key = f"{int(m.group(1))}.{int(m.group(2))}"
+        adds.setdefault(key, []).append(entry)
     for label, state, update in scenario_events(scenario, str(p), text):
         if run is None:
             run = ScenarioRun(scenario, str(p), state)
         if update is not None:
             run.updates.append((label, update))
         seen.add(label)
+        for entry in adds.get(label, []):
+            for new_update in _add_entry(entry, state, str(p), text):
+                run.updates.append((label, new_update))
         for exp in wanted.get(label, []):
             run.checks.extend(_check(exp, label, state.bounds(), update))
+            run.checks.extend(_check_inferences(exp, label, state))
     assert run is not None
     for key in wanted:
         if key not in seen:

@@ -1,0 +1,325 @@
+"""Agreement-tagged inferences: claims drawn from a player's action, and their exact status.
+
+An :class:`Inference` says who acted (a seat), what the action was (a call, a
+lead, a signal, a discard), what it suggests (a :mod:`claim <inference.claims>`),
+and how the claim stands to the partnership's agreements, with the source
+article's tags: **agreement-consistent**, **agreement-unspecified** or
+**agreement-inconsistent**. It may carry *fallbacks*, weaker claims that take
+over when the claim becomes impossible ("5+ hearts, else 4+"), and a *group*:
+inferences of one group are alternatives joined by XOR (the interpretations
+of a lead).
+
+Status, recomputed exactly after every event (see :mod:`inference.claims`):
+
+* ``active`` - true in some lawful layouts, false in others;
+* ``confirmed`` - true in every lawful layout;
+* ``impossible`` - true in none (then the next fallback, if any, is tried);
+* ``superseded`` - set aside by the conflict policy.
+
+**Conflict policy** (source article, section XVIII). When the active
+agreement-consistent claims cannot all be true together, claims from
+partner's actions prevail over the opponents': the opponents' claims that
+clash with partner's are superseded. Clashing claims that all come from the
+opponents are joined by XOR (exactly one of them is taken to hold) instead of
+AND. Each decision is reported as an event; the play goes on.
+
+**Agreement view**: the tight bounds under lawful AND the claims whose tags
+are in the view's policy (by default only agreement-consistent ones), see
+:meth:`inference.play.PlayState.agreement_bounds`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Iterable, Sequence
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from dealer import Seat
+
+from .claims import And, Claim, Evaluator, Position, Xor, parse_claim
+from .errors import InvalidArgumentError
+
+__all__ = ["Tag", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
+           "evaluate_statuses", "agreement_claim", "DEFAULT_POLICY"]
+
+
+class Tag(str, Enum):
+    """How an interpretation of an action stands to the partnership's agreements."""
+
+    CONSISTENT = "agreement-consistent"
+    UNSPECIFIED = "agreement-unspecified"
+    INCONSISTENT = "agreement-inconsistent"
+
+    @classmethod
+    def parse(cls, text: "str | Tag") -> "Tag":
+        if isinstance(text, Tag):
+            return text
+        t = str(text).strip().lower().replace("_", "-")
+        for tag in cls:
+            if t in (tag.value, tag.value.removeprefix("agreement-"), tag.name.lower()):
+                return tag
+        raise ValueError(f"invalid tag {text!r}: expected consistent, unspecified or inconsistent")
+
+
+class Status(str, Enum):
+    ACTIVE = "active"
+    CONFIRMED = "confirmed"
+    IMPOSSIBLE = "impossible"
+    SUPERSEDED = "superseded"
+
+
+#: Tags whose claims enter the agreement view unless told otherwise.
+DEFAULT_POLICY: frozenset[Tag] = frozenset({Tag.CONSISTENT})
+
+
+class Inference(BaseModel):
+    """A claim drawn from an action, with its tag. Build with keyword arguments or from a dict.
+
+    ``claim`` and ``fallbacks`` are text in the claim language; relative seats
+    (LHO, RHO, partner) refer to the viewer of the play state it is added to.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    by: Seat
+    action: str = ""
+    kind: str = "call"
+    claim: str
+    tag: Tag = Tag.CONSISTENT
+    fallbacks: tuple[str, ...] = ()
+    group: str | None = None
+    weight: float | None = None
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            raise InvalidArgumentError(
+                f"invalid inference {data.get('name', '?')!r}: {where}: {err['msg'].removeprefix('Value error, ')}"
+            ) from None
+
+    @field_validator("by", mode="before")
+    @classmethod
+    def _by(cls, v: Any) -> Seat:
+        return v if isinstance(v, Seat) else Seat.parse(v)
+
+    @field_validator("tag", mode="before")
+    @classmethod
+    def _tag(cls, v: Any) -> Tag:
+        return Tag.parse(v)
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str) -> str:
+        if v not in ("call", "lead", "signal", "discard", "play"):
+            raise ValueError(f"invalid kind {v!r}: expected call, lead, signal, discard or play")
+        return v
+
+    @field_validator("fallbacks", mode="before")
+    @classmethod
+    def _fallbacks(cls, v: Any) -> tuple[str, ...]:
+        return (v,) if isinstance(v, str) else tuple(v)
+
+    def claims(self, viewer: Seat, declarer: Seat) -> tuple[Claim, ...]:
+        """The claim and its fallbacks, parsed from the viewer's seat."""
+        return tuple(parse_claim(text, viewer=viewer, declarer=declarer) for text in (self.claim, *self.fallbacks))
+
+
+def one_fewer(claim_text: str) -> str:
+    """The seed's "one fewer" fallback: minimum lengths lowered by one, maximum lengths raised by one.
+
+    >>> one_fewer("hearts(LHO) >= 5")
+    'hearts(LHO) >= 4'
+    >>> one_fewer("spades(RHO) <= 3 && hearts(RHO) == 6")
+    'spades(RHO) <= 4 && hearts(RHO) >= 5 && hearts(RHO) <= 7'
+    """
+    import re
+
+    def repl(m: "re.Match[str]") -> str:
+        lhs, op, n = m.group(1), m.group(2), int(m.group(3))
+        if op == ">=":
+            return f"{lhs} >= {max(n - 1, 0)}"
+        if op == ">":
+            return f"{lhs} > {max(n - 2, -1)}"
+        if op == "<=":
+            return f"{lhs} <= {n + 1}"
+        if op == "<":
+            return f"{lhs} < {n + 2}"
+        return f"{lhs} >= {max(n - 1, 0)} && {lhs} <= {n + 1}"
+
+    pattern = r"((?:spades|hearts|diamonds|clubs)\s*\([^)]*\))\s*(>=|<=|==|>|<)\s*(\d+)"
+    return re.sub(pattern, repl, claim_text)
+
+
+@dataclass(frozen=True)
+class InferenceState:
+    """An inference's standing now: which claim of its chain is in force, and its status."""
+
+    name: str
+    level: int  # 0: the claim itself; i: its i-th fallback
+    status: Status
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class StatusChange:
+    """A status that moved, and why (shown in replays)."""
+
+    name: str
+    old: str
+    new: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"inference": self.name, "old": self.old, "new": self.new, "reason": self.reason}
+
+
+class DependencyGraph:
+    """Which inferences depend on which seats, suits and cards (a networkx graph).
+
+    After an event, only inferences connected to something that changed are re-examined.
+    """
+
+    def __init__(self) -> None:
+        self.graph = nx.DiGraph()
+
+    def add(self, name: str, claims: Iterable[Claim]) -> None:
+        self.graph.add_node(("inference", name))
+        for claim in claims:
+            for key in claim.keys():
+                seat = key[1]
+                self.graph.add_edge(("seat", seat), ("inference", name))
+                if key[0] in ("len", "hon"):
+                    self.graph.add_edge(("suit", int(key[2])), ("inference", name))  # type: ignore[arg-type]
+                elif key[0] in ("above", "card"):
+                    self.graph.add_edge(("suit", int(key[2]) // 13), ("inference", name))  # type: ignore[arg-type]
+                    self.graph.add_edge(("card", int(key[2])), ("inference", name))  # type: ignore[arg-type]
+                elif key[0] == "hcp":
+                    self.graph.add_edge(("hcp",), ("inference", name))
+
+    def affected(self, nodes: Iterable[tuple[object, ...]]) -> set[str]:
+        out: set[str] = set()
+        for node in nodes:
+            if node in self.graph:
+                for succ in self.graph.successors(node):
+                    out.add(str(succ[1]))
+        return out
+
+
+def _verdict_status(ev: Evaluator, claim: Claim) -> Status:
+    v = ev.verdict(claim)
+    if not v.satisfiable:
+        return Status.IMPOSSIBLE
+    if v.valid:
+        return Status.CONFIRMED
+    return Status.ACTIVE
+
+
+def evaluate_statuses(position: Position, inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],
+                      previous: dict[str, InferenceState], todo: set[str] | None) -> tuple[
+                          dict[str, InferenceState], list[StatusChange]]:
+    """New states for ``inferences`` (only those in ``todo`` re-examined; None: all) and the changes."""
+    ev = Evaluator(position)
+    states = dict(previous)
+    changes: list[StatusChange] = []
+    for inf in inferences:
+        old = previous.get(inf.name)
+        if todo is not None and old is not None and inf.name not in todo:
+            continue
+        if old is not None and old.status == Status.SUPERSEDED:
+            continue  # gave way in a conflict: stays so
+        if old is not None and old.status in (Status.CONFIRMED, Status.IMPOSSIBLE) \
+                and old.level == len(parsed[inf.name]) - 1:
+            continue  # final: lawful knowledge only grows
+        level = old.level if old is not None else 0
+        if old is not None and old.status == Status.CONFIRMED:
+            continue
+        claims = parsed[inf.name]
+        status = _verdict_status(ev, claims[level])
+        reasons = []
+        while status == Status.IMPOSSIBLE and level + 1 < len(claims):
+            reasons.append(f"{claims[level]} is impossible; its fallback {claims[level + 1]} takes over")
+            level += 1
+            status = _verdict_status(ev, claims[level])
+        new = InferenceState(inf.name, level, status)
+        if old is None or (old.level, old.status) != (new.level, new.status):
+            before = "new" if old is None else _label(old)
+            why = "; ".join(reasons) if reasons else _why(status, claims[level])
+            changes.append(StatusChange(inf.name, before, _label(new), why))
+        states[inf.name] = new
+    return states, changes
+
+
+def _label(state: InferenceState) -> str:
+    return state.status.value + (f" (fallback {state.level})" if state.level else "")
+
+
+def _why(status: Status, claim: Claim) -> str:
+    if status == Status.IMPOSSIBLE:
+        return f"no lawful layout has {claim}"
+    if status == Status.CONFIRMED:
+        return f"every lawful layout has {claim}"
+    return f"some lawful layouts have {claim}, others not"
+
+
+def agreement_claim(position: Position, inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],
+                    states: dict[str, InferenceState], policy: frozenset[Tag], viewer: Seat
+                    ) -> tuple[Claim, list[StatusChange], set[str]]:
+    """The conjunction that defines the agreement view, after the conflict policy; with its decisions.
+
+    Returns the claim, the conflict events, and the names of superseded inferences.
+    """
+    ev = Evaluator(position)
+    live: list[tuple[Inference, Claim]] = []
+    for inf in inferences:
+        st = states.get(inf.name)
+        if st is None or st.status not in (Status.ACTIVE, Status.CONFIRMED) or inf.tag not in policy:
+            continue
+        live.append((inf, parsed[inf.name][st.level]))
+    # alternatives of one group are joined by XOR first
+    groups: dict[str, list[Claim]] = {}
+    singles: list[tuple[Inference, Claim]] = []
+    for inf, claim in live:
+        if inf.group:
+            groups.setdefault(inf.group, []).append(claim)
+        else:
+            singles.append((inf, claim))
+    units: list[tuple[str, bool, Claim]] = []  # (name, from partner, claim)
+    for inf, claim in singles:
+        units.append((inf.name, inf.by == viewer.partner, claim))
+    for name, claims in groups.items():
+        units.append((f"group {name}", False, claims[0] if len(claims) == 1 else Xor(tuple(claims))))
+    units.sort(key=lambda u: not u[1])  # partner's first: they prevail
+    accepted: list[tuple[str, bool, Claim]] = []
+    events: list[StatusChange] = []
+    superseded: set[str] = set()
+    for unit in units:
+        trial = [c for _, _, c in accepted] + [unit[2]]
+        if ev.satisfiable(And(tuple(trial))):
+            accepted.append(unit)
+            continue
+        name, from_partner, claim = unit
+        clash = [a for a in accepted if not ev.satisfiable(And((a[2], claim)))] or accepted[-1:]
+        if not from_partner and clash and all(not a[1] for a in clash):
+            # opponents against opponents: exactly one of them holds
+            joined = Xor(tuple(a[2] for a in clash) + (claim,))
+            rest = [a for a in accepted if a not in clash]
+            if ev.satisfiable(And(tuple(c for _, _, c in rest) + (joined,))):
+                accepted = rest + [(" xor ".join([a[0] for a in clash] + [name]), False, joined)]
+                for other in [a[0] for a in clash] + [name]:
+                    events.append(StatusChange(other, "active", "joined by XOR",
+                                               f"{name} clashes with {', '.join(a[0] for a in clash)}: the "
+                                               "opponents' clashing inferences are joined by XOR"))
+                continue
+        superseded.add(name)
+        events.append(StatusChange(name, "active", Status.SUPERSEDED.value,
+                                   f"{name} cannot hold together with "
+                                   f"{', '.join(a[0] for a in clash) or 'the others'}"
+                                   + (": partner's inferences prevail" if any(a[1] for a in clash) else "")))
+    return And(tuple(c for _, _, c in accepted)), events, superseded
