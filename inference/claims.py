@@ -504,6 +504,37 @@ class Verdict:
     valid: bool
 
 
+def _contributions(layout: tuple[Any, ...], param: tuple[Any, ...]) -> np.ndarray:
+    """One suit's options as rows of the table's columns (see ``Evaluator._table``)."""
+    width, _, hcp_needed, hcp_col = layout
+    unseen_s, base, a_void, others_void, feats, keep_x, start = param
+    specs = (("hcp", 0),) + feats if hcp_needed else feats
+    opts = _suit_options(unseen_s, base, a_void, others_void, specs, False)  # (count, [hcp], feats...)
+    contrib = np.zeros((len(opts), width), dtype=np.int64)
+    contrib[:, 0] = opts[:, 0]
+    col = 1
+    if hcp_needed:
+        contrib[:, hcp_col] = opts[:, 1]
+        col = 2
+    if keep_x:
+        contrib[:, start] = opts[:, 0]
+    for j in range(len(feats)):
+        contrib[:, start + (1 if keep_x else 0) + j] = opts[:, col + j]
+    return contrib
+
+
+@lru_cache(maxsize=4096)
+def _packed_prefix(layout: tuple[Any, ...], params: tuple[tuple[Any, ...], ...], vacancy: int) -> np.ndarray:
+    """Packed table keys after the suits in ``params`` (cached by prefix: a card changes one suit)."""
+    if not params:
+        return np.zeros(1, dtype=np.int64)
+    keys = _packed_prefix(layout, params[:-1], vacancy)
+    radix = np.array(layout[1], dtype=np.int64)
+    ckeys = _contributions(layout, params[-1]) @ radix
+    combo = (keys[:, None] + ckeys[None, :]).ravel()
+    return np.unique(combo[combo % 14 <= vacancy])
+
+
 def _suit_options(unseen_suit: int, base: int, a_void: bool, others_void: bool, specs: tuple[tuple[str, int], ...],
                   full_suit: bool) -> np.ndarray:
     """Per-suit options for a seat: rows (count, feature...) over the subsets of the suit's unseen cards.
@@ -554,6 +585,7 @@ class Evaluator:
         if len(concealed) > 3:
             raise InvalidArgumentError("at most three concealed seats")
         self.vacancy = {s: 13 - position.known[s].bit_count() for s in concealed}
+        self._tables: dict[tuple[Seat, frozenset[tuple[object, ...]]], tuple[np.ndarray, dict[tuple[object, ...], int], Seat]] = {}
 
     # -- the feature table ------------------------------------------------------
     def table(self, keys: frozenset[tuple[object, ...]], a: Seat) -> tuple[np.ndarray, dict[tuple[object, ...], int], Seat]:
@@ -562,58 +594,82 @@ class Evaluator:
         With three concealed seats, only features of ``a`` (and of visible seats) can be read, and
         the rows are filtered so that the remainder is lawful for the other two.
         """
+        cached = self._tables.get((a, keys))
+        if cached is not None:
+            return cached
+        result = self._table(keys, a)
+        self._tables[(a, keys)] = result
+        return result
+
+    def _table(self, keys: frozenset[tuple[object, ...]], a: Seat) -> tuple[np.ndarray, dict[tuple[object, ...], int], Seat]:
         pos = self.position
         if a not in pos.concealed:
             raise InvalidArgumentError(f"{a.name_long} is not concealed")
         others = tuple(s for s in pos.concealed if s != a)
+        three = len(others) == 2
+        hcp_needed = any(key[0] == "hcp" for key in keys)
+        lengths_needed = {int(key[2]) for key in keys if key[0] == "len"}  # type: ignore[arg-type]
         per_suit: list[list[tuple[str, int]]] = [[], [], [], []]
-        hcp_needed = False
         for key in sorted(keys, key=str):
             kind = key[0]
-            if kind == "hcp":
-                hcp_needed = True
-            elif kind == "len":
-                pass  # lengths are the count column of each suit
-            elif kind == "hon":
+            if kind == "hon":
                 per_suit[int(key[2])].append(("hon", 0))  # type: ignore[arg-type]
             elif kind in ("above", "card"):
                 card = CARDS[int(key[2])]  # type: ignore[arg-type]
                 per_suit[card.suit].append((kind, card.index % 13))
-        specs = []
+        # columns: 0 total count, [1 hcp], then per suit: [x_s], other per-suit features
+        index: dict[tuple[object, ...], int] = {}
+        width = 1
+        if hcp_needed:
+            index[("hcp",)] = width
+            width += 1
+        suit_specs = []
         for s in range(4):
-            wanted = ([("hcp", 0)] if hcp_needed else []) + per_suit[s]
-            specs.append(tuple(dict.fromkeys(wanted)))
-        three = len(others) == 2
-        rows = np.zeros((1, 1), dtype=np.int64)  # column 0: count so far
-        layout: list[tuple[str, int, int]] = []  # (kind, suit, arg) for each column after the count
+            keep_x = three or s in lengths_needed
+            feats = tuple(dict.fromkeys(per_suit[s]))
+            cols = []
+            if keep_x:
+                index[("x", s)] = width + len(cols)
+                cols.append(("x", 0))
+            for kind, arg in feats:
+                index[(kind, s * 13 + arg) if kind in ("above", "card") else (kind, s)] = width + len(cols)
+                cols.append((kind, arg))
+            suit_specs.append((keep_x, feats, width, len(cols)))
+            width += len(cols)
+        # each column's largest value, for packing a row into one int64 key
+        top = [13] + ([37] if hcp_needed else [])
         for s in range(4):
+            keep_x, feats, _, _ = suit_specs[s]
+            if keep_x:
+                top.append(13)
+            top += [{"hon": 5, "above": 12, "card": 1}[kind] for kind, _ in feats]
+        radix = np.ones(width, dtype=np.int64)
+        for c in range(1, width):
+            radix[c] = radix[c - 1] * (top[c - 1] + 1)
+        packed_ok = float(radix[-1]) * (top[-1] + 1) < 2.0 ** 62
+        rows = np.zeros((1, width), dtype=np.int64)
+        params = []
+        for s in range(4):
+            keep_x, feats, start, ncols = suit_specs[s]
             unseen_s = pos.unseen >> (13 * s) & 0x1FFF
             base = pos.known[a] >> (13 * s) & 0x1FFF
             a_void = bool(pos.voids[a] >> s & 1)
             others_void = len(others) == 1 and bool(pos.voids[others[0]] >> s & 1)
             if three:
                 others_void = all(pos.voids[o] >> s & 1 for o in others)
-            opts = _suit_options(unseen_s, base, a_void, others_void, specs[s], False)
-            # count column, then spec columns
-            left = np.repeat(rows, len(opts), axis=0)
-            right = np.tile(opts, (len(rows), 1))
-            new = np.concatenate([left[:, :1] + right[:, :1], left[:, 1:], right[:, :1], right[:, 1:]], axis=1)
-            new = new[new[:, 0] <= self.vacancy[a]]
-            rows = _unique_rows(new)
-            layout.append(("x", s, 0))
-            for kind, arg in specs[s]:
-                layout.append((kind, s, arg))
+            params.append((unseen_s, base, a_void, others_void, feats, keep_x, start))
+        layout = (width, tuple(int(r) for r in radix), hcp_needed, index.get(("hcp",), 0))
+        if packed_ok:
+            keys = _packed_prefix(layout, tuple(params), self.vacancy[a])
+        else:  # pragma: no cover - only for claims reading very many features
+            for s in range(4):
+                contrib = _contributions(layout, params[s])
+                combo = (rows[:, None, :] + contrib[None, :, :]).reshape(-1, width)
+                combo = combo[combo[:, 0] <= self.vacancy[a]]
+                rows = _unique_rows(combo)
+        if packed_ok:
+            rows = (keys[:, None] // radix[None, :]) % (np.array(top, dtype=np.int64) + 1)[None, :]
         rows = rows[rows[:, 0] == self.vacancy[a]]
-        index: dict[tuple[object, ...], int] = {}
-        for col, (kind, s, arg) in enumerate(layout, start=1):
-            if kind == "x":
-                index[("x", s)] = col
-            elif kind == "hcp":
-                index[("hcp_suit", s)] = col
-            elif kind == "hon":
-                index[("hon", s)] = col
-            else:
-                index[(kind, s * 13 + arg)] = col
         if three:
             rows = rows[self._remainder_lawful(rows, index, a, others)]
         return rows, index, a
@@ -667,7 +723,7 @@ class Evaluator:
                     s = int(key[2])  # type: ignore[arg-type]
                     return rows[:, index[("x", s)]] + known_len(a, s)
                 if kind == "hcp":
-                    return sum(rows[:, index[("hcp_suit", s)]] for s in range(4))
+                    return rows[:, index[("hcp",)]]
                 if kind == "hon":
                     return rows[:, index[("hon", int(key[2]))]]  # type: ignore[arg-type]
                 return rows[:, index[(kind, int(key[2]))]]  # type: ignore[arg-type]

@@ -212,7 +212,10 @@ class DependencyGraph:
         return out
 
 
-def _verdict_status(ev: Evaluator, claim: Claim) -> Status:
+def _verdict_status(ev: Evaluator, claim: Claim, bounds: "Any" = None) -> Status:
+    quick = _length_atom(claim, bounds)
+    if quick is not None:
+        return quick
     v = ev.verdict(claim)
     if not v.satisfiable:
         return Status.IMPOSSIBLE
@@ -221,8 +224,38 @@ def _verdict_status(ev: Evaluator, claim: Claim) -> Status:
     return Status.ACTIVE
 
 
+def _length_atom(claim: Claim, bounds: Any) -> Status | None:
+    """A single comparison of one seat's suit length with a number: decided by the lawful bounds.
+
+    A seat's feasible lengths in a suit form an interval (the lawful layouts are a transportation
+    polytope), and the lawful bounds are its tight ends, so this is exact.
+    """
+    from .claims import Compare, Const, Length
+
+    if bounds is None or not isinstance(claim, Compare):
+        return None
+    left, right = claim.left, claim.right
+    if isinstance(left, Length) and isinstance(right, Const):
+        length, n, op = left, right.value, claim.op
+    elif isinstance(right, Length) and isinstance(left, Const):
+        length, n = right, left.value
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(claim.op, claim.op)
+    else:
+        return None
+    if length.seat not in bounds.concealed:
+        return None
+    lo, hi = bounds[length.seat].length[length.suit]
+    import operator as _op
+
+    test = {"==": _op.eq, "!=": _op.ne, "<": _op.lt, "<=": _op.le, ">": _op.gt, ">=": _op.ge}[op]
+    values = [test(v, n) for v in range(lo, hi + 1)]
+    if not any(values):
+        return Status.IMPOSSIBLE
+    return Status.CONFIRMED if all(values) else Status.ACTIVE
+
+
 def evaluate_statuses(position: Position, inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],
-                      previous: dict[str, InferenceState], todo: set[str] | None) -> tuple[
+                      previous: dict[str, InferenceState], todo: set[str] | None, bounds: Any = None) -> tuple[
                           dict[str, InferenceState], list[StatusChange]]:
     """New states for ``inferences`` (only those in ``todo`` re-examined; None: all) and the changes."""
     ev = Evaluator(position)
@@ -241,12 +274,12 @@ def evaluate_statuses(position: Position, inferences: Sequence[Inference], parse
         if old is not None and old.status == Status.CONFIRMED:
             continue
         claims = parsed[inf.name]
-        status = _verdict_status(ev, claims[level])
+        status = _verdict_status(ev, claims[level], bounds)
         reasons = []
         while status == Status.IMPOSSIBLE and level + 1 < len(claims):
             reasons.append(f"{claims[level]} is impossible; its fallback {claims[level + 1]} takes over")
             level += 1
-            status = _verdict_status(ev, claims[level])
+            status = _verdict_status(ev, claims[level], bounds)
         new = InferenceState(inf.name, level, status)
         if old is None or (old.level, old.status) != (new.level, new.status):
             before = "new" if old is None else _label(old)
@@ -296,6 +329,8 @@ def agreement_claim(position: Position, inferences: Sequence[Inference], parsed:
     for name, claims in groups.items():
         units.append((f"group {name}", False, claims[0] if len(claims) == 1 else Xor(tuple(claims))))
     units.sort(key=lambda u: not u[1])  # partner's first: they prevail
+    if not units or ev.satisfiable(And(tuple(c for _, _, c in units))):
+        return And(tuple(c for _, _, c in units)), [], set()  # no conflict: one joint check
     accepted: list[tuple[str, bool, Claim]] = []
     events: list[StatusChange] = []
     superseded: set[str] = set()

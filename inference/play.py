@@ -232,13 +232,19 @@ class PlayState:
                 seen |= m
         void_m = [0, 0, 0, 0]
         for s, suits in (voids or {}).items():
-            for ch in str(suits).replace(",", " ").split():
-                void_m[_seat(s, "voids")] |= 1 << Suit.parse(ch)
+            for word in str(suits).replace(",", " ").split():
+                parts = [word] if word.lower() in ("spades", "hearts", "diamonds", "clubs") else list(word)
+                for ch in parts:
+                    try:
+                        void_m[_seat(s, "voids")] |= 1 << Suit.parse(ch)
+                    except ValueError as exc:
+                        raise InvalidArgumentError(f"voids[{s}]: {exc}") from None
         lead = decl.lho if leader is None else _seat(leader, "leader")
         if done and leader is None:
             raise OutOfOrderError("a mid-hand start must say who is on lead (leader)")
         self._setup = _Setup(view, decl, contract_v)
         self._claims: dict[tuple[Any, ...], tuple["Claim", ...]] = {}
+        self._graphs: dict[tuple[str, ...], Any] = {}
         snap = self._make_snapshot(tuple(remaining), tuple(played_m), tuple(void_m), (),  # type: ignore[arg-type]
                                    Trick(lead), tabled, won, None, "start of play" if not done
                                    else f"start after {done} tricks", trick_no=done + 1)
@@ -410,18 +416,39 @@ class PlayState:
 
     def add_inference(self, inference: "Inference | Mapping[str, Any]") -> Update:
         """Take an inference (from the auction or the carding) into account; an event that undo removes."""
+        return self.add_inferences([inference])
+
+    def add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]") -> Update:
+        """Take several inferences into account at once, as one event (one conflict check)."""
+        from .claims import _seat_word
         from .inferences import Inference
 
-        inf = inference if isinstance(inference, Inference) else Inference(**dict(inference))
+        built = []
+        for inference in inferences:
+            if isinstance(inference, Inference):
+                built.append(inference)
+                continue
+            data = dict(inference)
+            if isinstance(data.get("by"), str):
+                try:
+                    data["by"] = _seat_word(data["by"], self.viewer, self.declarer)
+                except ValueError as exc:
+                    raise InvalidArgumentError(f"invalid inference {data.get('name', '?')!r}: by: {exc}") from None
+            built.append(Inference(**data))
         snap = self.snapshot
-        if any(i.name == inf.name for i in snap.inferences):
-            raise InvalidArgumentError(f"an inference named {inf.name!r} is already in force")
-        self._parsed_claims(inf)  # check the claims parse, before anything changes
+        names = [i.name for i in snap.inferences]
+        for inf in built:
+            if inf.name in names:
+                raise InvalidArgumentError(f"an inference named {inf.name!r} is already in force")
+            names.append(inf.name)
+            self._parsed_claims(inf)  # check the claims parse, before anything changes
+        if not built:
+            raise InvalidArgumentError("no inference given")
+        label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {self.name(i.by)}'s "
+                          f"{i.action or i.kind})" for i in built)
         new = self._make_snapshot(snap.remaining, snap.played, snap.voids, snap.tricks, snap.current,
-                                  snap.dummy_tabled, snap.won, None, f"inference {inf.name}: {inf.claim} "
-                                  f"({inf.tag.value}, from {self.name(inf.by)}'s {inf.action or inf.kind})",
-                                  trick_no=self.trick_number, inferences=snap.inferences + (inf,),
-                                  force=frozenset({inf.name}))
+                                  snap.dummy_tabled, snap.won, None, label, trick_no=self.trick_number,
+                                  inferences=snap.inferences + tuple(built), force=frozenset(i.name for i in built))
         self._stack.append(new)
         return new.update
 
@@ -467,6 +494,17 @@ class PlayState:
         if len(self._stack) == 1:
             raise UndoError("nothing to undo: this is the start")
         return self._stack.pop().update
+
+    def at(self, ply: int) -> "PlayState":
+        """A separate copy of this state as it was just after event ``ply`` (this one is untouched)."""
+        if not isinstance(ply, int) or not 0 <= ply < len(self._stack):
+            raise UndoError(f"no ply {ply!r}: expected 0 .. {len(self._stack) - 1}")
+        import copy
+
+        other = copy.copy(self)
+        other._stack = self._stack[:ply + 1]
+        other._claims = self._claims
+        return other
 
     def undo_to(self, ply: int) -> None:
         """Go back to just after event number ``ply`` (0: the start)."""
@@ -520,9 +558,13 @@ class PlayState:
         from .inferences import DependencyGraph, evaluate_statuses
 
         parsed = {i.name: self._parsed_claims(i) for i in infs}
-        graph = DependencyGraph()
-        for inf in infs:
-            graph.add(inf.name, parsed[inf.name])
+        graph_key = tuple(i.name for i in infs)
+        graph = self._graphs.get(graph_key)
+        if graph is None:
+            graph = DependencyGraph()
+            for inf in infs:
+                graph.add(inf.name, parsed[inf.name])
+            self._graphs = {graph_key: graph}
         nodes: set[tuple[object, ...]] = {("seat", c.seat) for c in changes}
         if move is not None:
             nodes |= {("suit", int(move[1].suit)), ("card", move[1].index), ("seat", move[0])}
@@ -533,8 +575,9 @@ class PlayState:
             todo = None  # dummy coming down changes what is concealed: look at everything
         known = tuple(played[s] | (remaining[s] if remaining[s] >= 0 else 0) for s in range(4))
         position = Position(bounds.concealed, unseen, known, voids)  # type: ignore[arg-type]
-        new_states, status_changes = evaluate_statuses(position, infs, parsed, {s.name: s for s in states}, todo)
-        if status_changes or force:
+        new_states, status_changes = evaluate_statuses(position, infs, parsed, {s.name: s for s in states}, todo,
+                                                       bounds)
+        if force:  # an inference was added: apply the conflict policy (the agreement view applies it too)
             new_states, conflict_events = self._apply_conflicts(position, infs, parsed, new_states)
             status_changes = list(status_changes) + conflict_events
         return tuple(new_states[i.name] for i in infs), tuple(status_changes)

@@ -64,9 +64,11 @@ def render_change(change: "Change", state: "PlayState") -> str:
 def render_update(update: "Update", state: "PlayState") -> str:
     """An event and every bound it changed, with reasons."""
     lines = [update.event]
-    if not update.changes:
+    if not update.changes and not update.statuses:
         lines.append("  (no bound changes)")
     lines += [render_change(c, state) for c in update.changes]
+    for sc in update.statuses:
+        lines.append(f"  inference {sc.name!r}: {sc.old} -> {sc.new}\n      because {sc.reason}")
     return "\n".join(lines)
 
 

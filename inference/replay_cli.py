@@ -93,7 +93,8 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
             if update.card is None:
                 continue
             obj = {"trick": update.trick, "seat": update.seat.name if update.seat else None, "card": str(update.card),
-                   "event": label, "changes": [c.as_dict() for c in update.changes]}
+                   "event": label, "changes": [c.as_dict() for c in update.changes],
+                   "statuses": [sc.as_dict() for sc in update.statuses]}
             lines.append(json.dumps(obj))
     else:
         lines.append(f"{run.scenario.title}  [{path}]")
