@@ -247,13 +247,17 @@ class ExactDealer:
         return dict(sorted(out.items(), key=lambda kv: (str(kv[0]) if feature == "pattern" else kv[0])))
 
     # -- sampling -----------------------------------------------------------------
-    def sample_masks(self, n: int, rng: "int | np.random.Generator | random.Random | None" = None) -> np.ndarray:
-        """``n`` deals as an ``(n, 4)`` uint64 array of hand bit-sets (North, East, South, West)."""
+    def sample_masks(self, n: int, seed: "int | np.random.Generator | random.Random | None" = None) -> np.ndarray:
+        """``n`` deals as an ``(n, 4)`` uint64 array of hand bit-sets (North, East, South, West).
+
+        ``seed``: an int, a numpy Generator (used as is, so consecutive calls continue its stream)
+        or a ``random.Random``; the same seed gives the same deals.
+        """
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise ValueError(f"expected a number of deals >= 0, got {n!r}")
         if self.is_empty:
             raise ImpossibleSpecError(f"no deal satisfies the spec: {self.explain_empty()}")
-        gen = make_rng(rng)
+        gen = make_rng(seed)
         plan = self._plan
         out = np.zeros((n, 4), dtype=np.uint64)
         for seat in Seat:

@@ -65,6 +65,9 @@ class Tag(str, Enum):
 
 
 class Status(str, Enum):
+    """Where an inference stands: true in some lawful layouts (active), all (confirmed), none (impossible),
+    or set aside by the conflict policy (superseded)."""
+
     ACTIVE = "active"
     CONFIRMED = "confirmed"
     IMPOSSIBLE = "impossible"
