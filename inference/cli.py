@@ -26,9 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     dealer_cli.register(sub)
-    from . import replay_cli
+    from . import layouts_cli, replay_cli, serve
 
     replay_cli.register(sub)
+    layouts_cli.register(sub)
+    serve.register(sub)
     return parser
 
 

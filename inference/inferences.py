@@ -289,7 +289,38 @@ def evaluate_statuses(position: Position, inferences: Sequence[Inference], parse
             why = "; ".join(reasons) if reasons else _why(status, claims[level])
             changes.append(StatusChange(inf.name, before, _label(new), why))
         states[inf.name] = new
+    changes += _group_events(inferences, previous, states)
     return states, changes
+
+
+def _group_events(inferences: Sequence[Inference], before: dict[str, InferenceState],
+                  after: dict[str, InferenceState]) -> list[StatusChange]:
+    """A group's verdict when it is reached: one reading confirmed, or every tagged reading impossible."""
+    groups: dict[str, list[Inference]] = {}
+    for inf in inferences:
+        if inf.group:
+            groups.setdefault(inf.group, []).append(inf)
+    out = []
+    for group, members in groups.items():
+        def verdict(states: dict[str, InferenceState]) -> str:
+            if any(m.name not in states for m in members):
+                return ""
+            confirmed = [m for m in members if states[m.name].status == Status.CONFIRMED]
+            if confirmed:
+                return f"confirmed: {confirmed[0].name}"
+            tagged = [m for m in members if m.tag != Tag.INCONSISTENT]
+            if tagged and all(states[m.name].status == Status.IMPOSSIBLE for m in tagged):
+                return "inconsistent"
+            return ""
+        old, new = verdict(before), verdict(after)
+        if new and new != old:
+            if new == "inconsistent":
+                reason = ("every agreement-consistent and agreement-unspecified reading is impossible: "
+                          "the action was agreement-inconsistent")
+            else:
+                reason = f"the action is read as {new.removeprefix('confirmed: ')}"
+            out.append(StatusChange(f"group {group}", old or "open", new, reason))
+    return out
 
 
 def _label(state: InferenceState) -> str:

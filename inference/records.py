@@ -368,7 +368,7 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
         if found is None:
             return Skipped(source, index, board, "passed out")
         contract = contract or found[0]
-        declarer = declarer or found[1]
+        declarer = declarer if declarer is not None else found[1]
     if "Play" not in game.sections or not tags.get("Play"):
         return Skipped(source, index, board, "no play recorded")
     if contract is None or declarer is None:

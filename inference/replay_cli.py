@@ -63,7 +63,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     records = _select(path, args.board, args.record)
     lines: list[str] = []
     for rec in records:
-        view = viewer or rec.declarer
+        view = viewer if viewer is not None else rec.declarer
         if not args.json:
             lines.append(f"{rec.label}: {rec.contract} by {rec.declarer.name_long}; viewer {view.name_long}"
                          + (f" ({rec.quirk})" if rec.quirk else ""))
@@ -92,7 +92,7 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
         for label, update in run.updates:
             if update.card is None:
                 continue
-            obj = {"trick": update.trick, "seat": update.seat.name if update.seat else None, "card": str(update.card),
+            obj = {"trick": update.trick, "seat": update.seat.name if update.seat is not None else None, "card": str(update.card),
                    "event": label, "changes": [c.as_dict() for c in update.changes],
                    "statuses": [sc.as_dict() for sc in update.statuses]}
             lines.append(json.dumps(obj))

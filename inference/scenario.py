@@ -305,7 +305,7 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
                     ) -> Iterator[tuple[str, PlayState, Update | None]]:
     """Build the play state and yield ``(label, state, update)`` after the start and each event."""
     try:
-        viewer = scenario.viewer or scenario.declarer
+        viewer = scenario.viewer if scenario.viewer is not None else scenario.declarer
         if viewer not in scenario.hands:
             raise ScenarioError(f"{path}, field hands: the viewer's hand ({viewer.name}) is missing")
         start = scenario.start
@@ -324,7 +324,7 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
         message = str(exc)
         loc: tuple[Any, ...] = ("hands",)
         if message.startswith("hand:"):
-            loc = ("hands", (scenario.viewer or scenario.declarer).name)
+            loc = ("hands", (scenario.viewer if scenario.viewer is not None else scenario.declarer).name)
         elif message.startswith("dummy"):
             loc = ("hands", scenario.declarer.partner.name)
         elif message.startswith("played["):

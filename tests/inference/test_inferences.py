@@ -342,3 +342,19 @@ def test_agreement_view_policy() -> None:
     assert run.agreement("start", "W", "HCP") == (0, 24)
     assert run.agreement("start", "W", "HCP", frozenset({Tag.CONSISTENT, Tag.UNSPECIFIED})) == (0, 10)
     assert Suit.S is not None
+
+
+def test_lead_group_verdicts() -> None:
+    """LHO leads the 5 from 9-7-5-4 (third of four: inconsistent with fourth best). Once RHO has shown
+    the king and jack and LHO the 7, no agreement-consistent or -unspecified reading is left."""
+    run = rule_run("AQ8.AKQ2.AK2.432", declarer="S", dummy="T6.J543.QJ43.AK5",
+                   play="S5 S6 SJ SQ C2 C6 C5 CQ SK S8 S4 ST S3 SA S7 H3", leads=[dict(card="S5", after="dummy")])
+
+    def group_events(label: str) -> list:
+        return [sc for sc in run.state.at(run.plies[label]).snapshot.update.statuses if sc.name == "group lead"]
+
+    assert all(not group_events(label) for label in run.plies if label not in ("4.3",))
+    (verdict,) = group_events("4.3")
+    assert verdict.new == "inconsistent" and "agreement-inconsistent" in verdict.reason
+    assert run.status("4.3", "lead: third-highest of four cards") == "active"
+    assert run.status("4.3", "lead: fourth-highest of four cards") == "impossible"

@@ -1,0 +1,435 @@
+"""Layouts of the unseen cards consistent with the play: exact counts, exact odds, exact sampling.
+
+A *layout* assigns every unseen card to a concealed seat, lawfully (hand sizes, voids). Three views:
+
+* **lawful** - every lawful layout counts once;
+* **agreement** - the lawful layouts where the agreement view's claim holds (the inferences whose tags
+  are in the policy, after the conflict policy);
+* **weighted** - every lawful layout, weighted by the product over inferences of a likelihood that
+  depends on the inference's tag and on whether its claim holds in the layout: by default 1 for an
+  agreement-consistent reading, 1/2 for an unspecified one, 1/20 for an inconsistent one; a claim
+  that does not hold counts as inconsistent; a group (the readings of a lead) weighs a layout by the
+  reading that holds in it.
+
+How: suit by suit, every way of sharing the suit's unseen cards among the concealed seats is grouped
+by the features the claims read (and the seats' counts and HCP), with its multiplicity. A forward
+pass over the suits counts the ways to reach each state; each final state gets its weight (the claims
+are evaluated on its features); a backward pass sums weights. Odds are read off the edges, sampling
+walks the suits choosing edges in proportion to their exact weight (Python integers, no floating
+point) and then one of the group's card assignments uniformly. Nothing is rejected.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import numpy as np
+
+from dealer import CARDS, Card, CardSet, Deal, Seat
+
+from .claims import And, Claim, Position, _evaluate, _suit_feature, _unique_rows
+from .errors import InconsistentCardsError, InvalidArgumentError
+from .inferences import Inference, InferenceState, Status, Tag
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .play import PlayState
+
+__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "to_rng", "layout_space"]
+
+VIEWS = ("lawful", "agreement", "weighted")
+#: Likelihood of an action given a layout, by the tag of the reading that holds in it.
+DEFAULT_WEIGHTS: Mapping[Tag, Fraction] = {
+    Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1, 2), Tag.INCONSISTENT: Fraction(1, 20)}
+
+
+@dataclass(frozen=True)
+class View:
+    """Which layouts count and how much: ``kind`` lawful, agreement or weighted."""
+
+    kind: str = "lawful"
+    policy: frozenset[Tag] = frozenset({Tag.CONSISTENT})
+    weights: Mapping[Tag, Fraction] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in VIEWS:
+            raise InvalidArgumentError(f"invalid view {self.kind!r}: expected one of {', '.join(VIEWS)}")
+
+
+def to_rng(seed: "int | random.Random | np.random.Generator | None") -> random.Random:
+    """A ``random.Random`` from a seed, a Random (used as is) or a numpy Generator (seeded from it)."""
+    if isinstance(seed, random.Random):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return random.Random(int(seed.integers(0, 2 ** 63)))
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
+        return random.Random(seed)
+    raise InvalidArgumentError(f"expected a seed (int), a random.Random or a numpy Generator, got {seed!r}")
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact odds in a view, as Fractions. Seats are the concealed ones."""
+
+    layouts: "int | Fraction"
+    holder: dict[Card, dict[Seat, Fraction]]
+    length: dict[Seat, dict[int, dict[int, Fraction]]]  # seat -> suit -> length -> probability
+    hcp: dict[Seat, dict[int, Fraction]]
+    split: dict[int, dict[tuple[int, ...], Fraction]]  # suit -> (dealt lengths of the concealed seats) -> p
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"layouts", "holder": {card: {seat: "n/d"}}, "length": {seat: {suit: {n: "n/d"}}}, "hcp": ...}``."""
+        def frac(p: Fraction) -> str:
+            return f"{p.numerator}/{p.denominator}"
+
+        suits = "SHDC"
+        return {
+            "layouts": self.layouts if isinstance(self.layouts, int) else frac(self.layouts),
+            "holder": {str(c): {s.name: frac(p) for s, p in by.items()} for c, by in sorted(self.holder.items())},
+            "length": {s.name: {suits[t]: {str(n): frac(p) for n, p in sorted(d.items())} for t, d in by.items()}
+                       for s, by in self.length.items()},
+            "hcp": {s.name: {str(h): frac(p) for h, p in sorted(d.items())} for s, d in self.hcp.items()},
+            "split": {suits[t]: {"-".join(map(str, k)): frac(p) for k, p in sorted(d.items(), reverse=True)}
+                      for t, d in self.split.items()},
+        }
+
+
+@lru_cache(maxsize=512)
+def _suit_groups(unseen_suit: int, k: int, void: tuple[bool, ...], bases: tuple[int, ...],
+                 specs: tuple[tuple[str, int, int], ...], hcp_seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Assignments of a suit's unseen cards to ``k`` seats, grouped by features.
+
+    Returns (group key rows: counts of the first k-1 seats, HCP of the first ``hcp_seats`` seats, spec
+    features; group index of each assignment; assignment masks (rows, k)).
+    """
+    bits = [b for b in range(13) if unseen_suit >> b & 1]
+    allowed = [i for i in range(k) if not void[i]]
+    n = len(bits)
+    if bits and not allowed:
+        empty = np.zeros((0, 0), dtype=np.int64)
+        return empty, np.zeros(0, dtype=np.int64), np.zeros((0, k), dtype=np.int64)
+    m = len(allowed)
+    codes = np.arange(m ** n, dtype=np.int64)
+    masks = np.zeros((m ** n, k), dtype=np.int64)
+    for j, b in enumerate(bits):
+        owner = (codes // (m ** j)) % m
+        for slot, seat_i in enumerate(allowed):
+            masks[:, seat_i] |= (owner == slot).astype(np.int64) << b
+    dealt = masks | np.array(bases, dtype=np.int64)[None, :]
+    cols = [_suit_feature("len", 0, masks[:, i]) for i in range(k - 1)]
+    cols += [_suit_feature("hcp", 0, dealt[:, i]) for i in range(hcp_seats)]
+    for kind, seat_i, arg in specs:
+        cols.append(_suit_feature(kind, arg, dealt[:, seat_i]))
+    table = np.stack(cols, axis=1)
+    groups, index = _unique_rows(table, return_inverse=True)
+    return groups, index, masks
+
+
+class LayoutSpace:
+    """The layouts of a position's unseen cards in one view: counts, odds and samples, all exact."""
+
+    def __init__(self, position: Position, view: View = View(), inferences: Sequence[Inference] = (),
+                 claims: Mapping[str, Sequence[Claim]] | None = None,
+                 states: Mapping[str, InferenceState] | None = None, agreement: Claim | None = None) -> None:
+        self.position = position
+        self.view = view
+        pos = position
+        seats = pos.concealed
+        if not seats:
+            raise InvalidArgumentError("no concealed seat: every card is known")
+        self.seats = seats
+        k = len(seats)
+        self.k = k
+        vac = [13 - pos.known[s].bit_count() for s in seats]
+        self.vacancy = vac
+        # the claims the view reads, each a function of the final state's features
+        weighted_claims: list[tuple[Claim, Fraction, Fraction]] = []  # claim, weight if true, weight if false
+        group_members: dict[str, list[tuple[Claim, Fraction]]] = {}
+        weights = dict(DEFAULT_WEIGHTS if view.weights is None else view.weights)
+        filter_claim: Claim | None = None
+        if view.kind == "agreement":
+            filter_claim = agreement if agreement is not None else And(())
+        elif view.kind == "weighted":
+            for inf in inferences:
+                st = (states or {}).get(inf.name)
+                if st is None or st.status == Status.SUPERSEDED:
+                    continue
+                claim = (claims or {})[inf.name][st.level]
+                if inf.group:
+                    group_members.setdefault(inf.group, []).append((claim, weights[inf.tag]))
+                else:
+                    weighted_claims.append((claim, weights[inf.tag], weights[Tag.INCONSISTENT]))
+        all_claims = [c for c, _, _ in weighted_claims] + [c for ms in group_members.values() for c, _ in ms]
+        if filter_claim is not None:
+            all_claims.append(filter_claim)
+        keys = sorted({key for c in all_claims for key in c.keys() if key[1] in seats}, key=str)
+        spec_cols: list[tuple[str, int, int, int]] = []  # kind, seat index, suit (-1 all), arg
+        for key in keys:
+            kind, seat_i = str(key[0]), seats.index(key[1])  # type: ignore[arg-type]
+            if kind == "hcp":
+                continue  # every seat's HCP is in the state already
+            if kind in ("len", "hon"):
+                spec_cols.append((kind, seat_i, int(key[2]), 0))  # type: ignore[arg-type]
+            else:
+                card = CARDS[int(key[2])]  # type: ignore[arg-type]
+                spec_cols.append((kind, seat_i, card.suit, card.index % 13))
+        self.spec_cols = spec_cols
+        # state columns: counts of seats 0..k-2, HCP of seats 0..k-2 (the last seat's is what is left), specs
+        self.hcp_cols = k - 1
+        width = (k - 1) + self.hcp_cols + len(spec_cols)
+        self.width = width
+        self.groups: list[np.ndarray] = []
+        self.members: list[tuple[np.ndarray, np.ndarray]] = []  # per suit: (group index of each assignment, masks)
+        self.layers: list[np.ndarray] = [np.zeros((1, width), dtype=np.int64)]
+        self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per suit: src, group, dst
+        self.mult: list[np.ndarray] = []
+        for s in range(4):
+            suit_specs = [j for j, col in enumerate(spec_cols) if col[2] == s]
+            specs = tuple((spec_cols[j][0], spec_cols[j][1], spec_cols[j][3]) for j in suit_specs)
+            unseen_s = pos.unseen >> (13 * s) & 0x1FFF
+            void = tuple(bool(pos.voids[seat] >> s & 1) for seat in seats)
+            bases = tuple(pos.known[seat] >> (13 * s) & 0x1FFF for seat in seats)
+            groups, index, masks = _suit_groups(unseen_s, k, void, bases, specs, self.hcp_cols)
+            if not len(groups):
+                raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen "
+                                             f"{('spades', 'hearts', 'diamonds', 'clubs')[s]}")
+            mult = np.bincount(index, minlength=len(groups)).astype(np.int64)
+            contrib = np.zeros((len(groups), width), dtype=np.int64)
+            lead = (k - 1) + self.hcp_cols
+            contrib[:, :lead] = groups[:, :lead]
+            for pos_in_suit, j in enumerate(suit_specs):
+                contrib[:, lead + j] = groups[:, lead + pos_in_suit]
+            self.groups.append(contrib)
+            self.members.append((index, masks))
+            self.mult.append(mult)
+            prev = self.layers[s]
+            combo = (prev[:, None, :] + contrib[None, :, :]).reshape(-1, width)
+            src = np.repeat(np.arange(len(prev)), len(contrib))
+            grp = np.tile(np.arange(len(contrib)), len(prev))
+            ok = np.ones(len(combo), dtype=bool)
+            for i in range(k - 1):
+                ok &= combo[:, i] <= vac[i]
+            dealt = sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1))
+            ok &= dealt - combo[:, :k - 1].sum(axis=1) <= vac[-1]
+            nxt, dst = _unique_rows(combo[ok], return_inverse=True)
+            self.links.append((src[ok], grp[ok], dst))
+            self.layers.append(nxt)
+        final = self.layers[4]
+        accept = np.ones(len(final), dtype=bool)
+        for i in range(k - 1):
+            accept &= final[:, i] == vac[i]
+        value = self._values(final)
+        n = len(final)
+        row_weight: list[Fraction] = [Fraction(int(a)) for a in accept]
+        if filter_claim is not None and accept.any():
+            ok = _evaluate(filter_claim, value, n)
+            row_weight = [w * int(o) for w, o in zip(row_weight, ok)]
+        for claim, w_true, w_false in weighted_claims:
+            truth = _evaluate(claim, value, n)
+            row_weight = [w * (w_true if t else w_false) for w, t in zip(row_weight, truth)]
+        for members in group_members.values():
+            hit = np.full(n, -1, dtype=np.int64)
+            for j, (claim, _) in enumerate(members):
+                t = _evaluate(claim, value, n)
+                hit = np.where((hit < 0) & t, j, hit)
+            row_weight = [w * (members[h][1] if h >= 0 else weights[Tag.INCONSISTENT])
+                          for w, h in zip(row_weight, hit.tolist())]
+        den = 1
+        for w in row_weight:
+            den = lcm(den, w.denominator)
+        self.scale = den
+        self.final_weight = np.array([int(w * den) for w in row_weight], dtype=object)
+        # forward counts (ways to reach each state), backward weights (weighted ways to finish)
+        self.forward: list[np.ndarray] = [np.array([1], dtype=object)]
+        for s in range(4):
+            src, grp, dst = self.links[s]
+            f = np.zeros(len(self.layers[s + 1]), dtype=object)
+            np.add.at(f, dst, self.forward[s][src] * self.mult[s][grp].astype(object))
+            self.forward.append(f)
+        self.backward: list[np.ndarray] = [np.zeros(0, dtype=object)] * 5
+        self.backward[4] = self.final_weight
+        for s in range(3, -1, -1):
+            src, grp, dst = self.links[s]
+            b = np.zeros(len(self.layers[s]), dtype=object)
+            np.add.at(b, src, self.mult[s][grp].astype(object) * self.backward[s + 1][dst])
+            self.backward[s] = b
+        self.total_scaled: int = int(self.backward[0][0])
+        self._cum: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+    def _values(self, rows: np.ndarray) -> Any:
+        pos = self.position
+        seats = self.seats
+        k = self.k
+        n = len(rows)
+        column: dict[tuple[object, ...], int] = {}
+        for i in range(self.hcp_cols):
+            column[("hcp", seats[i])] = k - 1 + i
+        total_hcp = CardSet(pos.unseen).hcp + sum(CardSet(pos.known[s_]).hcp for s_ in seats)
+        for c, (kind, seat_i, suit, arg) in enumerate(self.spec_cols, start=(k - 1) + self.hcp_cols):
+            if kind in ("len", "hon"):
+                column[(kind, seats[seat_i], suit)] = c
+            else:
+                column[(kind, seats[seat_i], suit * 13 + arg)] = c
+
+        def value(key: tuple[object, ...]) -> np.ndarray:
+            if key in column:
+                return rows[:, column[key]]
+            seat = key[1]
+            assert isinstance(seat, Seat)
+            if key[0] == "hcp" and seat == seats[-1]:
+                return total_hcp - sum(rows[:, k - 1 + i] for i in range(self.hcp_cols))
+            hand = CardSet(pos.known[seat])
+            kind = key[0]
+            if kind == "len":
+                v = hand.length(int(key[2]))  # type: ignore[arg-type]
+            elif kind == "hcp":
+                v = hand.hcp
+            elif kind == "hon":
+                v = sum(1 for c in hand.suit(int(key[2])) if c.rank >= 10)  # type: ignore[arg-type]
+            elif kind == "above":
+                c = CARDS[int(key[2])]  # type: ignore[arg-type]
+                v = sum(1 for x in hand.suit(c.suit) if x.rank > c.rank)
+            else:
+                v = int(bool(pos.known[seat] >> int(key[2]) & 1))  # type: ignore[arg-type]
+            return np.full(n, v, dtype=np.int64)
+
+        return value
+
+    # -- counts and odds ------------------------------------------------------------------
+    def count(self) -> "int | Fraction":
+        """Number of layouts (weighted sum in the weighted view)."""
+        value = Fraction(self.total_scaled, self.scale)
+        return int(value) if value.denominator == 1 else value
+
+    @property
+    def empty(self) -> bool:
+        return self.total_scaled == 0
+
+    def odds(self) -> Odds:
+        """Exact odds: who holds each unseen card, each concealed seat's dealt lengths and HCP, suit splits."""
+        if self.empty:
+            raise InconsistentCardsError("no layout in this view: it is empty")
+        pos = self.position
+        total = self.total_scaled
+        holder: dict[Card, dict[Seat, Fraction]] = {}
+        length: dict[Seat, dict[int, dict[int, Fraction]]] = {seat: {} for seat in self.seats}
+        split: dict[int, dict[tuple[int, ...], Fraction]] = {}
+        for s in range(4):
+            src, grp, dst = self.links[s]
+            edge = self.forward[s][src] * self.backward[s + 1][dst]
+            per_group = np.zeros(len(self.groups[s]), dtype=object)
+            np.add.at(per_group, grp, edge)
+            index, masks = self.members[s]
+            # weight of each assignment = weight of its group / 1 (every member of a group is equally likely)
+            member_w = per_group[index]
+            unseen_s = [b for b in range(13) if (pos.unseen >> (13 * s)) >> b & 1]
+            for b in unseen_s:
+                card = CARDS[13 * s + b]
+                holder[card] = {}
+                for i, seat in enumerate(self.seats):
+                    has = (masks[:, i] >> b) & 1
+                    holder[card][seat] = Fraction(int(np.sum(member_w[has.astype(bool)])), total)
+            counts = np.stack([_suit_feature("len", 0, masks[:, i]) for i in range(self.k)], axis=1)
+            base = [(pos.known[seat] >> (13 * s) & 0x1FFF).bit_count() for seat in self.seats]
+            dist: dict[tuple[int, ...], int] = {}
+            for row, w in zip(map(tuple, counts.tolist()), member_w.tolist()):
+                key = tuple(b + x for b, x in zip(base, row))
+                dist[key] = dist.get(key, 0) + int(w)
+            split[s] = {key: Fraction(w, total) for key, w in dist.items() if w}
+            for i, seat in enumerate(self.seats):
+                by: dict[int, int] = {}
+                for key, w in dist.items():
+                    by[key[i]] = by.get(key[i], 0) + w
+                length[seat][s] = {n: Fraction(w, total) for n, w in sorted(by.items()) if w}
+        hcp: dict[Seat, dict[int, Fraction]] = {}
+        final = self.layers[4]
+        fw = self.forward[4] * self.final_weight
+        value = self._values(final)
+        for i, seat in enumerate(self.seats):
+            by_h: dict[int, int] = {}
+            for h, w in zip(value(("hcp", seat)).tolist(), fw.tolist()):
+                if w:
+                    by_h[h] = by_h.get(h, 0) + int(w)
+            hcp[seat] = {h: Fraction(w, total) for h, w in sorted(by_h.items())}
+        return Odds(self.count(), holder, length, hcp, split)
+
+    # -- sampling ------------------------------------------------------------------------------
+    def _choices(self, s: int, state: int) -> tuple[list[int], list[int], list[int]]:
+        key = s * 10 ** 9 + state
+        cached = self._cum.get(key)
+        if cached is None:
+            src, grp, dst = self.links[s]
+            sel = np.nonzero(src == state)[0]
+            weights = (self.mult[s][grp[sel]].astype(object) * self.backward[s + 1][dst[sel]]).tolist()
+            cum = []
+            acc = 0
+            for w in weights:
+                acc += int(w)
+                cum.append(acc)
+            cached = (cum, grp[sel].tolist(), dst[sel].tolist())
+            self._cum[key] = cached
+        return cached
+
+    def sample_masks(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None) -> np.ndarray:
+        """``n`` layouts as an ``(n, 4)`` uint64 array of *dealt* hands (N, E, S, W; known cards included)."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise InvalidArgumentError(f"expected a number of layouts >= 0, got {n!r}")
+        if self.empty:
+            raise InconsistentCardsError("no layout in this view: it is empty")
+        rng = to_rng(seed)
+        out = np.zeros((n, 4), dtype=np.uint64)
+        for seat in range(4):
+            out[:, seat] = np.uint64(self.position.known[seat])
+        # group members by group index, per suit (for a uniform pick inside a group)
+        members_by_group = []
+        for s in range(4):
+            index, masks = self.members[s]
+            order = np.argsort(index, kind="stable")
+            starts = np.searchsorted(index[order], np.arange(len(self.groups[s]) + 1))
+            members_by_group.append((order, starts, masks))
+        seat_ids = [int(seat) for seat in self.seats]
+        known = list(self.position.known)
+        mask_lists = [(order.tolist(), starts.tolist(), masks.tolist()) for order, starts, masks in members_by_group]
+        rows_out = []
+        for _ in range(n):
+            state = 0
+            hands = list(known)
+            for s in range(4):
+                cum, grps, dsts = self._choices(s, state)
+                j = bisect.bisect_right(cum, rng.randrange(cum[-1]))
+                g, state = grps[j], dsts[j]
+                order, starts, masks = mask_lists[s]
+                pick = order[starts[g] + rng.randrange(starts[g + 1] - starts[g])]
+                for i, seat in enumerate(seat_ids):
+                    hands[seat] |= masks[pick][i] << (13 * s)
+            rows_out.append(hands)
+        if rows_out:
+            out[:] = np.array(rows_out, dtype=np.uint64)
+        return out
+
+    def sample(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None) -> list[Deal]:
+        """``n`` complete deals (every seat's 13 dealt cards) drawn exactly from the view."""
+        return [Deal.from_masks([int(x) for x in row]) for row in self.sample_masks(n, seed)]
+
+
+def layout_space(state: "PlayState", view: "str | View" = "lawful", *, policy: "frozenset[Tag] | None" = None,
+                 weights: "Mapping[Tag, Fraction] | None" = None) -> LayoutSpace:
+    """The layouts of a play state's unseen cards in a view (see :class:`View`)."""
+    from .inferences import DEFAULT_POLICY, agreement_claim
+
+    v = view if isinstance(view, View) else View(view, DEFAULT_POLICY if policy is None else frozenset(policy),
+                                                  weights)
+    snap = state.snapshot
+    pos = snap.position()
+    parsed = {i.name: state._parsed_claims(i) for i in snap.inferences}
+    states = {st.name: st for st in snap.states}
+    agreement = None
+    if v.kind == "agreement":
+        agreement, _, _ = agreement_claim(pos, snap.inferences, parsed, states, v.policy, state.viewer)
+    return LayoutSpace(pos, v, snap.inferences, parsed, states, agreement)
+

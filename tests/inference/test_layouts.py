@@ -1,0 +1,323 @@
+"""Layouts consistent with the play: exact odds (brute force, textbook), exact sampling (chi-square), interfaces."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer import CardSet, Deal, Seat, Suit
+from dealer.stats import chi_square
+from inference.claims import parse_claim
+from inference.cli import main
+from inference.contract import Strain
+from inference.errors import InconsistentCardsError, InvalidArgumentError
+from inference.inferences import Tag
+from inference.layouts import DEFAULT_WEIGHTS
+from inference.layouts import View, layout_space
+from inference.play import PlayState
+from tests.inference.helpers import random_play, replay
+from tests.inference.test_inferences import claim_texts, holds, layouts_hands
+from tests.strategies import deals
+
+ROOT = Path(__file__).resolve().parents[2]
+DEAL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
+
+
+def textbook(out: int, suit: str = "S") -> dict[tuple[int, ...], Fraction]:
+    """Splits of a suit with ``out`` cards missing, two hands of 13 unknown cards each."""
+    hand = {"S": "AKQJT98765432"[: 13 - out]}
+    ours = CardSet.parse(f"S{hand['S']}" if hand["S"] else "")
+    rest = [c for c in CardSet.parse("HAKQJT98765432 DAKQJT98765432 CAKQJT98765432")]
+    viewer = CardSet(list(ours) + rest[: 13 - len(ours)])
+    dummy = CardSet(rest[13 - len(ours): 26 - len(ours)])
+    state = PlayState(viewer, declarer="S", contract="NT")
+    state.table_dummy(dummy, early=True)
+    return layout_space(state).odds().split[Suit.parse(suit)]
+
+
+def split_odds(split: dict[tuple[int, ...], Fraction], a: int, b: int) -> Fraction:
+    return split.get((a, b), Fraction(0)) + (split.get((b, a), Fraction(0)) if a != b else 0)
+
+
+def test_textbook_splits() -> None:
+    five = textbook(5)
+    assert split_odds(five, 3, 2) == Fraction(2 * comb(5, 3) * comb(21, 10), comb(26, 13))
+    assert round(float(split_odds(five, 3, 2)), 4) == 0.6783
+    assert round(float(split_odds(five, 4, 1)), 4) == 0.2826
+    assert round(float(split_odds(five, 5, 0)), 4) == 0.0391
+    four = textbook(4)
+    assert round(float(split_odds(four, 3, 1)), 4) == 0.4974
+    assert round(float(split_odds(four, 2, 2)), 4) == 0.4070
+
+
+def test_cards_lie_in_proportion_to_vacant_places() -> None:
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    cards = random_play(DEAL, Seat.S, Strain.H, random.Random(2), 7)
+    for i, card in enumerate(cards[:3]):
+        state.play(card)
+        if i == 0:
+            state.table_dummy(DEAL[Seat.N])
+    odds = layout_space(state).odds()
+    snap = state.snapshot
+    places = {s: 13 - CardSet(snap.played[s]).__len__() for s in state.concealed()}
+    for card, by in odds.holder.items():
+        if any(snap.voids[s] >> card.suit & 1 for s in state.concealed()):
+            continue
+        for seat, p in by.items():
+            assert p == Fraction(places[seat], sum(places.values()))
+
+
+def brute_odds(state: PlayState, weight: object) -> tuple[Fraction, dict, dict]:
+    hands = layouts_hands(state)
+    total = Fraction(0)
+    holder: dict = {}
+    length: dict = {}
+    for h in hands:
+        w = Fraction(weight(h))  # type: ignore[operator]
+        if not w:
+            continue
+        total += w
+        for seat in state.concealed():
+            for card in h[seat]:
+                if card in CardSet(state.snapshot.unseen):
+                    holder[(card, seat)] = holder.get((card, seat), 0) + w
+            for s in range(4):
+                key = (seat, s, h[seat].length(s))
+                length[key] = length.get(key, 0) + w
+    return total, holder, length
+
+
+def views_for(state: PlayState, text: str) -> list[tuple[str, object]]:
+    claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
+    w = DEFAULT_WEIGHTS
+    return [("lawful", lambda h: 1), ("agreement", lambda h: int(holds(claim, h))),
+            ("weighted", lambda h: w[Tag.CONSISTENT] if holds(claim, h) else w[Tag.INCONSISTENT])]
+
+
+@settings(max_examples=30, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.integers(38, 44), st.randoms(use_true_random=False), st.data())
+def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
+                                              data: st.DataObject) -> None:
+    cards = random_play(deal, declarer, Strain.NT, rnd, n)
+    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    text = data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen))))
+    state.add_inference(dict(name="x", by="LHO", claim=text))
+    for view, weight in views_for(state, text):
+        if view == "agreement" and state.statuses()["x"].status.value not in ("active", "confirmed"):
+            continue  # an impossible claim is not in the agreement view
+        total, holder, length = brute_odds(state, weight)
+        space = layout_space(state, view)
+        assert space.count() == total, (view, text)
+        if not total:
+            assert space.empty
+            continue
+        odds = space.odds()
+        for card, by in odds.holder.items():
+            for seat, p in by.items():
+                assert p == Fraction(holder.get((card, seat), 0)) / total, (view, text, card)
+        for seat, by_suit in odds.length.items():
+            for s, dist in by_suit.items():
+                for k, p in dist.items():
+                    assert p == Fraction(length.get((seat, s, k), 0)) / total
+
+
+@settings(max_examples=15, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
+def test_samples_are_consistent_with_the_play_and_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
+                                                       data: st.DataObject) -> None:
+    cards = random_play(deal, declarer, Strain.NT, rnd, n)
+    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    text = data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen))))
+    claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
+    state.add_inference(dict(name="x", by="LHO", claim=text))
+    space = layout_space(state, "agreement")
+    if space.empty:
+        with pytest.raises(InconsistentCardsError):
+            space.sample_masks(1, 1)
+        return
+    snap = state.snapshot
+    for layout in space.sample(40, seed=rnd.randrange(1000)):
+        for seat in Seat:
+            assert CardSet(snap.played[seat]) <= layout[seat]
+            if snap.remaining[seat] >= 0:
+                assert layout[seat] == CardSet(snap.remaining[seat] | snap.played[seat])
+            for s in range(4):
+                if snap.voids[seat] >> s & 1:
+                    assert layout[seat].length(s) == CardSet(snap.played[seat]).length(s)
+        if state.statuses()["x"].status.value in ("active", "confirmed"):
+            assert holds(claim, {s: layout[s] for s in Seat})
+
+
+@pytest.mark.parametrize("view", ["lawful", "weighted"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sampled_frequencies_match_exact_odds(view: str, seed: int) -> None:
+    """Chi-square, at a random point of a random deal: each concealed seat's length in each suit."""
+    rnd = random.Random(seed)
+    deal = Deal.from_masks([int(x) for x in __import__("dealer.exact", fromlist=["x"]).ExactDealer(
+        __import__("dealer.spec", fromlist=["x"]).DealSpec()).sample_masks(1, seed)[0]])
+    declarer = Seat(seed % 4)
+    cards = random_play(deal, declarer, Strain.NT, rnd, rnd.randrange(1, 30))
+    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    seat = state.concealed()[0]
+    state.add_inference(dict(name="long spades", by="LHO", claim="spades(LHO) >= 4 || hcp(RHO) >= 8", tag="unspecified"))
+    space = layout_space(state, view)
+    odds = space.odds()
+    sample = space.sample(3000, seed=seed)
+    for s in range(4):
+        dist = odds.length[seat][s]
+        keys = sorted(dist)
+        observed = [sum(1 for d in sample if d[seat].length(s) == k) for k in keys]
+        _, _, p = chi_square(observed, [dist[k] for k in keys], len(sample))
+        assert p > 1e-4, (view, s, observed, [float(dist[k]) * len(sample) for k in keys])
+
+
+def test_weighted_view_weights_by_tag() -> None:
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    state.play("SQ")
+    state.table_dummy(DEAL[Seat.N])
+    state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))
+    lawful = layout_space(state)
+    weighted = layout_space(state, "weighted")
+    agree = layout_space(state, "agreement")
+    yes = agree.count()
+    assert weighted.count() == yes + Fraction(lawful.count() - yes, 20)
+    custom = layout_space(state, View("weighted", weights={Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1),
+                                                           Tag.INCONSISTENT: Fraction(0)}))
+    assert custom.count() == yes
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+def record_file(tmp_path: Path) -> tuple[Path, list]:
+    from tests.inference.test_records import pbn_rows, pbn_text
+
+    cards = random_play(DEAL, Seat.S, Strain.H, random.Random(5), 52)
+    path = tmp_path / "r.pbn"
+    path.write_text(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, cards, Seat.W)))
+    return path, cards
+
+
+def test_cli_odds_json(tmp_path: Path) -> None:
+    path, cards = record_file(tmp_path)
+    status, out, _ = run_cli("odds", str(path), "--after", "5", "--json")
+    assert status == 0
+    obj = json.loads(out)
+    assert set(obj) >= {"layouts", "holder", "length", "hcp"}
+    assert set(obj["length"]) == {"W", "E"} and set(obj["hcp"]) == {"W", "E"}
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    for i, c in enumerate(cards[:5]):
+        state.play(c)
+        if i == 0:
+            state.table_dummy(DEAL[Seat.N])
+    odds = layout_space(state).odds()
+    assert obj["layouts"] == odds.layouts
+    for card, by in obj["holder"].items():
+        assert sum(Fraction(v) for v in by.values()) == 1
+        for seat, v in by.items():
+            assert Fraction(v) == odds.holder[__import__("dealer").Card.parse(card)][Seat.parse(seat)]
+    for seat in ("W", "E"):
+        for suit in "SHDC":
+            assert sum(Fraction(v) for v in obj["length"][seat][suit].values()) == 1
+
+
+def test_cli_sample_pbn(tmp_path: Path) -> None:
+    path, cards = record_file(tmp_path)
+    status, out, _ = run_cli("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
+    assert status == 0
+    import re
+
+    deals = [Deal.from_pbn(m) for m in re.findall(r'\[Deal "([^"]+)"\]', out)]
+    assert len(deals) == 25
+    played = set(cards[:9])
+    for d in deals:
+        assert d[Seat.S] == DEAL[Seat.S] and d[Seat.N] == DEAL[Seat.N]
+        for seat in Seat:
+            for c in played:
+                if DEAL.holder(c) == seat:
+                    assert c in d[seat]
+    _, again, _ = run_cli("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
+    assert again == out
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["odds", "X.pbn"], "cannot read"),
+    (["sample", "R", "--after", "99"], "fewer than --after 99"),
+    (["sample", "R", "-n", "-3"], "invalid -n -3"),
+])
+def test_cli_bad_input(tmp_path: Path, argv: list[str], fragment: str) -> None:
+    path, _ = record_file(tmp_path)
+    argv = [str(path) if a == "R" else str(tmp_path / a) if a.endswith(".pbn") else a for a in argv]
+    status, out, err = run_cli(*argv)
+    assert status == 2 and out == "" and fragment in err
+
+
+def test_serve_protocol_subprocess() -> None:
+    lines = [
+        {"cmd": "play", "card": "SK"},  # out of order: no hand yet
+        {"cmd": "new", "hand": "A.A432.A432.A432", "declarer": "S", "contract": "3NT", "id": 1},
+        {"cmd": "play", "card": "SK", "id": 2},
+        "this is not json",
+        {"cmd": "dummy", "hand": "2.KJT.KJT9.KJT98"},
+        {"cmd": "play", "card": "S2"},
+        {"cmd": "play", "card": "S2"},  # already played: an error, state intact
+        {"cmd": "play", "card": "CA", "seat": "W"},  # wrong seat
+        {"cmd": "inference", "name": "long hearts", "by": "RHO", "claim": "hearts(RHO) >= 5"},
+        {"cmd": "play", "card": "H5"},
+        {"cmd": "bounds"},
+        {"cmd": "statuses"},
+        {"cmd": "odds", "view": "agreement"},
+        {"cmd": "sample", "n": 3, "seed": 9, "view": "weighted"},
+        {"cmd": "sample", "n": "many"},
+        {"cmd": "fly"},
+        [1, 2],
+        {"cmd": "undo"},
+        {"cmd": "state"},
+        {"cmd": "quit"},
+        {"cmd": "state"},  # after quit: never read
+    ]
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "inference.cli", "serve"], input=text, capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    replies = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert proc.returncode == 0 and len(replies) == len(lines) - 1
+    ok = [r["ok"] for r in replies]
+    assert ok == [False, True, True, False, True, True, False, False, True, True, True, True, True, True, False,
+                  False, False, True, True, True]
+    assert replies[0]["kind"] == "OutOfOrderError" and replies[1]["id"] == 1 and replies[2]["id"] == 2
+    assert replies[3]["kind"] == "InvalidJSON"
+    assert replies[5]["seat"] == "N"
+    assert replies[6]["kind"] == "IllegalPlayError" and "already played" in replies[6]["error"]
+    assert replies[7]["kind"] == "IllegalPlayError"
+    assert replies[10]["bounds"]["E"]["S"] == [0, 0] and replies[10]["bounds"]["W"]["S"] == [11, 11]
+    assert replies[11]["statuses"]["long hearts"]["status"] in ("active", "confirmed")
+    assert Fraction(replies[12]["odds"]["layouts"]) > 0
+    deals = [Deal.from_pbn(d) for d in replies[13]["deals"]]
+    assert len(deals) == 3 and all(d[Seat.W].length("S") == 11 for d in deals)
+    assert replies[18]["ply"] == 4 and replies[18]["to_play"] == "E"  # undo took back RHO's card
+    assert replies[19] == {"ok": True, "bye": True}
+
+
+def test_api_validates_and_keeps_state() -> None:
+    state = PlayState(DEAL[Seat.S], declarer="S")
+    before = state.snapshot
+    with pytest.raises(InvalidArgumentError):
+        layout_space(state, "psychic")
+    with pytest.raises(InvalidArgumentError):
+        layout_space(state).sample_masks(-1, 1)
+    assert state.snapshot is before
