@@ -260,6 +260,8 @@ class LayoutSpace:
             self.backward[s] = b
         self.total_scaled: int = int(self.backward[0][0])
         self._cum: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self._csr_cache: dict[int, Any] = {}
+        self._members_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _values(self, rows: np.ndarray) -> Any:
         pos = self.position
@@ -375,12 +377,78 @@ class LayoutSpace:
             self._cum[key] = cached
         return cached
 
+    def _csr(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Suit ``s``'s edges by source state, with cumulative int64 weights (None if they do not fit)."""
+        cached = self._csr_cache.get(s)
+        if cached is not None or s in self._csr_cache:
+            return cached
+        src, grp, dst = self.links[s]
+        w = self.mult[s][grp].astype(object) * self.backward[s + 1][dst]
+        if len(w) and max(int(x) for x in w) * max(1, len(w)) >= 2 ** 62:
+            self._csr_cache[s] = None
+            return None
+        order = np.argsort(src, kind="stable")
+        w64 = np.array([int(x) for x in w[order]], dtype=np.int64)
+        cum = np.cumsum(w64)
+        starts = np.searchsorted(src[order], np.arange(len(self.layers[s]) + 1))
+        base = np.concatenate([[0], cum])[starts[:-1]]
+        totals = np.concatenate([[0], cum])[starts[1:]] - base
+        result = (cum, base, totals, grp[order], dst[order])
+        self._csr_cache[s] = result
+        return result
+
+    def _sample_fast(self, n: int, gen: np.random.Generator) -> np.ndarray | None:
+        """Vectorised exact sampling when every weight fits in 63 bits."""
+        tables = [self._csr(s) for s in range(4)]
+        if any(t is None for t in tables):
+            return None
+        hands = np.zeros((n, 4), dtype=np.int64)
+        for seat in range(4):
+            hands[:, seat] = self.position.known[seat]
+        state = np.zeros(n, dtype=np.int64)
+        for s in range(4):
+            cum, base, totals, grp, dst = tables[s]  # type: ignore[misc]
+            r = gen.integers(0, totals[state], dtype=np.int64)
+            edge = np.searchsorted(cum, base[state] + r, side="right")
+            g = grp[edge]
+            state = dst[edge]
+            index, masks = self.members[s]
+            order, starts = self._member_index(s)
+            size = starts[g + 1] - starts[g]
+            pick = order[starts[g] + gen.integers(0, size, dtype=np.int64)]
+            for i, seat in enumerate(self.seats):
+                hands[:, seat] |= masks[pick, i] << (13 * s)
+        return hands.astype(np.uint64)
+
+    def _member_index(self, s: int) -> tuple[np.ndarray, np.ndarray]:
+        cached = self._members_cache.get(s)
+        if cached is None:
+            index, _ = self.members[s]
+            order = np.argsort(index, kind="stable")
+            starts = np.searchsorted(index[order], np.arange(len(self.groups[s]) + 1))
+            cached = (order, starts)
+            self._members_cache[s] = cached
+        return cached
+
     def sample_masks(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None) -> np.ndarray:
-        """``n`` layouts as an ``(n, 4)`` uint64 array of *dealt* hands (N, E, S, W; known cards included)."""
+        """``n`` layouts as an ``(n, 4)`` uint64 array of *dealt* hands (N, E, S, W; known cards included).
+
+        Exact: each layout is drawn with probability its weight over the total, with integer
+        arithmetic only (vectorised while the weights fit in 63 bits, Python integers beyond).
+        """
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise InvalidArgumentError(f"expected a number of layouts >= 0, got {n!r}")
         if self.empty:
             raise InconsistentCardsError("no layout in this view: it is empty")
+        if not isinstance(seed, random.Random):
+            gen = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
+                seed if isinstance(seed, int) and not isinstance(seed, bool) else None)
+            if seed is not None and not isinstance(seed, (int, np.random.Generator)) or isinstance(seed, bool):
+                raise InvalidArgumentError(f"expected a seed (int), a random.Random or a numpy Generator, got {seed!r}")
+            fast = self._sample_fast(n, gen)
+            if fast is not None:
+                return fast
+            seed = random.Random(int(gen.integers(0, 2 ** 63)))
         rng = to_rng(seed)
         out = np.zeros((n, 4), dtype=np.uint64)
         for seat in range(4):

@@ -1,0 +1,164 @@
+"""Sampling benchmark: 1,000 exact layouts and exact odds at tricks 1, 6 and 10 of real deals, every view.
+
+Run: ``python benchmarks/sampling.py [--deals 30]``. Positions: declarer's view after the opening lead
+(dummy down), after 5 tricks and after 9 tricks. The agreement and weighted views carry five
+inferences about the defenders (true of the deal, as an auction's usually are). Beside each, a
+rejection sampler: deal the unseen cards at random to the concealed hands and keep the deals
+consistent with the play (and, in the agreement view, with the inferences).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from dealer import CardSet  # noqa: E402
+from inference.claims import Evaluator  # noqa: E402
+from inference.layouts import VIEWS, layout_space  # noqa: E402
+from inference.play import PlayState  # noqa: E402
+from inference.records import PlayRecord, read_records  # noqa: E402
+
+
+def five(deal, declarer) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    out = []
+    for who, seat in (("LHO", declarer.lho), ("RHO", declarer.rho)):
+        hand = deal[seat]
+        longest = max(range(4), key=lambda s: hand.length(s))
+        name = ("spades", "hearts", "diamonds", "clubs")[longest]
+        out.append(dict(name=f"{who} long suit", by=who, claim=f"{name}({who}) >= {max(hand.length(longest) - 1, 0)}"))
+        out.append(dict(name=f"{who} points", by=who,
+                        claim=f"hcp({who}) >= {max(hand.hcp - 3, 0)} && hcp({who}) <= {hand.hcp + 3}"))
+    out.append(dict(name="lead", by="LHO", claim=f"spades(LHO) <= {deal[declarer.lho].length(0) + 1}",
+                    tag="unspecified"))
+    return out
+
+
+def rejection_rate(state: PlayState, claim, seconds: float = 0.3) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Accepted layouts per second and acceptance rate of deal-at-random-and-keep."""
+    snap = state.snapshot
+    seats = state.concealed()
+    unseen = np.array([c.index for c in CardSet(snap.unseen)], dtype=np.int64)
+    need = [13 - CardSet(snap.played[s]).__len__() for s in seats]
+    labels = np.repeat(np.arange(len(seats)), need)
+    rng = np.random.default_rng(3)
+    kept = dealt = 0
+    start = time.perf_counter()
+    ev = Evaluator(snap.position()) if claim is not None else None
+    while time.perf_counter() - start < seconds:
+        perm = rng.permuted(np.broadcast_to(labels, (2000, len(labels))), axis=1)
+        ok = np.ones(len(perm), dtype=bool)
+        for i, seat in enumerate(seats):
+            for s in range(4):
+                if snap.voids[seat] >> s & 1:
+                    in_suit = (unseen // 13) == s
+                    ok &= ~((perm[:, in_suit] == i).any(axis=1))
+        dealt += len(perm)
+        if claim is not None and ok.any():
+            from inference.claims import _evaluate
+
+            a = seats[0]
+            rows = []
+            for row in perm[ok]:
+                mask = int(sum(1 << int(c) for c, lab in zip(unseen, row) if lab == 0)) | snap.played[a]
+                rows.append(mask)
+            value = _hand_values(rows, state, seats)
+            ok_claim = _evaluate(claim, value, len(rows))
+            kept += int(ok_claim.sum())
+        else:
+            kept += int(ok.sum())
+    elapsed = time.perf_counter() - start
+    del ev
+    return kept / elapsed, kept / max(dealt, 1)
+
+
+def _hand_values(masks: list[int], state: PlayState, seats):  # type: ignore[no-untyped-def]
+    snap = state.snapshot
+    a, b = seats
+    known_all = snap.unseen | snap.played[a] | snap.played[b]
+    hands = {a: [CardSet(m) for m in masks], b: [CardSet(known_all & ~m) for m in masks]}
+
+    def value(key):  # type: ignore[no-untyped-def]
+        seat = key[1]
+        if seat not in hands:
+            hand = CardSet(snap.remaining[seat] | snap.played[seat])
+            rows = [hand] * len(masks)
+        else:
+            rows = hands[seat]
+        kind = key[0]
+        if kind == "len":
+            return np.array([h.length(int(key[2])) for h in rows])
+        if kind == "hcp":
+            return np.array([h.hcp for h in rows])
+        raise KeyError(kind)
+
+    return value
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=30)
+    ap.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpus"))
+    args = ap.parse_args()
+    records: list[PlayRecord] = []
+    for f in sorted(Path(args.corpus).rglob("*.pbn")):
+        for r in read_records(f):
+            if isinstance(r, PlayRecord) and r.complete:
+                records.append(r)
+        if len(records) >= args.deals:
+            break
+    records = records[:args.deals]
+    table: dict[tuple[int, str], dict[str, list[float]]] = {}
+    for rec in records:
+        for trick in (1, 6, 10):
+            after = 1 if trick == 1 else 4 * (trick - 1)
+            state = PlayState(rec.deal[rec.declarer], declarer=rec.declarer, contract=rec.contract)
+            for i, card in enumerate(rec.play[:after]):
+                state.play(card)
+                if i == 0:
+                    state.table_dummy(rec.deal[rec.declarer.partner])
+            state.add_inferences(five(rec.deal, rec.declarer))
+            for view in VIEWS:
+                cell = table.setdefault((trick, view), {"sample": [], "odds": [], "rej": [], "acc": []})
+                t = time.perf_counter()
+                space = layout_space(state, view)
+                space.sample_masks(1000, 1)
+                cell["sample"].append(time.perf_counter() - t)
+                t = time.perf_counter()
+                layout_space(state, view).odds()
+                cell["odds"].append(time.perf_counter() - t)
+                if view != "weighted" and len(cell["rej"]) < 5:
+                    claim = None
+                    if view == "agreement":
+                        from inference.inferences import DEFAULT_POLICY, agreement_claim
+
+                        snap = state.snapshot
+                        parsed = {i.name: state._parsed_claims(i) for i in snap.inferences}
+                        claim, _, _ = agreement_claim(snap.position(), snap.inferences, parsed,
+                                                      {s.name: s for s in snap.states}, DEFAULT_POLICY, state.viewer)
+                    rate, acc = rejection_rate(state, claim)
+                    cell["rej"].append(rate)
+                    cell["acc"].append(acc)
+    print(f"# Kibitz sampling benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, numpy {np.__version__}; {len(records)} corpus deals")
+    print()
+    print("| trick | view | 1,000 layouts (build + sample), median | exact odds, all unseen cards, median "
+          "| rejection sampler: layouts/s | acceptance |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for (trick, view), cell in sorted(table.items()):
+        rej = f"{statistics.median(cell['rej']):,.0f}" if cell["rej"] else "n/a (weights)"
+        acc = f"{statistics.median(cell['acc']):.3g}" if cell["acc"] else ""
+        print(f"| {trick} | {view} | {statistics.median(cell['sample']) * 1e3:.1f} ms "
+              f"| {statistics.median(cell['odds']) * 1e3:.1f} ms | {rej} | {acc} |")
+
+
+if __name__ == "__main__":
+    main()
