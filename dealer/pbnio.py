@@ -52,8 +52,12 @@ def masks_to_pbn(row: "Iterable[int]", first: Seat = Seat.N) -> str:
 
 
 def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int = 1,
-                event: str = "kibitz deal", spec_text: str | None = None) -> int:
-    """Write deals given as an ``(n, 4)`` mask array; return how many were written."""
+                event: str = "kibitz deal", spec_text: str | None = None, declarer: Seat | None = None,
+                contract: str | None = None) -> int:
+    """Write deals given as an ``(n, 4)`` mask array; return how many were written.
+
+    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     date = _dt.date.today().strftime("%Y.%m.%d")
@@ -78,7 +82,8 @@ def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int 
             '[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n'
             f'[Dealer "{dealer.name}"]\n[Vulnerable "{board_vulnerability(board)}"]\n'
             f'[Deal "{masks_to_pbn(row, dealer)}"]\n'
-            '[Scoring "?"]\n[Declarer "?"]\n[Contract "?"]\n[Result "?"]\n\n'
+            f'[Scoring "?"]\n[Declarer "{declarer.name if declarer is not None else "?"}"]\n'
+            f'[Contract "{contract or "?"}"]\n[Result "?"]\n\n'
         )
     return len(masks)
 

@@ -794,7 +794,8 @@ class Evaluator:
         pos = self.position
         named = [seat for seat in pos.concealed if any(key[1] == seat for key in claim.keys())]
         if len(pos.concealed) == 3 and len(named) > 1:
-            return bool(joint_support(pos, claim, [("len", pos.concealed[0], 0)]))
+            # a witness proves it at once; only when random layouts find none is the exact pass run
+            return random_witness(pos, claim) or bool(joint_support(pos, claim, [("len", pos.concealed[0], 0)]))
         return bool(self.truth(claim).any())
 
     def verdict(self, claim: Claim) -> Verdict:
@@ -963,6 +964,148 @@ def _unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
     return rows[first]
 
 
+#: Most (state, option) pairs one step of a joint pass may build before it is refused.
+JOINT_LIMIT = 20_000_000
+
+
+def _constant_comparisons(claim: Claim) -> dict[tuple[object, ...], set[tuple[str, int]]]:
+    """The features a claim reads only as ``feature op constant``: key -> {(op, constant)}.
+
+    A feature that appears anywhere else (in a sum, a relation between features, ``longest``,
+    ``rank``) is left out: its exact value matters.
+    """
+    found: dict[tuple[object, ...], set[tuple[str, int]]] = {}
+    spoiled: set[tuple[object, ...]] = set()
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+    def bare(expr: Expr) -> "tuple[object, ...] | None":
+        if isinstance(expr, Hcp):
+            return ("hcp", expr.seat)
+        if isinstance(expr, Length):
+            return ("len", expr.seat, int(expr.suit))
+        if isinstance(expr, Honours):
+            return ("hon", expr.seat, int(expr.suit))
+        return None
+
+    for atom in iter_atoms(claim):
+        if not isinstance(atom, Compare):
+            continue
+        for side, other, op in ((atom.left, atom.right, atom.op), (atom.right, atom.left, flip[atom.op])):
+            key = bare(side)
+            if key is not None and isinstance(other, Const):
+                found.setdefault(key, set()).add((op, int(other.value)))
+            elif not isinstance(side, Const):
+                spoiled.update(side.keys())
+    return {key: tests for key, tests in found.items() if key not in spoiled}
+
+
+def hcp_caps(claim: Claim) -> dict[tuple[object, ...], int]:
+    """For each ``("hcp", seat)`` the claim only compares with constants: one more than the largest.
+
+    HCP totals are sums of non-negative per-suit parts, so a running total can be clamped at the cap
+    without changing any comparison: ``min(a + b, cap) == min(min(a, cap) + b, cap)``.
+    """
+    return {key: max(max(c for _, c in tests), 0) + 1
+            for key, tests in _constant_comparisons(claim).items() if key[0] == "hcp"}
+
+
+def value_classes(claim: Claim) -> dict[tuple[object, ...], np.ndarray]:
+    """For each suit-local feature (a suit's length or honours) read only against constants: a table
+    mapping each value 0..13 to the smallest value every comparison of the claim treats alike."""
+    out: dict[tuple[object, ...], np.ndarray] = {}
+    for key, tests in _constant_comparisons(claim).items():
+        if key[0] == "hcp":
+            continue
+        signature: dict[tuple[bool, ...], int] = {}
+        table = np.zeros(14, dtype=np.int64)
+        for v in range(14):
+            sig = tuple(bool(_COMPARE[op](v, c)) for op, c in sorted(tests))
+            table[v] = signature.setdefault(sig, v)
+        out[key] = table
+    return out
+
+
+def join_counts(prev: np.ndarray, contrib: np.ndarray, vac: Sequence[int], later: Sequence[int],
+                limit: int | None = None, what: str = "the joint table") -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (state, option) that keep every seat within reach of its vacant places after a suit.
+
+    Columns ``0 .. k-2`` of ``prev`` and ``contrib`` are the first concealed seats' counts of cards
+    (the last seat's is what is left): after the suit a seat must neither pass its vacant places
+    ``vac`` nor fall so short that the ``later`` unseen cards it may take cannot fill them. The
+    first two seats' ranges are joined by sorting (no cross product); the last seat's is the
+    caller's to check. Refuses (:class:`TooComplexError`) more than ``limit`` pairs (default
+    :data:`JOINT_LIMIT`).
+    """
+    from .errors import TooComplexError
+
+    limit = JOINT_LIMIT if limit is None else limit
+    m = min(len(vac) - 1, 2)
+    key = contrib[:, 0] if m == 1 else contrib[:, 0] * 14 + contrib[:, 1]
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    lo0 = vac[0] - later[0] - prev[:, 0]
+    hi0 = vac[0] - prev[:, 0]
+    if m == 1:
+        lo = np.searchsorted(sorted_key, lo0, side="left")[:, None]
+        hi = np.searchsorted(sorted_key, hi0, side="right")[:, None]
+    else:  # one range of the second seat's count for each count of the first seat
+        lo1 = np.maximum(vac[1] - later[1] - prev[:, 1], 0)
+        hi1 = np.minimum(vac[1] - prev[:, 1], 13)
+        c0 = np.maximum(lo0, 0)[:, None] + np.arange(14)[None, :]
+        lo = np.searchsorted(sorted_key, c0 * 14 + lo1[:, None], side="left")
+        hi = np.searchsorted(sorted_key, c0 * 14 + hi1[:, None], side="right")
+        hi = np.where((c0 <= hi0[:, None]) & (hi1 >= lo1)[:, None], hi, lo)
+    sizes = np.maximum(hi - lo, 0).reshape(-1)
+    total = int(sizes.sum())
+    if total > limit:
+        raise TooComplexError(f"{what} would need {total:,} (state, holding) pairs in one suit, over the "
+                              f"limit of {limit:,}: the claims relate too many features of the concealed hands")
+    src = np.repeat(np.repeat(np.arange(len(prev)), lo.shape[1]), sizes)
+    offsets = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return src, order[np.repeat(lo.reshape(-1), sizes) + offsets]
+
+def random_witness(position: Position, claim: Claim, n: int = 4096, seed: int = 0) -> bool:
+    """True if one of ``n`` random lawful layouts satisfies ``claim`` (a proof); False proves nothing.
+
+    Deterministic (a fixed seed), so a status never depends on the run. Layouts that break a void
+    shown are dropped (they are not lawful).
+    """
+    pos = position
+    seats = pos.concealed
+    cards = np.array([i for i in range(52) if pos.unseen >> i & 1], dtype=np.int64)
+    vac = [13 - pos.known[s].bit_count() for s in seats]
+    if len(cards) != sum(vac) or not len(cards):
+        return False
+    labels = np.repeat(np.arange(len(seats)), vac)
+    rng = np.random.default_rng(seed)
+    perm = rng.permuted(np.broadcast_to(labels, (n, len(labels))), axis=1)
+    bits = np.left_shift(np.int64(1), cards)
+    dealt = {seat: (perm == i).astype(np.int64) @ bits | pos.known[seat] for i, seat in enumerate(seats)}
+    ok = np.ones(n, dtype=bool)
+    for seat in seats:
+        for s in range(4):
+            if pos.voids[seat] >> s & 1:
+                ok &= (dealt[seat] >> (13 * s) & 0x1FFF) == (pos.known[seat] >> (13 * s) & 0x1FFF)
+    if not ok.any():
+        return False
+    hands = {seat: dealt[seat][ok] for seat in seats}
+    m = int(ok.sum())
+
+    def value(key: tuple[object, ...]) -> np.ndarray:
+        seat = key[1]
+        hand = hands[seat] if seat in hands else np.full(m, pos.known[seat], dtype=np.int64)  # type: ignore[index]
+        kind = str(key[0])
+        if kind == "hcp":
+            return sum((_suit_feature("hcp", 0, hand >> (13 * s) & 0x1FFF) for s in range(4)),
+                       np.zeros(m, dtype=np.int64))
+        if kind in ("len", "hon"):
+            return _suit_feature(kind, 0, hand >> (13 * int(key[2])) & 0x1FFF)  # type: ignore[arg-type]
+        card = CARDS[int(key[2])]  # type: ignore[arg-type]
+        return _suit_feature(kind, card.index % 13, hand >> (13 * card.suit) & 0x1FFF)
+
+    return bool(_evaluate(claim, value, m).any())
+
+
 def joint_support(position: Position, claim: Claim, targets: Sequence[tuple[object, ...]]
                   ) -> dict[tuple[object, ...], tuple[int, int]]:
     """Min and max of each target feature over the lawful layouts where ``claim`` holds (empty if none).
@@ -1007,25 +1150,46 @@ def joint_support(position: Position, claim: Claim, targets: Sequence[tuple[obje
         extra = [counts[:, seats.index(t[1])] for t in length_targets if int(t[2]) == s]  # type: ignore
         hcps = [_suit_feature("hcp", 0, dealt[:, seats.index(t[1])]) for t in hcp_targets]  # type: ignore
         options.append((key_part, counts, extra, hcps))
-    # forward pass over states (key columns only, additive)
+    # forward pass over states (key columns only, additive); HCP totals the claim only compares with
+    # constants are clamped (see hcp_caps), and each state meets only the options that keep every
+    # seat within reach of its vacant places
     width = (k - 1) + len(state_cols)
+    caps = hcp_caps(claim)
+    capped = [(k - 1 + j, caps[("hcp", seats[si])]) for j, (kind, si, _, _) in enumerate(state_cols)
+              if kind == "hcp" and ("hcp", seats[si]) in caps]
+    classes = value_classes(claim)  # a suit's length or honours: only which side of each constant counts
+    classed = [(k - 1 + j, classes[(kind, seats[si], suit)]) for j, (kind, si, suit, _) in enumerate(state_cols)
+               if kind in ("len", "hon") and (kind, seats[si], suit) in classes]
     forward = [np.zeros((1, width), dtype=np.int64)]
     links = []
     for s in range(4):
         key_part = options[s][0]
+        for col, cap in capped:
+            key_part[:, col] = np.minimum(key_part[:, col], cap)
+        for col, table in classed:
+            if state_cols[col - (k - 1)][2] == s:
+                key_part[:, col] = table[key_part[:, col]]
         uniq_opts, opt_index = _unique_rows(key_part, return_inverse=True)
         f = forward[s]
-        combo = (f[:, None, :] + uniq_opts[None, :, :]).reshape(-1, width)
+        later = [sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1, 4)
+                     if not pos.voids[seat] >> t & 1) for seat in seats]
+        if k > 1:
+            src, opt = join_counts(f, uniq_opts, vac, later, what="an exact check of claims on three hands")
+        else:
+            src = np.repeat(np.arange(len(f)), len(uniq_opts))
+            opt = np.tile(np.arange(len(uniq_opts)), len(f))
+        combo = f[src] + uniq_opts[opt]
+        for col, cap in capped:
+            np.minimum(combo[:, col], cap, out=combo[:, col])
         ok = np.ones(len(combo), dtype=bool)
-        for i in range(k - 1):
-            ok &= combo[:, i] <= vac[i]
-        # the last seat's count so far must not pass its hand size either
+        for i in range(1, k - 1):
+            ok &= (combo[:, i] <= vac[i]) & (combo[:, i] >= vac[i] - later[i])
+        # the last seat's count so far must not pass its hand size either, nor fall out of reach
         dealt_so_far = sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1))
-        ok &= dealt_so_far - combo[:, :k - 1].sum(axis=1) <= vac[-1]
+        last = dealt_so_far - combo[:, :k - 1].sum(axis=1)
+        ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
         nxt, inv = _unique_rows(combo[ok], return_inverse=True)
-        src = np.repeat(np.arange(len(f)), len(uniq_opts))[ok]
-        opt = np.tile(np.arange(len(uniq_opts)), len(f))[ok]
-        links.append((src, opt, inv, uniq_opts, opt_index))
+        links.append((src[ok], opt[ok], inv, uniq_opts, opt_index))
         forward.append(nxt)
     final = forward[4]
     accept = np.ones(len(final), dtype=bool)

@@ -17,6 +17,7 @@ __all__ = [
     "UndoError",
     "ScenarioError",
     "RecordError",
+    "TooComplexError",
 ]
 
 
@@ -59,3 +60,11 @@ class ScenarioError(InferenceError, ValueError):
 
 class RecordError(InferenceError, ValueError):
     """A PBN or LIN record that is malformed or illegal; the message names file, board and trick."""
+
+
+class TooComplexError(InferenceError, ValueError):
+    """Exact work beyond the engine's limit (named in the message), refused up front, never a crash.
+
+    Raised, for example, when claims relate the features of several of three concealed hands in a
+    way whose joint table would exceed the limit; nothing has changed when it is raised.
+    """

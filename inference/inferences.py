@@ -43,7 +43,7 @@ from .claims import And, Claim, Evaluator, Position, Xor, parse_claim
 from .errors import InvalidArgumentError
 
 __all__ = ["Tag", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
-           "evaluate_statuses", "agreement_claim", "DEFAULT_POLICY"]
+           "evaluate_statuses", "agreement_units", "agreement_claim", "DEFAULT_POLICY"]
 
 
 class Tag(str, Enum):
@@ -335,14 +335,14 @@ def _why(status: Status, claim: Claim) -> str:
     return f"some lawful layouts have {claim}, others not"
 
 
-def agreement_claim(position: Position, inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],
+def agreement_units(inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],
                     states: dict[str, InferenceState], policy: frozenset[Tag], viewer: Seat
-                    ) -> tuple[Claim, list[StatusChange], set[str]]:
-    """The conjunction that defines the agreement view, after the conflict policy; with its decisions.
+                    ) -> list[tuple[str, bool, Claim]]:
+    """The claims the agreement view joins, before the conflict policy: (name, from partner, claim).
 
-    Returns the claim, the conflict events, and the names of superseded inferences.
+    The live inferences whose tags are in ``policy``, each at its level in force; a group's readings
+    are joined by XOR into one unit; partner's units come first (they prevail in a conflict).
     """
-    ev = Evaluator(position)
     live: list[tuple[Inference, Claim]] = []
     for inf in inferences:
         st = states.get(inf.name)
@@ -363,6 +363,18 @@ def agreement_claim(position: Position, inferences: Sequence[Inference], parsed:
     for name, claims in groups.items():
         units.append((f"group {name}", False, claims[0] if len(claims) == 1 else Xor(tuple(claims))))
     units.sort(key=lambda u: not u[1])  # partner's first: they prevail
+    return units
+
+
+def agreement_claim(position: Position, inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],
+                    states: dict[str, InferenceState], policy: frozenset[Tag], viewer: Seat
+                    ) -> tuple[Claim, list[StatusChange], set[str]]:
+    """The conjunction that defines the agreement view, after the conflict policy; with its decisions.
+
+    Returns the claim, the conflict events, and the names of superseded inferences.
+    """
+    units = agreement_units(inferences, parsed, states, policy, viewer)
+    ev = Evaluator(position)
     if not units or ev.satisfiable(And(tuple(c for _, _, c in units))):
         return And(tuple(c for _, _, c in units)), [], set()  # no conflict: one joint check
     accepted: list[tuple[str, bool, Claim]] = []

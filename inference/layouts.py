@@ -26,14 +26,14 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import lcm
+from math import gcd, lcm
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
 
-from .claims import And, Claim, Position, _evaluate, _suit_feature, _unique_rows
+from .claims import And, Claim, Position, _evaluate, _suit_feature, _unique_rows, join_counts
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .inferences import Inference, InferenceState, Status, Tag
 
@@ -130,6 +130,13 @@ def _suit_groups(unseen_suit: int, k: int, void: tuple[bool, ...], bases: tuple[
     return groups, index, masks
 
 
+def _sum_by(keys: np.ndarray, weights: np.ndarray, size: int) -> list[int]:
+    """Exact sums of ``weights`` (int64 or Python ints) grouped by small non-negative integer ``keys``."""
+    out = np.zeros(size, dtype=weights.dtype)
+    np.add.at(out, keys, weights)
+    return [int(x) for x in out]
+
+
 class LayoutSpace:
     """The layouts of a position's unseen cards in one view: counts, odds and samples, all exact."""
 
@@ -207,17 +214,38 @@ class LayoutSpace:
             self.groups.append(contrib)
             self.members.append((index, masks))
             self.mult.append(mult)
+        # a state's columns are sums of the suits' (non-negative) contributions: pack each state into
+        # one int64 key (mixed radix) when the key space fits, so joining and merging are 1-D
+        spans = sum(g.max(axis=0) for g in self.groups) + 1
+        packed = float(np.prod(spans.astype(np.float64))) < 2.0 ** 62
+        radix = np.concatenate([np.cumprod(spans[::-1])[::-1][1:], [1]]).astype(np.int64) if packed else None
+        prev_key = np.zeros(1, dtype=np.int64)
+        for s in range(4):
+            contrib = self.groups[s]
             prev = self.layers[s]
-            combo = (prev[:, None, :] + contrib[None, :, :]).reshape(-1, width)
-            src = np.repeat(np.arange(len(prev)), len(contrib))
-            grp = np.tile(np.arange(len(contrib)), len(prev))
-            ok = np.ones(len(combo), dtype=bool)
-            for i in range(k - 1):
-                ok &= combo[:, i] <= vac[i]
+            # join each state with the groups that keep every seat able to reach its vacant places:
+            # after this suit a seat holds at most its vacancy, and at least the vacancy less the
+            # later suits' unseen cards it may take (so dead states are never built)
+            later = [sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1, 4)
+                         if not pos.voids[seat] >> t & 1) for seat in seats]
+            src, grp = join_counts(prev, contrib, vac, later, what="the layouts") if k > 1 else (
+                np.repeat(np.arange(len(prev)), len(contrib)), np.tile(np.arange(len(contrib)), len(prev)))
+            counts = prev[src, :k - 1] + contrib[grp, :k - 1]
+            ok = np.ones(len(src), dtype=bool)
+            for i in range(1, k - 1):
+                ok &= (counts[:, i] <= vac[i]) & (counts[:, i] >= vac[i] - later[i])
             dealt = sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1))
-            ok &= dealt - combo[:, :k - 1].sum(axis=1) <= vac[-1]
-            nxt, dst = _unique_rows(combo[ok], return_inverse=True)
-            self.links.append((src[ok], grp[ok], dst))
+            last = dealt - counts.sum(axis=1)
+            ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
+            src, grp = src[ok], grp[ok]
+            if radix is not None:
+                keys = prev_key[src] + contrib[grp] @ radix
+                prev_key, first, dst = np.unique(keys, return_index=True, return_inverse=True)
+                dst = dst.reshape(-1)
+                nxt = prev[src[first]] + contrib[grp[first]]
+            else:
+                nxt, dst = _unique_rows(prev[src] + contrib[grp], return_inverse=True)
+            self.links.append((src, grp, dst))
             self.layers.append(nxt)
         final = self.layers[4]
         accept = np.ones(len(final), dtype=bool)
@@ -225,43 +253,88 @@ class LayoutSpace:
             accept &= final[:, i] == vac[i]
         value = self._values(final)
         n = len(final)
-        row_weight: list[Fraction] = [Fraction(int(a)) for a in accept]
+        # integer weight of each final state: the product of one integer factor per claim (the claim's
+        # likelihood times a per-claim scale), the scales multiplied into ``self.scale``
+        factors: list[np.ndarray] = []
+        scale = 1
         if filter_claim is not None and accept.any():
-            ok = _evaluate(filter_claim, value, n)
-            row_weight = [w * int(o) for w, o in zip(row_weight, ok)]
+            accept &= _evaluate(filter_claim, value, n).astype(bool)
         for claim, w_true, w_false in weighted_claims:
-            truth = _evaluate(claim, value, n)
-            row_weight = [w * (w_true if t else w_false) for w, t in zip(row_weight, truth)]
+            truth = _evaluate(claim, value, n).astype(bool)
+            d = lcm(w_true.denominator, w_false.denominator)
+            factors.append(np.where(truth, int(w_true * d), int(w_false * d)).astype(np.int64))
+            scale *= d
         for members in group_members.values():
-            hit = np.full(n, -1, dtype=np.int64)
-            for j, (claim, _) in enumerate(members):
-                t = _evaluate(claim, value, n)
-                hit = np.where((hit < 0) & t, j, hit)
-            row_weight = [w * (members[h][1] if h >= 0 else weights[Tag.INCONSISTENT])
-                          for w, h in zip(row_weight, hit.tolist())]
-        den = 1
-        for w in row_weight:
-            den = lcm(den, w.denominator)
-        self.scale = den
-        self.final_weight = np.array([int(w * den) for w in row_weight], dtype=object)
-        # forward counts (ways to reach each state), backward weights (weighted ways to finish)
-        self.forward: list[np.ndarray] = [np.array([1], dtype=object)]
+            hit = np.full(n, len(members), dtype=np.int64)
+            for j, (claim, _) in reversed(list(enumerate(members))):
+                hit = np.where(_evaluate(claim, value, n).astype(bool), j, hit)
+            ws = [w for _, w in members] + [weights[Tag.INCONSISTENT]]
+            d = lcm(*(w.denominator for w in ws))
+            factors.append(np.array([int(w * d) for w in ws], dtype=np.int64)[hit])
+            scale *= d
+        bound = 1
+        for f in factors:
+            bound *= max(1, int(f.max()) if len(f) else 1)
+        final_weight: np.ndarray = accept.astype(np.int64) if bound < 2 ** 62 else accept.astype(object)
+        for f in factors:
+            final_weight = final_weight * (f if final_weight.dtype != object else f.astype(object))
+        # keep the integers small: divide weights and scale by their common factor
+        common = scale
+        for w in np.unique(final_weight).tolist():
+            common = gcd(common, int(w))
+            if common == 1:
+                break
+        if common > 1:
+            final_weight = final_weight // common
+            scale //= common
+        self.scale = scale
+        # forward counts (ways to reach each state), backward weights (weighted ways to finish): int64
+        # when a floating-point pass shows every value (and every layer's sum) stays below 2**60
+        self.dtype = object if self._overflows(final_weight) else np.int64
+        self.final_weight = final_weight.astype(self.dtype)
+        self.forward: list[np.ndarray] = [np.ones(1, dtype=self.dtype)]
         for s in range(4):
             src, grp, dst = self.links[s]
-            f = np.zeros(len(self.layers[s + 1]), dtype=object)
-            np.add.at(f, dst, self.forward[s][src] * self.mult[s][grp].astype(object))
+            f = np.zeros(len(self.layers[s + 1]), dtype=self.dtype)
+            np.add.at(f, dst, self.forward[s][src] * self.mult[s][grp].astype(self.dtype))
             self.forward.append(f)
-        self.backward: list[np.ndarray] = [np.zeros(0, dtype=object)] * 5
+        self.backward: list[np.ndarray] = [np.zeros(0, dtype=self.dtype)] * 5
         self.backward[4] = self.final_weight
         for s in range(3, -1, -1):
             src, grp, dst = self.links[s]
-            b = np.zeros(len(self.layers[s]), dtype=object)
-            np.add.at(b, src, self.mult[s][grp].astype(object) * self.backward[s + 1][dst])
+            b = np.zeros(len(self.layers[s]), dtype=self.dtype)
+            np.add.at(b, src, self.mult[s][grp].astype(self.dtype) * self.backward[s + 1][dst])
             self.backward[s] = b
         self.total_scaled: int = int(self.backward[0][0])
         self._cum: dict[int, tuple[list[int], list[int], list[int]]] = {}
         self._csr_cache: dict[int, Any] = {}
         self._members_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _overflows(self, final_weight: np.ndarray) -> bool:
+        """Whether some count or weighted sum might not fit in int64 (checked in floating point)."""
+        limit = 2.0 ** 60
+        unseen = self.position.unseen.bit_count()
+        if float(self.k) ** unseen * float(final_weight.max(initial=1)) < limit:
+            return False  # no count exceeds k ** (cards dealt), no weighted sum k ** unseen * max weight
+        fwd = [np.ones(1)]
+        for s in range(4):
+            src, grp, dst = self.links[s]
+            f = np.zeros(len(self.layers[s + 1]))
+            np.add.at(f, dst, fwd[s][src] * self.mult[s][grp])
+            fwd.append(f)
+            if f.sum() >= limit:
+                return True
+        back = final_weight.astype(np.float64)
+        if back.sum() >= limit or (fwd[4] * back).sum() >= limit:
+            return True
+        for s in range(3, -1, -1):
+            src, grp, dst = self.links[s]
+            b = np.zeros(len(self.layers[s]))
+            np.add.at(b, src, self.mult[s][grp] * back[dst])
+            if b.sum() >= limit or (fwd[s] * b).sum() >= limit:
+                return True
+            back = b
+        return False
 
     def _values(self, rows: np.ndarray) -> Any:
         pos = self.position
@@ -324,40 +397,42 @@ class LayoutSpace:
         for s in range(4):
             src, grp, dst = self.links[s]
             edge = self.forward[s][src] * self.backward[s + 1][dst]
-            per_group = np.zeros(len(self.groups[s]), dtype=object)
+            per_group = np.zeros(len(self.groups[s]), dtype=self.dtype)
             np.add.at(per_group, grp, edge)
             index, masks = self.members[s]
             # weight of each assignment = weight of its group / 1 (every member of a group is equally likely)
             member_w = per_group[index]
             unseen_s = [b for b in range(13) if (pos.unseen >> (13 * s)) >> b & 1]
-            for b in unseen_s:
-                card = CARDS[13 * s + b]
-                holder[card] = {}
-                for i, seat in enumerate(self.seats):
-                    has = (masks[:, i] >> b) & 1
-                    holder[card][seat] = Fraction(int(np.sum(member_w[has.astype(bool)])), total)
-            counts = np.stack([_suit_feature("len", 0, masks[:, i]) for i in range(self.k)], axis=1)
-            base = [(pos.known[seat] >> (13 * s) & 0x1FFF).bit_count() for seat in self.seats]
-            dist: dict[tuple[int, ...], int] = {}
-            for row, w in zip(map(tuple, counts.tolist()), member_w.tolist()):
-                key = tuple(b + x for b, x in zip(base, row))
-                dist[key] = dist.get(key, 0) + int(w)
-            split[s] = {key: Fraction(w, total) for key, w in dist.items() if w}
+            bits = np.array(unseen_s, dtype=np.int64)
             for i, seat in enumerate(self.seats):
-                by: dict[int, int] = {}
-                for key, w in dist.items():
-                    by[key[i]] = by.get(key[i], 0) + w
-                length[seat][s] = {n: Fraction(w, total) for n, w in sorted(by.items()) if w}
+                has = (masks[:, i, None] >> bits[None, :]) & 1  # (assignments, unseen cards of the suit)
+                if self.dtype is object:
+                    held = [int(member_w[has[:, j].astype(bool)].sum()) for j in range(len(bits))]
+                else:
+                    held = (member_w @ has).tolist()
+                for b, w in zip(unseen_s, held):
+                    holder.setdefault(CARDS[13 * s + b], {})[seat] = Fraction(int(w), total)
+            counts = np.stack([_suit_feature("len", 0, masks[:, i]) for i in range(self.k)], axis=1)
+            base = np.array([(pos.known[seat] >> (13 * s) & 0x1FFF).bit_count() for seat in self.seats])
+            radix = 14 ** np.arange(self.k, dtype=np.int64)
+            by_split = _sum_by((counts + base[None, :]) @ radix, member_w, 14 ** self.k)
+            split[s] = {}
+            by_len: list[dict[int, int]] = [{} for _ in self.seats]
+            for code, w in enumerate(by_split):
+                if w:
+                    key = tuple(code // 14 ** i % 14 for i in range(self.k))
+                    split[s][key] = Fraction(w, total)
+                    for i, n in enumerate(key):
+                        by_len[i][n] = by_len[i].get(n, 0) + w
+            for i, seat in enumerate(self.seats):
+                length[seat][s] = {n: Fraction(w, total) for n, w in sorted(by_len[i].items())}
         hcp: dict[Seat, dict[int, Fraction]] = {}
         final = self.layers[4]
         fw = self.forward[4] * self.final_weight
         value = self._values(final)
         for i, seat in enumerate(self.seats):
-            by_h: dict[int, int] = {}
-            for h, w in zip(value(("hcp", seat)).tolist(), fw.tolist()):
-                if w:
-                    by_h[h] = by_h.get(h, 0) + int(w)
-            hcp[seat] = {h: Fraction(w, total) for h, w in sorted(by_h.items())}
+            by_h = _sum_by(np.asarray(value(("hcp", seat)), dtype=np.int64), fw, 38)
+            hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
         return Odds(self.count(), holder, length, hcp, split)
 
     # -- sampling ------------------------------------------------------------------------------
@@ -383,12 +458,15 @@ class LayoutSpace:
         if cached is not None or s in self._csr_cache:
             return cached
         src, grp, dst = self.links[s]
-        w = self.mult[s][grp].astype(object) * self.backward[s + 1][dst]
-        if len(w) and max(int(x) for x in w) * max(1, len(w)) >= 2 ** 62:
-            self._csr_cache[s] = None
-            return None
         order = np.argsort(src, kind="stable")
-        w64 = np.array([int(x) for x in w[order]], dtype=np.int64)
+        if self.dtype is object:
+            w = self.mult[s][grp].astype(object) * self.backward[s + 1][dst]
+            if len(w) and sum(int(x) for x in w) >= 2 ** 62:
+                self._csr_cache[s] = None
+                return None
+            w64 = np.array([int(x) for x in w[order]], dtype=np.int64)
+        else:  # the layer's backward weights sum below 2**60 (checked when the space was built)
+            w64 = (self.mult[s][grp] * self.backward[s + 1][dst])[order]
         cum = np.cumsum(w64)
         starts = np.searchsorted(src[order], np.arange(len(self.layers[s]) + 1))
         base = np.concatenate([[0], cum])[starts[:-1]]
@@ -488,7 +566,7 @@ class LayoutSpace:
 def layout_space(state: "PlayState", view: "str | View" = "lawful", *, policy: "frozenset[Tag] | None" = None,
                  weights: "Mapping[Tag, Fraction] | None" = None) -> LayoutSpace:
     """The layouts of a play state's unseen cards in a view (see :class:`View`)."""
-    from .inferences import DEFAULT_POLICY, agreement_claim
+    from .inferences import DEFAULT_POLICY, agreement_claim, agreement_units
 
     v = view if isinstance(view, View) else View(view, DEFAULT_POLICY if policy is None else frozenset(policy),
                                                   weights)
@@ -496,8 +574,14 @@ def layout_space(state: "PlayState", view: "str | View" = "lawful", *, policy: "
     pos = snap.position()
     parsed = {i.name: state._parsed_claims(i) for i in snap.inferences}
     states = {st.name: st for st in snap.states}
-    agreement = None
-    if v.kind == "agreement":
-        agreement, _, _ = agreement_claim(pos, snap.inferences, parsed, states, v.policy, state.viewer)
+    if v.kind != "agreement":
+        return LayoutSpace(pos, v, snap.inferences, parsed, states)
+    # the agreement view: when the claims can all hold (the space is not empty) the conflict policy
+    # has nothing to decide; otherwise it decides, and the view is built on its claim
+    units = agreement_units(snap.inferences, parsed, states, v.policy, state.viewer)
+    space = LayoutSpace(pos, v, snap.inferences, parsed, states, And(tuple(c for _, _, c in units)))
+    if not space.empty or not units:
+        return space
+    agreement, _, _ = agreement_claim(pos, snap.inferences, parsed, states, v.policy, state.viewer)
     return LayoutSpace(pos, v, snap.inferences, parsed, states, agreement)
 

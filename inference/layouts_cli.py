@@ -11,7 +11,7 @@ from dealer import Seat
 from dealer.pbnio import write_deals
 
 from .errors import InvalidArgumentError
-from .layouts import VIEWS, layout_space
+from .layouts import VIEWS
 from .play import PlayState
 from .replay_cli import _select
 from .scenario import _AFTER, _add_entry, load_scenario, scenario_events
@@ -68,15 +68,15 @@ def _cmd_sample(args: argparse.Namespace, out: TextIO) -> int:
     if args.n < 0:
         raise InvalidArgumentError(f"invalid -n {args.n}: expected a number of layouts >= 0")
     state = state_after(args.file, args.board, args.record, args.after, args.seat)
-    space = layout_space(state, args.view)
-    masks = space.sample_masks(args.n, args.seed)
-    write_deals(masks, out, args.format, event=f"kibitz sample ({args.view} view)")
+    masks = state.sample_masks(args.n, args.seed, args.view)
+    write_deals(masks, out, args.format, event=f"kibitz sample ({args.view} view)", declarer=state.declarer,
+                contract=_pbn_contract(state, args.file))
     return 0
 
 
 def _cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
     state = state_after(args.file, args.board, args.record, args.after, args.seat)
-    odds = layout_space(state, args.view).odds()
+    odds = state.odds(args.view)
     obj = odds.as_json()
     if args.json:
         out.write(json.dumps(obj) + "\n")
@@ -92,6 +92,13 @@ def _cmd_odds(args: argparse.Namespace, out: TextIO) -> int:
         lines.append(f"  {card}: " + "  ".join(f"{s.name} {float(p):6.2%}" for s, p in by.items()))
     out.write("\n".join(lines) + "\n")
     return 0
+
+
+def _pbn_contract(state: PlayState, path: str) -> str:
+    """The contract for a PBN ``Contract`` tag (``4H``, ``3NTX``), or ``?`` when the source gives only a strain."""
+    if Path(path).suffix.lower() == ".toml" and not load_scenario(path).contract.strip()[:1].isdigit():
+        return "?"
+    return str(state.contract)
 
 
 def _common(p: argparse.ArgumentParser) -> None:

@@ -34,7 +34,14 @@ from .errors import (
 from .lawful import Bounds, lawful_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
+    import random
+
+    import numpy as np
+
+    from dealer import Deal
+
     from .claims import Claim, Position
+    from .layouts import LayoutSpace, Odds, View
     from .inferences import Inference, InferenceState, StatusChange, Tag
 
 __all__ = ["Trick", "Change", "Update", "Snapshot", "PlayState", "relative_name"]
@@ -249,6 +256,7 @@ class PlayState:
                                    Trick(lead), tabled, won, None, "start of play" if not done
                                    else f"start after {done} tricks", trick_no=done + 1)
         self._stack: list[Snapshot] = [snap]
+        self._layout_cache: tuple[Snapshot | None, dict[Any, "LayoutSpace"]] = (None, {})
 
     # -- properties -------------------------------------------------------------
     @property
@@ -480,6 +488,47 @@ class PlayState:
         claim, events, _ = agreement_claim(pos, snap.inferences, parsed, states,
                                            DEFAULT_POLICY if policy is None else frozenset(policy), self.viewer)
         return _support_bounds(Evaluator(pos), claim, snap.bounds), tuple(events)
+
+    # -- layouts: exact odds and samples ----------------------------------------
+    def layouts(self, view: "str | View" = "lawful") -> "LayoutSpace":
+        """The layouts of the unseen cards consistent with everything known, in a view.
+
+        ``view`` is ``"lawful"`` (every lawful layout once), ``"agreement"`` (those where the
+        agreement-consistent inferences hold) or ``"weighted"`` (every lawful layout, weighted by
+        its inferences' tags), or a :class:`~inference.layouts.View` for a custom policy or weights.
+        Built once per state and view (kept until the next event or undo).
+        """
+        from .layouts import View, layout_space
+
+        key = view if isinstance(view, View) else str(view)
+        if not isinstance(key, View) and key not in ("lawful", "agreement", "weighted"):
+            raise InvalidArgumentError(f"invalid view {view!r}: expected one of lawful, agreement, weighted")
+        snap = self.snapshot
+        cache = self._layout_cache if self._layout_cache[0] is snap else (snap, {})
+        self._layout_cache = cache
+        try:
+            hash(key)
+        except TypeError:  # a View with a dict of weights: built each time
+            return layout_space(self, key)
+        space = cache[1].get(key)
+        if space is None:
+            space = layout_space(self, key)
+            cache[1][key] = space
+        return space
+
+    def odds(self, view: "str | View" = "lawful") -> "Odds":
+        """Exact odds now (fractions): who holds each unseen card, dealt lengths, HCP, suit splits."""
+        return self.layouts(view).odds()
+
+    def sample(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None,
+               view: "str | View" = "lawful") -> "list[Deal]":
+        """``n`` complete deals (13 dealt cards a seat) drawn exactly from the view; same seed, same deals."""
+        return self.layouts(view).sample(n, seed)
+
+    def sample_masks(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None,
+                     view: "str | View" = "lawful") -> "np.ndarray":
+        """The fast form of :meth:`sample`: an ``(n, 4)`` uint64 array of dealt hands (N, E, S, W)."""
+        return self.layouts(view).sample_masks(n, seed)
 
     def _parsed_claims(self, inf: "Inference") -> tuple["Claim", ...]:
         key = (inf.name, inf.claim, inf.fallbacks)

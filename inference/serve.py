@@ -33,7 +33,6 @@ from dealer import DealerError
 from dealer.pbnio import masks_to_pbn
 
 from .errors import InferenceError, InvalidArgumentError, OutOfOrderError
-from .layouts import layout_space
 from .play import PlayState
 
 __all__ = ["Session", "register", "serve"]
@@ -114,7 +113,7 @@ class Session:
                              for n, st in self._need().statuses().items()}}
 
     def cmd_odds(self, r: dict[str, Any]) -> dict[str, Any]:
-        return {"odds": layout_space(self._need(), r.get("view", "lawful")).odds().as_json()}
+        return {"odds": self._need().odds(r.get("view", "lawful")).as_json()}
 
     def cmd_sample(self, r: dict[str, Any]) -> dict[str, Any]:
         n = r.get("n", 1)
@@ -123,7 +122,7 @@ class Session:
         seed = r.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidArgumentError(f"sample: seed must be an integer, got {seed!r}")
-        masks = layout_space(self._need(), r.get("view", "lawful")).sample_masks(n, seed)
+        masks = self._need().sample_masks(n, seed, r.get("view", "lawful"))
         return {"deals": [masks_to_pbn(row) for row in masks.tolist()]}
 
     def cmd_state(self, r: dict[str, Any]) -> dict[str, Any]:
@@ -169,7 +168,9 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add ``serve`` to the ``kibitz`` subcommands."""
     p = sub.add_parser("serve", help="JSON-lines protocol on stdin/stdout, for bots in any language",
-                       description=__doc__.split("\n\n")[1] if __doc__ else None)
+                       description="\n\n".join((__doc__ or "").split("\n\n")[1:]).replace("``", "")
+                       .replace("=" * 10 + "  " + "=" * 91 + "\n", ""),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(handler=_cmd_serve)
 
 

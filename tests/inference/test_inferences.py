@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from dealer import CARDS, Card, CardSet, Deal, Seat, Suit
 from inference.claims import (
     And, Claim, Compare, Const, Evaluator, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, Xor,
-    joint_support, parse_claim,
+    joint_support, parse_claim, random_witness,
 )
 from inference.contract import Strain
 from inference.errors import InvalidArgumentError
@@ -167,6 +167,8 @@ def test_three_concealed_hands_joint_claims(deal: Deal, declarer: Seat, tricks: 
     ev = Evaluator(state.snapshot.position())
     assert ev.verdict(claim).satisfiable == any(truth), text
     assert ev.verdict(claim).valid == all(truth), text
+    assert ev.satisfiable(claim) == any(truth), text  # a random witness, else the exact joint pass
+    assert not random_witness(state.snapshot.position(), claim) or any(truth), text
     targets = [("len", s, q) for s in state.concealed() for q in range(4)] + [("hcp", s) for s in state.concealed()]
     support = joint_support(state.snapshot.position(), claim, targets)
     good = [h for h, t in zip(hands, truth) if t]
@@ -358,3 +360,21 @@ def test_lead_group_verdicts() -> None:
     assert verdict.new == "inconsistent" and "agreement-inconsistent" in verdict.reason
     assert run.status("4.3", "lead: third-highest of four cards") == "active"
     assert run.status("4.3", "lead: fourth-highest of four cards") == "impossible"
+
+
+def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before dummy, claims on two defenders need the joint pass; past its limit: TooComplexError, no crash."""
+    import inference.claims as claims_module
+    from inference.errors import TooComplexError
+
+    state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
+    state.add_inference(dict(name="W", by="LHO", claim="hearts(LHO) >= 5"))
+    before = (state.ply, state.snapshot)
+    monkeypatch.setattr(claims_module, "JOINT_LIMIT", 10)
+    monkeypatch.setattr(claims_module, "random_witness", lambda *a, **k: False)  # force the exact pass
+    with pytest.raises(TooComplexError, match="over the limit of 10"):
+        state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) >= 6"))
+    assert (state.ply, state.snapshot) == before
+    monkeypatch.undo()
+    state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) >= 6"))
+    assert state.statuses()["E"].status.value == "active"

@@ -197,6 +197,44 @@ def test_weighted_view_weights_by_tag() -> None:
     assert custom.count() == yes
 
 
+def test_agreement_view_applies_the_conflict_policy() -> None:
+    """Opponents' claims that cannot hold together are joined by XOR; the view counts that, exactly."""
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    state.play("SQ")
+    state.table_dummy(DEAL[Seat.N])
+    state.add_inference(dict(name="W hearts", by="LHO", claim="hearts(LHO) >= 5"))
+    state.add_inference(dict(name="E hearts", by="RHO", claim="hearts(RHO) >= 5"))  # 7 out: not both
+    xor = parse_claim("hearts(LHO) >= 5 ^^ hearts(RHO) >= 5", viewer=state.viewer, declarer=state.declarer)
+    # 7 hearts and 19 other cards unseen; West has 12 places (the SQ is played), East 13
+    assert CardSet(state.snapshot.unseen).length(Suit.H) == 7 and len(CardSet(state.snapshot.unseen)) == 26 - 1
+    expected = sum(comb(7, h) * comb(18, 12 - h) for h in range(8) if h >= 5 or 7 - h >= 5)
+    space = layout_space(state, "agreement")
+    assert 0 < space.count() == expected < layout_space(state).count()
+    for layout in space.sample(30, seed=2):
+        assert holds(xor, {s: layout[s] for s in Seat})
+
+@pytest.mark.parametrize("view", ["lawful", "agreement", "weighted"])
+def test_python_int_path_equals_int64_path(view: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big spaces fall back to Python integers: both paths give the same exact numbers and valid samples."""
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    state.play("SQ")
+    state.table_dummy(DEAL[Seat.N])
+    state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))
+    state.add_inference(dict(name="points", by="LHO", claim="hcp(LHO) <= 9", tag="unspecified"))
+    fast = layout_space(state, view)
+    assert fast.dtype is not object
+    monkeypatch.setattr(type(fast), "_overflows", lambda self, w: True)
+    slow = layout_space(state, view)
+    assert slow.dtype is object
+    assert slow.count() == fast.count()
+    assert slow.odds() == fast.odds()
+    claim = parse_claim("hearts(RHO) >= 5", viewer=state.viewer, declarer=state.declarer)
+    for layout in slow.sample(25, seed=4) + slow.sample(25, seed=random.Random(4)):  # array and scalar paths
+        assert layout[Seat.N] == DEAL[Seat.N] and layout[Seat.S] == DEAL[Seat.S]
+        if view == "agreement":
+            assert holds(claim, {s: layout[s] for s in Seat})
+
+
 def run_cli(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
