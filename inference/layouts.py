@@ -33,7 +33,9 @@ import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
 
-from .claims import And, Claim, Position, _evaluate, _suit_feature, _unique_rows, join_counts
+from .claims import (
+    And, Claim, Position, _evaluate, _suit_feature, _unique_rows, hcp_caps, join_counts, value_classes,
+)
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .inferences import Inference, InferenceState, Status, Tag
 
@@ -142,9 +144,12 @@ class LayoutSpace:
 
     def __init__(self, position: Position, view: View = View(), inferences: Sequence[Inference] = (),
                  claims: Mapping[str, Sequence[Claim]] | None = None,
-                 states: Mapping[str, InferenceState] | None = None, agreement: Claim | None = None) -> None:
+                 states: Mapping[str, InferenceState] | None = None, agreement: Claim | None = None,
+                 *, exact_hcp: Seat | None = None) -> None:
         self.position = position
         self.view = view
+        self._args = (inferences, claims, states, agreement)
+        self._hcp_spaces: dict[Seat, LayoutSpace] = {}
         pos = position
         seats = pos.concealed
         if not seats:
@@ -175,19 +180,33 @@ class LayoutSpace:
         if filter_claim is not None:
             all_claims.append(filter_claim)
         keys = sorted({key for c in all_claims for key in c.keys() if key[1] in seats}, key=str)
+        # with two concealed hands the state carries the first one's HCP (the other's is the rest); with
+        # three, only the HCP the claims read (clamped where they only compare it with constants), and
+        # each hand's HCP odds come from a space that carries that hand's exact HCP (``exact_hcp``)
+        self.hcp_cols = 1 if k == 2 else 0
+        joint = And(tuple(all_claims))
+        caps = {} if self.hcp_cols else {key: cap for key, cap in hcp_caps(joint).items() if key[1] != exact_hcp}
+        classes = value_classes(joint)
+        if exact_hcp is not None and not self.hcp_cols and ("hcp", exact_hcp) not in keys:
+            keys.append(("hcp", exact_hcp))
         spec_cols: list[tuple[str, int, int, int]] = []  # kind, seat index, suit (-1 all), arg
+        self.caps: list[tuple[int, int]] = []  # (state column, cap)
         for key in keys:
             kind, seat_i = str(key[0]), seats.index(key[1])  # type: ignore[arg-type]
             if kind == "hcp":
-                continue  # every seat's HCP is in the state already
+                if not self.hcp_cols:  # three hands: a column for this hand's HCP, over every suit
+                    if key in caps:
+                        self.caps.append((len(spec_cols), caps[key]))
+                    spec_cols.append(("hcp", seat_i, -1, 0))
+                continue
             if kind in ("len", "hon"):
                 spec_cols.append((kind, seat_i, int(key[2]), 0))  # type: ignore[arg-type]
             else:
                 card = CARDS[int(key[2])]  # type: ignore[arg-type]
                 spec_cols.append((kind, seat_i, card.suit, card.index % 13))
         self.spec_cols = spec_cols
-        # state columns: counts of seats 0..k-2, HCP of seats 0..k-2 (the last seat's is what is left), specs
-        self.hcp_cols = k - 1
+        # state columns: counts of seats 0..k-2, the first seat's HCP when k == 2, the claims' features
+        self.caps = [((k - 1) + self.hcp_cols + j, cap) for j, cap in self.caps]
         width = (k - 1) + self.hcp_cols + len(spec_cols)
         self.width = width
         self.groups: list[np.ndarray] = []
@@ -196,7 +215,7 @@ class LayoutSpace:
         self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per suit: src, group, dst
         self.mult: list[np.ndarray] = []
         for s in range(4):
-            suit_specs = [j for j, col in enumerate(spec_cols) if col[2] == s]
+            suit_specs = [j for j, col in enumerate(spec_cols) if col[2] in (s, -1)]
             specs = tuple((spec_cols[j][0], spec_cols[j][1], spec_cols[j][3]) for j in suit_specs)
             unseen_s = pos.unseen >> (13 * s) & 0x1FFF
             void = tuple(bool(pos.voids[seat] >> s & 1) for seat in seats)
@@ -210,13 +229,18 @@ class LayoutSpace:
             lead = (k - 1) + self.hcp_cols
             contrib[:, :lead] = groups[:, :lead]
             for pos_in_suit, j in enumerate(suit_specs):
-                contrib[:, lead + j] = groups[:, lead + pos_in_suit]
+                values = groups[:, lead + pos_in_suit]
+                kind, seat_i, suit, _ = spec_cols[j]
+                table = classes.get((kind, seats[seat_i], suit)) if kind in ("len", "hon") else None
+                contrib[:, lead + j] = values if table is None else table[values]
             self.groups.append(contrib)
             self.members.append((index, masks))
             self.mult.append(mult)
         # a state's columns are sums of the suits' (non-negative) contributions: pack each state into
         # one int64 key (mixed radix) when the key space fits, so joining and merging are 1-D
         spans = sum(g.max(axis=0) for g in self.groups) + 1
+        for col, cap in self.caps:
+            spans[col] = min(int(spans[col]), cap + 1)
         packed = float(np.prod(spans.astype(np.float64))) < 2.0 ** 62
         radix = np.concatenate([np.cumprod(spans[::-1])[::-1][1:], [1]]).astype(np.int64) if packed else None
         prev_key = np.zeros(1, dtype=np.int64)
@@ -238,7 +262,17 @@ class LayoutSpace:
             last = dealt - counts.sum(axis=1)
             ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
             src, grp = src[ok], grp[ok]
-            if radix is not None:
+            if self.caps:  # clamped columns: the sums are formed, clamped, then packed
+                combo = prev[src] + contrib[grp]
+                for col, cap in self.caps:
+                    np.minimum(combo[:, col], cap, out=combo[:, col])
+                if radix is not None:
+                    prev_key, first, dst = np.unique(combo @ radix, return_index=True, return_inverse=True)
+                    dst = dst.reshape(-1)
+                    nxt = combo[first]
+                else:
+                    nxt, dst = _unique_rows(combo, return_inverse=True)
+            elif radix is not None:
                 keys = prev_key[src] + contrib[grp] @ radix
                 prev_key, first, dst = np.unique(keys, return_index=True, return_inverse=True)
                 dst = dst.reshape(-1)
@@ -346,7 +380,9 @@ class LayoutSpace:
             column[("hcp", seats[i])] = k - 1 + i
         total_hcp = CardSet(pos.unseen).hcp + sum(CardSet(pos.known[s_]).hcp for s_ in seats)
         for c, (kind, seat_i, suit, arg) in enumerate(self.spec_cols, start=(k - 1) + self.hcp_cols):
-            if kind in ("len", "hon"):
+            if kind == "hcp":
+                column[("hcp", seats[seat_i])] = c
+            elif kind in ("len", "hon"):
                 column[(kind, seats[seat_i], suit)] = c
             else:
                 column[(kind, seats[seat_i], suit * 13 + arg)] = c
@@ -356,7 +392,7 @@ class LayoutSpace:
                 return rows[:, column[key]]
             seat = key[1]
             assert isinstance(seat, Seat)
-            if key[0] == "hcp" and seat == seats[-1]:
+            if key[0] == "hcp" and seat == seats[-1] and self.hcp_cols == k - 1:
                 return total_hcp - sum(rows[:, k - 1 + i] for i in range(self.hcp_cols))
             hand = CardSet(pos.known[seat])
             kind = key[0]
@@ -374,6 +410,15 @@ class LayoutSpace:
             return np.full(n, v, dtype=np.int64)
 
         return value
+
+    def _hcp_space(self, seat: Seat) -> "LayoutSpace":
+        """The same layouts, with ``seat``'s exact HCP in the state (three concealed hands)."""
+        space = self._hcp_spaces.get(seat)
+        if space is None:
+            inferences, claims, states, agreement = self._args
+            space = LayoutSpace(self.position, self.view, inferences, claims, states, agreement, exact_hcp=seat)
+            self._hcp_spaces[seat] = space
+        return space
 
     # -- counts and odds ------------------------------------------------------------------
     def count(self) -> "int | Fraction":
@@ -427,12 +472,12 @@ class LayoutSpace:
             for i, seat in enumerate(self.seats):
                 length[seat][s] = {n: Fraction(w, total) for n, w in sorted(by_len[i].items())}
         hcp: dict[Seat, dict[int, Fraction]] = {}
-        final = self.layers[4]
-        fw = self.forward[4] * self.final_weight
-        value = self._values(final)
-        for i, seat in enumerate(self.seats):
+        for seat in self.seats:
+            space = self if self.hcp_cols == self.k - 1 else self._hcp_space(seat)
+            fw = space.forward[4] * space.final_weight
+            value = space._values(space.layers[4])
             by_h = _sum_by(np.asarray(value(("hcp", seat)), dtype=np.int64), fw, 38)
-            hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
+            hcp[seat] = {h: Fraction(w, space.total_scaled) for h, w in enumerate(by_h) if w}
         return Odds(self.count(), holder, length, hcp, split)
 
     # -- sampling ------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from inference.layouts import DEFAULT_WEIGHTS
 from inference.layouts import View, layout_space
 from inference.play import PlayState
 from tests.inference.helpers import random_play, replay
-from tests.inference.test_inferences import claim_texts, holds, layouts_hands
+from tests.inference.test_inferences import claim_texts, holds, layouts_hands, three_concealed
 from tests.strategies import deals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,7 +78,7 @@ def test_cards_lie_in_proportion_to_vacant_places() -> None:
             assert p == Fraction(places[seat], sum(places.values()))
 
 
-def brute_odds(state: PlayState, weight: object) -> tuple[Fraction, dict, dict]:
+def brute_odds(state: PlayState, weight: object, hcp: dict | None = None) -> tuple[Fraction, dict, dict]:
     hands = layouts_hands(state)
     total = Fraction(0)
     holder: dict = {}
@@ -89,6 +89,8 @@ def brute_odds(state: PlayState, weight: object) -> tuple[Fraction, dict, dict]:
             continue
         total += w
         for seat in state.concealed():
+            if hcp is not None:
+                hcp[(seat, h[seat].hcp)] = hcp.get((seat, h[seat].hcp), 0) + w
             for card in h[seat]:
                 if card in CardSet(state.snapshot.unseen):
                     holder[(card, seat)] = holder.get((card, seat), 0) + w
@@ -131,6 +133,39 @@ def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int
                 for k, p in dist.items():
                     assert p == Fraction(length.get((seat, s, k), 0)) / total
 
+
+
+@settings(max_examples=20, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.integers(10, 11), st.randoms(use_true_random=False), st.data())
+def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
+                                                      data: st.DataObject) -> None:
+    """Before dummy is seen (three hands concealed): counts, holders, lengths and HCP in every view."""
+    state = three_concealed(deal, declarer, tricks, rnd)
+    text = data.draw(claim_texts(("LHO", "RHO", "partner"), list(CardSet(state.snapshot.unseen))))
+    state.add_inference(dict(name="x", by="LHO", claim=text))
+    for view, weight in views_for(state, text):
+        if view == "agreement" and state.statuses()["x"].status.value not in ("active", "confirmed"):
+            continue
+        hcp: dict = {}
+        total, holder, length = brute_odds(state, weight, hcp)
+        space = layout_space(state, view)
+        assert space.count() == total, (view, text)
+        if not total:
+            continue
+        odds = space.odds()
+        for card, by in odds.holder.items():
+            for seat, p in by.items():
+                assert p == Fraction(holder.get((card, seat), 0)) / total, (view, text, card)
+        for seat, by_suit in odds.length.items():
+            for s_, dist in by_suit.items():
+                assert dist == {k: Fraction(length[(seat, s_, k)]) / total
+                                for k in range(14) if length.get((seat, s_, k))}, (view, text)
+        for seat, dist in odds.hcp.items():
+            assert dist == {h: Fraction(hcp[(seat, h)]) / total for h in range(38) if hcp.get((seat, h))}, (view, text)
+        for layout in space.sample(10, seed=1):
+            if view == "agreement":
+                assert holds(parse_claim(text, viewer=state.viewer, declarer=state.declarer),
+                             {s_: layout[s_] for s_ in Seat})
 
 @settings(max_examples=15, deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
