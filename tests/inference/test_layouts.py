@@ -107,18 +107,15 @@ def views_for(state: PlayState, text: str) -> list[tuple[str, object]]:
             ("weighted", lambda h: w[Tag.CONSISTENT] if holds(claim, h) else w[Tag.INCONSISTENT])]
 
 
-@settings(max_examples=30, deadline=None)
-@given(deals(), st.sampled_from(list(Seat)), st.integers(38, 44), st.randoms(use_true_random=False), st.data())
-def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
-                                              data: st.DataObject) -> None:
-    cards = random_play(deal, declarer, Strain.NT, rnd, n)
-    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
-    text = data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen))))
+def assert_odds_equal_brute_force(state: PlayState, text: str) -> None:
+    """Count, holders, lengths and HCP in every view equal brute force over every lawful layout."""
     state.add_inference(dict(name="x", by="LHO", claim=text))
+    claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     for view, weight in views_for(state, text):
         if view == "agreement" and state.statuses()["x"].status.value not in ("active", "confirmed"):
             continue  # an impossible claim is not in the agreement view
-        total, holder, length = brute_odds(state, weight)
+        hcp: dict = {}
+        total, holder, length = brute_odds(state, weight, hcp)
         space = layout_space(state, view)
         assert space.count() == total, (view, text)
         if not total:
@@ -130,42 +127,33 @@ def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int
                 assert p == Fraction(holder.get((card, seat), 0)) / total, (view, text, card)
         for seat, by_suit in odds.length.items():
             for s, dist in by_suit.items():
-                for k, p in dist.items():
-                    assert p == Fraction(length.get((seat, s, k), 0)) / total
+                assert dist == {k: Fraction(length[(seat, s, k)]) / total
+                                for k in range(14) if length.get((seat, s, k))}, (view, text)
+        for seat, dist in odds.hcp.items():
+            assert dist == {h: Fraction(hcp[(seat, h)]) / total for h in range(38) if hcp.get((seat, h))}, (view, text)
+        if view == "agreement":
+            for layout in space.sample(10, seed=1):
+                assert holds(claim, {s: layout[s] for s in Seat})
 
+
+@settings(max_examples=30, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.integers(38, 44), st.randoms(use_true_random=False), st.data())
+def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
+                                              data: st.DataObject) -> None:
+    cards = random_play(deal, declarer, Strain.NT, rnd, n)
+    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    assert_odds_equal_brute_force(state, data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen)))))
 
 
 @settings(max_examples=20, deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(10, 11), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                                       data: st.DataObject) -> None:
-    """Before dummy is seen (three hands concealed): counts, holders, lengths and HCP in every view."""
+    """Before dummy is seen (three hands concealed): the same, with claims on any of the three."""
     state = three_concealed(deal, declarer, tricks, rnd)
-    text = data.draw(claim_texts(("LHO", "RHO", "partner"), list(CardSet(state.snapshot.unseen))))
-    state.add_inference(dict(name="x", by="LHO", claim=text))
-    for view, weight in views_for(state, text):
-        if view == "agreement" and state.statuses()["x"].status.value not in ("active", "confirmed"):
-            continue
-        hcp: dict = {}
-        total, holder, length = brute_odds(state, weight, hcp)
-        space = layout_space(state, view)
-        assert space.count() == total, (view, text)
-        if not total:
-            continue
-        odds = space.odds()
-        for card, by in odds.holder.items():
-            for seat, p in by.items():
-                assert p == Fraction(holder.get((card, seat), 0)) / total, (view, text, card)
-        for seat, by_suit in odds.length.items():
-            for s_, dist in by_suit.items():
-                assert dist == {k: Fraction(length[(seat, s_, k)]) / total
-                                for k in range(14) if length.get((seat, s_, k))}, (view, text)
-        for seat, dist in odds.hcp.items():
-            assert dist == {h: Fraction(hcp[(seat, h)]) / total for h in range(38) if hcp.get((seat, h))}, (view, text)
-        for layout in space.sample(10, seed=1):
-            if view == "agreement":
-                assert holds(parse_claim(text, viewer=state.viewer, declarer=state.declarer),
-                             {s_: layout[s_] for s_ in Seat})
+    seats = ("LHO", "RHO", "partner")
+    assert_odds_equal_brute_force(state, data.draw(claim_texts(seats, list(CardSet(state.snapshot.unseen)))))
+
 
 @settings(max_examples=15, deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
