@@ -19,12 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import Deal, Seat  # noqa: E402
 from dealer.exact import ExactDealer  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
 from inference.contract import Strain  # noqa: E402
 from inference.play import PlayState, trick_winner  # noqa: E402
-from inference.records import PlayRecord, read_records  # noqa: E402
+
 
 
 def twenty(deal: Deal, declarer: Seat) -> list[dict[str, str]]:
@@ -61,12 +62,10 @@ def twenty(deal: Deal, declarer: Seat) -> list[dict[str, str]]:
 def deals(n: int, corpus: Path) -> list[tuple[Deal, Seat, Strain, list]]:
     out = []
     if corpus.is_dir():
-        for f in sorted(corpus.rglob("*.pbn")) + sorted(corpus.rglob("*.lin")):
-            for r in read_records(f):
-                if isinstance(r, PlayRecord) and r.complete:
-                    out.append((r.deal, r.declarer, r.contract.strain, list(r.play)))
-                if len(out) >= n:
-                    return out
+        for r in complete_records(sorted(corpus.rglob("*.pbn")) + sorted(corpus.rglob("*.lin")), n):
+            out.append((r.deal, r.declarer, r.contract.strain, list(r.play)))
+        if len(out) >= n:
+            return out
     rng = random.Random(7)
     gen = ExactDealer(DealSpec())
     for masks in gen.sample_masks(n - len(out), 7):
@@ -94,7 +93,7 @@ def _random_play(deal: Deal, rng: random.Random) -> list:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=40)
-    ap.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpus"))
+    ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     args = ap.parse_args()
     per_card: list[float] = []
     per_deal: list[float] = []

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import CardSet  # noqa: E402
 from inference.errors import RecordError  # noqa: E402
 from inference.records import PlayRecord, Skipped, read_records  # noqa: E402
@@ -40,7 +41,7 @@ def sound(rec: PlayRecord, step: object, state: object) -> bool:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpus"))
+    ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--deals", type=int, default=200, help="full deals for the per-card timings")
     ap.add_argument("--all", action="store_true", help="replay the whole corpus (minutes)")
     args = ap.parse_args()
@@ -48,14 +49,7 @@ def main() -> None:
     files = sorted(p for p in corpus.rglob("*") if p.suffix.lower() in (".pbn", ".lin"))
     print(f"# Kibitz replay benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}")
-    full: list[PlayRecord] = []
-    for f in files:
-        for r in read_records(f):
-            if isinstance(r, PlayRecord) and r.complete:
-                full.append(r)
-        if len(full) >= args.deals:
-            break
-    full = full[:args.deals]
+    full = complete_records(files, args.deals)
     per_card: list[float] = []
     per_deal: list[float] = []
     for rec in full:

@@ -23,11 +23,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import CardSet  # noqa: E402
 from inference.claims import Evaluator  # noqa: E402
 from inference.layouts import VIEWS, layout_space  # noqa: E402
 from inference.play import PlayState  # noqa: E402
-from inference.records import PlayRecord, read_records  # noqa: E402
 
 
 def five(deal, declarer) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
@@ -133,16 +133,9 @@ def _hand_values(masks: list[int], state: PlayState, seats):  # type: ignore[no-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=30)
-    ap.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared" / "corpus"))
+    ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     args = ap.parse_args()
-    records: list[PlayRecord] = []
-    for f in sorted(Path(args.corpus).rglob("*.pbn")):
-        for r in read_records(f):
-            if isinstance(r, PlayRecord) and r.complete:
-                records.append(r)
-        if len(records) >= args.deals:
-            break
-    records = records[:args.deals]
+    records = complete_records(sorted(Path(args.corpus).rglob("*.pbn")), args.deals)
     table: dict[tuple[int, str], dict[str, list[float]]] = {}
     for rec in records:
         for trick in (1, 6, 10):
