@@ -76,22 +76,29 @@ def to_rng(seed: "int | random.Random | np.random.Generator | None") -> random.R
 
 @dataclass(frozen=True)
 class Odds:
-    """Exact odds in a view, as Fractions. Seats are the concealed ones."""
+    """Exact odds in a view, as Fractions. Seats are the concealed ones.
 
-    layouts: "int | Fraction"
+    ``layouts`` is the number of layouts the view counts (in the weighted view, those of non-zero
+    weight); ``weight`` is the view's total weight (equal to ``layouts`` except in the weighted view).
+    """
+
+    layouts: int
+    weight: "int | Fraction"
     holder: dict[Card, dict[Seat, Fraction]]
     length: dict[Seat, dict[int, dict[int, Fraction]]]  # seat -> suit -> length -> probability
     hcp: dict[Seat, dict[int, Fraction]]
     split: dict[int, dict[tuple[int, ...], Fraction]]  # suit -> (dealt lengths of the concealed seats) -> p
 
     def as_json(self) -> dict[str, Any]:
-        """``{"layouts", "holder": {card: {seat: "n/d"}}, "length": {seat: {suit: {n: "n/d"}}}, "hcp": ...}``."""
+        """``{"layouts": int, "weight": "n/d", "holder": {card: {seat: "n/d"}}, "length": {seat: {suit: {n: "n/d"}}},
+        "hcp": {seat: {n: "n/d"}}, "split": {suit: {"a-b": "n/d"}}}``."""
         def frac(p: Fraction) -> str:
             return f"{p.numerator}/{p.denominator}"
 
         suits = "SHDC"
         return {
-            "layouts": self.layouts if isinstance(self.layouts, int) else frac(self.layouts),
+            "layouts": self.layouts,
+            "weight": frac(Fraction(self.weight)),
             "holder": {str(c): {s.name: frac(p) for s, p in by.items()} for c, by in sorted(self.holder.items())},
             "length": {s.name: {suits[t]: {str(n): frac(p) for n, p in sorted(d.items())} for t, d in by.items()}
                        for s, by in self.length.items()},
@@ -348,8 +355,11 @@ class LayoutSpace:
         """Whether some count or weighted sum might not fit in int64 (checked in floating point)."""
         limit = 2.0 ** 60
         unseen = self.position.unseen.bit_count()
-        if float(self.k) ** unseen * float(final_weight.max(initial=1)) < limit:
-            return False  # no count exceeds k ** (cards dealt), no weighted sum k ** unseen * max weight
+        widest = max(len(layer) for layer in self.layers)
+        if float(self.k) ** unseen * float(final_weight.max(initial=1)) * widest < limit:
+            # a count is at most k ** (cards dealt so far), a weighted completion k ** (cards left) times
+            # the largest weight, and a layer's sum at most its number of states times that
+            return False
         fwd = [np.ones(1)]
         for s in range(4):
             src, grp, dst = self.links[s]
@@ -426,6 +436,10 @@ class LayoutSpace:
         value = Fraction(self.total_scaled, self.scale)
         return int(value) if value.denominator == 1 else value
 
+    def support(self) -> int:
+        """Number of layouts of non-zero weight (in the lawful and agreement views, :meth:`count`)."""
+        return int(sum(int(x) for x in self.forward[4][self.final_weight > 0]))
+
     @property
     def empty(self) -> bool:
         return self.total_scaled == 0
@@ -478,7 +492,7 @@ class LayoutSpace:
             value = space._values(space.layers[4])
             by_h = _sum_by(np.asarray(value(("hcp", seat)), dtype=np.int64), fw, 38)
             hcp[seat] = {h: Fraction(w, space.total_scaled) for h, w in enumerate(by_h) if w}
-        return Odds(self.count(), holder, length, hcp, split)
+        return Odds(self.support(), self.count(), holder, length, hcp, split)
 
     # -- sampling ------------------------------------------------------------------------------
     def _choices(self, s: int, state: int) -> tuple[list[int], list[int], list[int]]:

@@ -218,6 +218,9 @@ def test_weighted_view_weights_by_tag() -> None:
     custom = layout_space(state, View("weighted", weights={Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1),
                                                            Tag.INCONSISTENT: Fraction(0)}))
     assert custom.count() == yes
+    # layouts of non-zero weight: every lawful one by default, the agreement ones when "inconsistent" weighs 0
+    assert weighted.odds().layouts == lawful.count() and custom.odds().layouts == yes
+    assert weighted.odds().as_json()["weight"] == f"{weighted.count().numerator}/{weighted.count().denominator}"
 
 
 def test_agreement_view_applies_the_conflict_policy() -> None:
