@@ -1243,21 +1243,30 @@ def joint_support(position: Position, claim: Claim, targets: Sequence[tuple[obje
     return out
 
 
-def _joint_values(final: np.ndarray, state_cols: list[tuple[str, int, int, int]], seats: tuple[Seat, ...],
-                  pos: Position, k: int) -> Callable[[tuple[object, ...]], np.ndarray]:
-    n = len(final)
-    column = {}
-    for c, (kind, si, suit, arg) in enumerate(state_cols, start=k - 1):
+def state_columns(state_cols: Sequence[tuple[str, int, int, int]], seats: Sequence[Seat], start: int
+                  ) -> dict[tuple[object, ...], int]:
+    """Feature key -> column of a joint pass's state rows, for state columns (kind, seat index, suit, arg)
+    laid out from column ``start``."""
+    column: dict[tuple[object, ...], int] = {}
+    for c, (kind, si, suit, arg) in enumerate(state_cols, start=start):
         if kind == "hcp":
             column[("hcp", seats[si])] = c
         elif kind in ("len", "hon"):
             column[(kind, seats[si], suit)] = c
         else:
             column[(kind, seats[si], suit * 13 + arg)] = c
+    return column
+
+
+def feature_values(rows: np.ndarray, column: Mapping[tuple[object, ...], int], pos: Position
+                   ) -> Callable[[tuple[object, ...]], np.ndarray]:
+    """The feature reader ``_evaluate`` needs: a state column where there is one, else the value of
+    the seat's known cards (a visible hand, or what is known of a concealed one), the same on every row."""
+    n = len(rows)
 
     def value(key: tuple[object, ...]) -> np.ndarray:
         if key in column:
-            return final[:, column[key]]
+            return rows[:, column[key]]
         seat = key[1]
         assert isinstance(seat, Seat)
         hand = CardSet(pos.known[seat])
@@ -1276,3 +1285,8 @@ def _joint_values(final: np.ndarray, state_cols: list[tuple[str, int, int, int]]
         return np.full(n, v, dtype=np.int64)
 
     return value
+
+
+def _joint_values(final: np.ndarray, state_cols: list[tuple[str, int, int, int]], seats: tuple[Seat, ...],
+                  pos: Position, k: int) -> Callable[[tuple[object, ...]], np.ndarray]:
+    return feature_values(final, state_columns(state_cols, seats, k - 1), pos)

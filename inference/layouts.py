@@ -34,7 +34,8 @@ import numpy as np
 from dealer import CARDS, Card, CardSet, Deal, Seat
 
 from .claims import (
-    And, Claim, Position, _evaluate, _suit_feature, _unique_rows, hcp_caps, join_counts, value_classes,
+    And, Claim, Position, _evaluate, _suit_feature, _unique_rows, feature_values, hcp_caps, join_counts,
+    state_columns, value_classes,
 )
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .inferences import Inference, InferenceState, Status, Tag
@@ -381,43 +382,23 @@ class LayoutSpace:
         return False
 
     def _values(self, rows: np.ndarray) -> Any:
-        pos = self.position
-        seats = self.seats
-        k = self.k
-        n = len(rows)
-        column: dict[tuple[object, ...], int] = {}
+        """The feature reader over state rows (see :func:`~inference.claims.feature_values`)."""
+        seats, k = self.seats, self.k
+        column = state_columns(self.spec_cols, seats, (k - 1) + self.hcp_cols)
         for i in range(self.hcp_cols):
             column[("hcp", seats[i])] = k - 1 + i
+        base = feature_values(rows, column, self.position)
+        if self.hcp_cols != k - 1:
+            return base
+        # every seat but the last carries its HCP: the last one's is what is left
+        pos = self.position
         total_hcp = CardSet(pos.unseen).hcp + sum(CardSet(pos.known[s_]).hcp for s_ in seats)
-        for c, (kind, seat_i, suit, arg) in enumerate(self.spec_cols, start=(k - 1) + self.hcp_cols):
-            if kind == "hcp":
-                column[("hcp", seats[seat_i])] = c
-            elif kind in ("len", "hon"):
-                column[(kind, seats[seat_i], suit)] = c
-            else:
-                column[(kind, seats[seat_i], suit * 13 + arg)] = c
 
         def value(key: tuple[object, ...]) -> np.ndarray:
-            if key in column:
-                return rows[:, column[key]]
-            seat = key[1]
-            assert isinstance(seat, Seat)
-            if key[0] == "hcp" and seat == seats[-1] and self.hcp_cols == k - 1:
-                return total_hcp - sum(rows[:, k - 1 + i] for i in range(self.hcp_cols))
-            hand = CardSet(pos.known[seat])
-            kind = key[0]
-            if kind == "len":
-                v = hand.length(int(key[2]))  # type: ignore[arg-type]
-            elif kind == "hcp":
-                v = hand.hcp
-            elif kind == "hon":
-                v = sum(1 for c in hand.suit(int(key[2])) if c.rank >= 10)  # type: ignore[arg-type]
-            elif kind == "above":
-                c = CARDS[int(key[2])]  # type: ignore[arg-type]
-                v = sum(1 for x in hand.suit(c.suit) if x.rank > c.rank)
-            else:
-                v = int(bool(pos.known[seat] >> int(key[2]) & 1))  # type: ignore[arg-type]
-            return np.full(n, v, dtype=np.int64)
+            if key == ("hcp", seats[-1]):
+                return total_hcp - sum((rows[:, k - 1 + i] for i in range(self.hcp_cols)),
+                                       np.zeros(len(rows), dtype=np.int64))
+            return base(key)
 
         return value
 

@@ -14,7 +14,7 @@ from .errors import InvalidArgumentError
 from .layouts import VIEWS
 from .play import PlayState
 from .replay_cli import _select
-from .scenario import _AFTER, _add_entry, load_scenario, scenario_events
+from .scenario import _add_entry, by_after, load_scenario, scenario_events
 
 __all__ = ["register", "state_after"]
 
@@ -26,13 +26,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     if Path(path).suffix.lower() == ".toml":
         scenario = load_scenario(path)
         text = Path(path).read_text(encoding="utf-8")
-        adds: dict[str, list[object]] = {}
-        for entry in list(scenario.inference) + list(scenario.lead):
-            key = entry.after
-            m = _AFTER.match(key)
-            if m:
-                key = f"{int(m.group(1))}.{int(m.group(2))}"
-            adds.setdefault(key, []).append(entry)
+        adds = by_after([*scenario.inference, *scenario.lead])
         has_dummy = scenario.declarer.partner in scenario.hands and scenario.declarer.partner != (
             scenario.viewer if scenario.viewer is not None else scenario.declarer)
         played = 0

@@ -17,7 +17,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -29,10 +29,25 @@ from .play import PlayState, Update
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
-           "ScenarioRun", "Check", "scenario_events"]
+           "ScenarioRun", "Check", "scenario_events", "by_after"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
+
+
+_E = TypeVar("_E")
+
+
+def by_after(entries: Iterable[_E]) -> dict[str, list[_E]]:
+    """Scenario entries grouped by the event they follow (``after``; ``"2.3"`` and ``"02.03"`` alike)."""
+    out: dict[str, list[_E]] = {}
+    for entry in entries:
+        key = entry.after  # type: ignore[attr-defined]
+        m = _AFTER.match(key)
+        if m:
+            key = f"{int(m.group(1))}.{int(m.group(2))}"
+        out.setdefault(key, []).append(entry)
+    return out
 
 
 def _bound(value: Any) -> tuple[int, int]:
@@ -458,22 +473,10 @@ def run_scenario(path: str | Path) -> ScenarioRun:
     except OSError as exc:
         raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
     scenario = parse_scenario(text, str(p))
-    wanted: dict[str, list[Expectation]] = {}
-    for exp in scenario.expect:
-        key = exp.after
-        m = _AFTER.match(key)
-        if m:
-            key = f"{int(m.group(1))}.{int(m.group(2))}"
-        wanted.setdefault(key, []).append(exp)
+    wanted = by_after(scenario.expect)
     run: ScenarioRun | None = None
     seen: set[str] = set()
-    adds: dict[str, list[Any]] = {}
-    for entry in list(scenario.inference) + list(scenario.lead):
-        key = entry.after
-        m = _AFTER.match(key)
-        if m:
-            key = f"{int(m.group(1))}.{int(m.group(2))}"
-        adds.setdefault(key, []).append(entry)
+    adds = by_after([*scenario.inference, *scenario.lead])
     for label, state, update in scenario_events(scenario, str(p), text):
         if run is None:
             run = ScenarioRun(scenario, str(p), state)
