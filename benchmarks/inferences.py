@@ -3,7 +3,8 @@
 Run: ``python benchmarks/inferences.py [--deals 40]``. Deals come from the corpus when present (else
 random deals with a fixed seed); declarer is the viewer. After dummy is down, 20 inferences about the
 defenders are added: lengths, HCP ranges, relations between suits, specific cards, a formula and an
-XOR of cards, all agreement-consistent. Prints medians over every card of every deal.
+XOR of cards, all agreement-consistent. Prints medians over every card of every deal, beside a
+baseline that re-examines every status from scratch after every card.
 """
 
 from __future__ import annotations
@@ -95,10 +96,33 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     args = ap.parse_args()
+    sample = deals(args.deals, Path(args.corpus))
+    per_card, per_deal = run(sample, incremental=True)
+    base_card, base_deal = run(sample, incremental=False)
+    print(f"# Kibitz inference benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; 20 inferences in force from trick 1")
+    print()
+    print("| measure | median | 90th percentile | baseline median | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    q = statistics.quantiles
+    med = statistics.median
+    print(f"| one card's update with all statuses, {len(per_card):,} cards | {med(per_card) * 1e3:.2f} ms "
+          f"| {q(per_card, n=10)[-1] * 1e3:.2f} ms | {med(base_card) * 1e3:.2f} ms "
+          f"| {med(base_card) / med(per_card):.1f}x |")
+    print(f"| a full deal's replay (52 cards, adding the 20), {len(per_deal)} deals | "
+          f"{med(per_deal):.3f} s | {q(per_deal, n=10)[-1]:.3f} s | {med(base_deal):.3f} s "
+          f"| {med(base_deal) / med(per_deal):.1f}x |")
+    print()
+    print("Baseline: the same replays re-examining every status from scratch after every card.")
+
+
+def run(sample: list[tuple[Deal, Seat, Strain, list]], *, incremental: bool) -> tuple[list[float], list[float]]:
+    """Replay every deal; time each card's update (after trick 1's first card) and each whole deal."""
     per_card: list[float] = []
     per_deal: list[float] = []
-    for deal, declarer, strain, play in deals(args.deals, Path(args.corpus)):
+    for deal, declarer, strain, play in sample:
         state = PlayState(deal[declarer], declarer=declarer, contract=strain)
+        state._incremental = incremental
         start = time.perf_counter()
         for i, card in enumerate(play):
             t = time.perf_counter()
@@ -109,16 +133,7 @@ def main() -> None:
             else:
                 per_card.append(time.perf_counter() - t)
         per_deal.append(time.perf_counter() - start)
-    print(f"# Kibitz inference benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; 20 inferences in force from trick 1")
-    print()
-    print("| measure | median | 90th percentile |")
-    print("|---|---:|---:|")
-    q = statistics.quantiles
-    print(f"| one card's update with all statuses, {len(per_card):,} cards | {statistics.median(per_card) * 1e3:.2f} ms "
-          f"| {q(per_card, n=10)[-1] * 1e3:.2f} ms |")
-    print(f"| a full deal's replay (52 cards, adding the 20), {len(per_deal)} deals | "
-          f"{statistics.median(per_deal):.3f} s | {q(per_deal, n=10)[-1]:.3f} s |")
+    return per_card, per_deal
 
 
 if __name__ == "__main__":

@@ -660,7 +660,11 @@ class Evaluator:
             params.append((unseen_s, base, a_void, others_void, feats, keep_x, start))
         layout = (width, tuple(int(r) for r in radix), hcp_needed, index.get(("hcp",), 0))
         if packed_ok:
-            keys = _packed_prefix(layout, tuple(params), self.vacancy[a])
+            # the last suit's step keeps only full hands, so it is not worth caching or sorting first
+            prefix = _packed_prefix(layout, tuple(params[:3]), self.vacancy[a])
+            last = _contributions(layout, params[3]) @ np.array(layout[1], dtype=np.int64)
+            combo = (prefix[:, None] + last[None, :]).ravel()
+            keys = np.unique(combo[combo % 14 == self.vacancy[a]])
         else:  # pragma: no cover - only for claims reading very many features
             for s in range(4):
                 contrib = _contributions(layout, params[s])
@@ -669,7 +673,8 @@ class Evaluator:
                 rows = _unique_rows(combo)
         if packed_ok:
             rows = (keys[:, None] // radix[None, :]) % (np.array(top, dtype=np.int64) + 1)[None, :]
-        rows = rows[rows[:, 0] == self.vacancy[a]]
+        else:  # pragma: no cover
+            rows = rows[rows[:, 0] == self.vacancy[a]]
         if three:
             rows = rows[self._remainder_lawful(rows, index, a, others)]
         return rows, index, a

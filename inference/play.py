@@ -192,6 +192,10 @@ class PlayState:
     (its remaining cards).
     """
 
+    #: Re-examine only the inferences a card can affect (False: every one, every card; the
+    #: benchmark's baseline and a test's cross-check).
+    _incremental: bool = True
+
     def __init__(self, hand: "Hand | CardSet | str", *, declarer: "Seat | str",
                  contract: "Contract | Strain | str" = "NT", viewer: "Seat | str | None" = None,
                  dummy: "CardSet | str | None" = None, played: "Mapping[Seat | str, CardSet | str] | None" = None,
@@ -622,6 +626,10 @@ class PlayState:
         todo: "set[str] | None" = graph.affected(nodes) | set(force)
         if previous is not None and previous.dummy_tabled != tabled:
             todo = None  # dummy coming down changes what is concealed: look at everything
+        elif move is not None and move[0] not in bounds.concealed:
+            todo = set(force)  # a visible hand's card: the concealed hands' layouts are unchanged
+        if not self._incremental:
+            todo = None
         known = tuple(played[s] | (remaining[s] if remaining[s] >= 0 else 0) for s in range(4))
         position = Position(bounds.concealed, unseen, known, voids)  # type: ignore[arg-type]
         new_states, status_changes = evaluate_statuses(position, infs, parsed, {s.name: s for s in states}, todo,

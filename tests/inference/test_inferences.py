@@ -378,3 +378,27 @@ def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch:
     monkeypatch.undo()
     state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) >= 6"))
     assert state.statuses()["E"].status.value == "active"
+
+
+@settings(max_examples=25, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.randoms(use_true_random=False), st.data())
+def test_incremental_statuses_equal_a_fresh_verdict_after_every_card(deal: Deal, declarer: Seat, rnd: random.Random,
+                                                                      data: st.DataObject) -> None:
+    """Only inferences the dependency graph names are re-examined (none after a visible hand's card); after
+    every card each status must still equal a verdict computed from scratch at that position."""
+    cards = random_play(deal, declarer, Strain.NT, rnd, 52)
+    state = PlayState(deal[declarer], declarer=declarer, contract=Strain.NT)
+    state.play(cards[0])
+    state.table_dummy(deal[declarer.partner])
+    unseen = list(CardSet(state.snapshot.unseen))
+    texts = [data.draw(claim_texts(("LHO", "RHO"), unseen)) for _ in range(4)]
+    state.add_inferences([dict(name=f"i{k}", by="LHO", claim=t, tag="agreement-unspecified")
+                          for k, t in enumerate(texts)])
+    parsed = [parse_claim(t, viewer=state.viewer, declarer=state.declarer) for t in texts]
+    for card in cards[1:]:
+        state.play(card)
+        ev = Evaluator(state.snapshot.position())
+        for k, claim in enumerate(parsed):
+            verdict = ev.verdict(claim)
+            expected = "impossible" if not verdict.satisfiable else "confirmed" if verdict.valid else "active"
+            assert state.statuses()[f"i{k}"].status.value == expected, (texts[k], card)
