@@ -26,11 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     dealer_cli.register(sub)
-    from . import layouts_cli, replay_cli, serve
+    from . import layouts_cli, play_cli, replay_cli, serve
 
     replay_cli.register(sub)
     layouts_cli.register(sub)
     serve.register(sub)
+    play_cli.register(sub)
     return parser
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "ScenarioError",
     "RecordError",
     "TooComplexError",
+    "BotUnavailableError",
 ]
 
 
@@ -68,3 +69,7 @@ class TooComplexError(InferenceError, ValueError):
     Raised, for example, when claims relate the features of several of three concealed hands in a
     way whose joint table would exceed the limit; nothing has changed when it is raised.
     """
+
+
+class BotUnavailableError(InferenceError, ImportError):
+    """The reference declarer's double-dummy solver is missing: install the extra ``kibitz[bot]``."""

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from dealer import Seat
 
-from .errors import RecordError
+from .errors import InvalidArgumentError, RecordError
 from .records import PlayRecord, Skipped, read_records
 from .render import bounds_table, render_bounds, render_update
 from .replay import replay_record, step_json
 from .scenario import run_scenario
 
 __all__ = ["register"]
+
+if TYPE_CHECKING:
+    from .bulk import Summary
 
 
 def _select(path: str, board: str | None, record: int | None) -> list[PlayRecord]:
@@ -56,7 +60,10 @@ def _index_of(text: str) -> int | None:
 
 
 def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    path = args.file
+    paths = args.file
+    if len(paths) > 1 or Path(paths[0]).is_dir() or args.summary:
+        return _replay_many(paths, args, out)
+    path = paths[0]
     viewer = Seat.parse(args.seat) if args.seat else None
     if Path(path).suffix.lower() == ".toml":
         return _replay_scenario(path, args, out)
@@ -82,6 +89,55 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
                                                                          if rec.claim is not None else ""))
     out.write("\n".join(lines) + "\n")
     return 0
+
+
+def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int:
+    """Every record under ``paths`` from declarer's view: counts, rejections by reason, soundness, throughput."""
+    import sys
+
+    from tqdm import tqdm
+
+    from .bulk import record_files, replay_many
+
+    if args.board is not None or args.record is not None or args.seat:
+        raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
+    files = record_files(paths)
+    if not files:
+        raise InvalidArgumentError(f"no PBN or LIN files in {', '.join(map(repr, paths))}")
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = tqdm(total=len(files), unit="file", file=sys.stderr, disable=not show, dynamic_ncols=True)
+
+    def progress(total: "Summary", path: Path) -> None:
+        bar.update(1)
+        bar.set_postfix(records=f"{total.read:,}", cards=f"{total.cards:,}", unsound=len(total.violations),
+                        refresh=False)
+
+    start = time.perf_counter()
+    try:
+        summary = replay_many(files, jobs=args.jobs, progress=progress)
+    finally:
+        bar.close()
+    wall = time.perf_counter() - start
+    if args.json:
+        obj = summary.as_json()
+        obj["seconds"] = round(wall, 3)
+        out.write(json.dumps(obj) + "\n")
+        return 1 if summary.violations else 0
+    rejected = sum(summary.rejected.values())
+    lines = [f"{summary.files:,} files, every record from declarer's view ({args.jobs} "
+             f"process{'es' if args.jobs > 1 else ''})",
+             f"  records read           {summary.read:>10,}",
+             f"  replayed               {summary.replayed:>10,}   ({summary.cards:,} cards)",
+             f"  rejected               {rejected:>10,}"]
+    lines += [f"    {reason:<30} {n:>6,}" for reason, n in summary.rejected.most_common()]
+    lines += [f"  {reason:<22} {n:>10,}" for reason, n in summary.skipped.most_common()]
+    lines.append(f"  soundness violations   {len(summary.violations):>10,}")
+    lines += [f"    {v}" for v in summary.violations[:10]]
+    rate = summary.cards / wall if wall > 0 else 0.0
+    lines.append(f"  throughput             {rate:>10,.0f} cards/s  ({summary.replayed / wall if wall else 0:,.1f} "
+                 f"records/s; {wall:,.1f} s)")
+    out.write("\n".join(lines) + "\n")
+    return 1 if summary.violations else 0
 
 
 def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
@@ -116,9 +172,18 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
         "replay",
         help="replay a scenario (.toml) or a real deal (PBN/LIN) with the bounds each card changes",
         description="Print each trick and card with the lawful bounds it changed and why. FILE is a scenario "
-                    "(.toml; its expectations are checked, exit 1 if one fails) or a PBN/LIN file of played deals.",
+                    "(.toml; its expectations are checked, exit 1 if one fails) or a PBN/LIN file of played deals. "
+                    "Given several files or a folder (every PBN/LIN under it), replay every record from declarer's "
+                    "view and print a summary instead: records read, rejected by reason, soundness violations "
+                    "(exit 1 if any) and throughput.",
     )
-    p.add_argument("file")
+    p.add_argument("file", nargs="+", help="a scenario, a PBN/LIN file, or several files and folders (summary)")
+    p.add_argument("--summary", action="store_true",
+                   help="only count: records read, rejected by reason, soundness violations, throughput "
+                        "(the default for several files or a folder)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for a summary (default: 1)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr during a summary (default: when stderr is a terminal)")
     p.add_argument("--board", help="the board to replay (default: every record in the file)")
     p.add_argument("--record", type=int, help="the record to replay, by its 1-based position in the file")
     p.add_argument("--seat", help="the viewer (default: declarer)")

@@ -1,0 +1,443 @@
+"""A reference declarer on Kibitz: sample layouts from a view, solve each double dummy, play the best card.
+
+At each of declarer's turns (declarer's own hand or dummy), :func:`choose_card` draws ``n``
+layouts of the unseen cards from a view of the :class:`~inference.play.PlayState` (lawful,
+agreement or weighted; exact sampling, same seed same layouts), solves every layout double dummy
+in one batch with endplay's DDS binding, and plays the legal card with the most tricks summed over
+the samples (the best average).
+
+**Tie rule.** Among cards with the same total, the lowest card is played; between equal ranks,
+the suit that comes last in the order spades, hearts, diamonds, clubs (clubs first). The same rule
+breaks ties for the double-dummy defenders. It is :func:`tie_key`.
+
+The solver is the optional extra ``kibitz[bot]`` (``pip install 'kibitz[bot]'``, which installs
+endplay); without it, :class:`DoubleDummy` raises :class:`~inference.errors.BotUnavailableError`.
+Everything else here is pure Kibitz.
+
+Defenders come in two kinds: :class:`RecordedDefence` plays a record's cards while the play
+follows the record and double-dummy defence after; :class:`AgreementDefence` leads and signals by stated agreements (its
+carding is read back by :class:`CardReader`, which turns leads and count signals into inferences).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Protocol, Sequence
+
+import numpy as np
+
+from dealer import CARDS, Card, Deal, Rank, Seat, Suit
+from dealer.suit import RANK_CHARS
+
+from .contract import Contract, Strain
+from .errors import BotUnavailableError, InferenceError, InvalidArgumentError
+from .inferences import Tag
+from .leads import CardingAgreement, LeadAgreement, count_signal, lead_interpretations
+from .play import PlayState, trick_winner
+
+__all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "legal_cards", "Defence",
+           "RecordedDefence", "AgreementDefence", "CardReader", "PlayedCard", "DealResult", "play_deal",
+           "opening_lead"]
+
+_SUIT = 0x1FFF
+_HOLDING = ["".join(RANK_CHARS[b] for b in range(13) if h >> b & 1) for h in range(1 << 13)]
+
+
+def tie_key(card: Card) -> tuple[int, int]:
+    """Larger is preferred among equal scores: the lower rank, then clubs over diamonds over hearts over spades.
+
+    >>> max([Card.parse("SA"), Card.parse("S2"), Card.parse("C2")], key=tie_key)
+    Card('C2')
+    """
+    return (-int(card.rank), int(card.suit))
+
+
+def legal_cards(hand: int, led: Suit | None) -> list[Card]:
+    """The cards of ``hand`` (a mask) that may be played to a trick led in ``led`` (None: on lead)."""
+    if led is not None and hand >> (13 * led) & _SUIT:
+        hand &= _SUIT << (13 * led)
+    return [CARDS[i] for i in range(52) if hand >> i & 1]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A position for the double-dummy solver: every hand's remaining cards (the cards of the trick in
+    progress still in them), the trick's leader and cards so far, and the strain."""
+
+    hands: tuple[int, int, int, int]
+    leader: Seat
+    trick: tuple[Card, ...]
+    strain: Strain
+
+    def pbn(self) -> str:
+        """The hands as a PBN deal string from North (holdings may be short)."""
+        return "N:" + " ".join(".".join(_HOLDING[m >> (13 * s) & _SUIT] for s in range(4)) for m in self.hands)
+
+
+class DoubleDummy:
+    """endplay's DDS solver: for each position, every legal card's tricks for the side to play, from now on.
+
+    Raises :class:`~inference.errors.BotUnavailableError` when endplay is not installed.
+    """
+
+    def __init__(self) -> None:
+        try:
+            from endplay.dds import solve_all_boards
+            from endplay.types import Deal as EDeal, Denom, Player
+        except ImportError:
+            raise BotUnavailableError(
+                "the reference declarer needs the double-dummy solver: pip install 'kibitz[bot]' "
+                "(it installs endplay)") from None
+        self._solve_all = solve_all_boards
+        self._deal, self._denom, self._player = EDeal, Denom, Player
+        self._cards = {(int(c.suit), 1 << int(c.rank)): c for c in CARDS}
+        self.positions_solved = 0
+
+    def solve(self, tables: Sequence[Table]) -> list[dict[Card, int]]:
+        """Tricks the side on play takes with each legal card, per table (one batch)."""
+        deals = []
+        for t in tables:
+            d = self._deal(t.pbn())
+            d.first = self._player(int(t.leader))
+            d.trump = self._denom(int(t.strain))
+            for c in t.trick:
+                d.play(f"{c.suit.name}{RANK_CHARS[c.index % 13]}")
+            deals.append(d)
+        out: list[dict[Card, int]] = []
+        for start in range(0, len(deals), 200):  # DDS solves at most 200 boards a call
+            for solved in self._solve_all(deals[start:start + 200]):
+                out.append({self._cards[(int(c.suit), int(c.rank))]: int(tricks) for c, tricks in solved})
+        self.positions_solved += len(tables)
+        return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A card chosen by the reference declarer and the samples' verdict.
+
+    ``totals``: tricks summed over the samples for each legal card (empty when only one card was
+    legal, then ``samples`` is 0). ``view`` is the view sampled (``lawful`` when the requested one
+    could not be built: ``note`` says why).
+    """
+
+    card: Card
+    totals: dict[Card, int]
+    samples: int
+    view: str
+    note: str = ""
+
+    def average(self, card: Card) -> float:
+        """Mean tricks (for the side on play, from this trick on) with ``card`` over the samples."""
+        return self.totals[card] / self.samples if self.samples else float("nan")
+
+    def verdict(self, top: int = 4) -> str:
+        """The best few cards and their averages, for printing."""
+        if not self.samples:
+            return "only card"
+        ranked = sorted(self.totals, key=lambda c: (self.totals[c], tie_key(c)), reverse=True)[:top]
+        text = ", ".join(f"{c} {self.average(c):.2f}" for c in ranked)
+        return f"{self.samples} {self.view} layouts: {text}" + (f" ({self.note})" if self.note else "")
+
+
+def choose_card(state: PlayState, *, n: int = 100, seed: "int | random.Random | np.random.Generator | None" = None,
+                view: str = "lawful", solver: DoubleDummy | None = None) -> Decision:
+    """Declarer's card now: the legal card with the best average over ``n`` layouts drawn from ``view``.
+
+    The seat on play must be declarer or dummy, with dummy tabled. When the view cannot be built
+    (its inferences leave no layout, or it is too complex), the lawful view is sampled instead and
+    the decision's ``note`` says so.
+    """
+    snap = state.snapshot
+    seat = state.to_play
+    if seat not in (state.declarer, state.dummy) or state.viewer != state.declarer:
+        raise InvalidArgumentError(f"the reference declarer plays for declarer's side, not {seat.name_long} "
+                                   f"(viewer {state.viewer.name_long})")
+    if snap.remaining[seat] < 0:
+        raise InvalidArgumentError(f"{seat.name_long}'s cards are not visible: table dummy first")
+    if not isinstance(n, int) or n < 1:
+        raise InvalidArgumentError(f"cannot sample n={n!r} layouts: expected a positive integer")
+    legal = legal_cards(snap.remaining[seat], snap.current.led_suit)
+    if len(legal) == 1:
+        return Decision(legal[0], {}, 0, view)
+    note = ""
+    try:
+        masks = state.sample_masks(n, seed, view)
+    except InferenceError as exc:
+        if view == "lawful":
+            raise
+        note = f"{view} view unavailable, lawful used: {exc}"
+        view = "lawful"
+        masks = state.sample_masks(n, seed, view)
+    in_trick = 0
+    for _, c in snap.current.cards:
+        in_trick |= c.bit
+    done = 0
+    for m in snap.played:
+        done |= m
+    done &= ~in_trick
+    trick = tuple(c for _, c in snap.current.cards)
+    tables = [Table((int(row[0]) & ~done, int(row[1]) & ~done, int(row[2]) & ~done, int(row[3]) & ~done),
+                    snap.current.leader, trick, state.strain) for row in masks.tolist()]
+    solver = solver or DoubleDummy()
+    totals = dict.fromkeys(legal, 0)
+    for scores in solver.solve(tables):
+        for c in legal:
+            totals[c] += scores[c]
+    best = max(legal, key=lambda c: (totals[c], tie_key(c)))
+    return Decision(best, totals, len(tables), view, note)
+
+
+# -- defenders -----------------------------------------------------------------------------------
+
+class Defence(Protocol):
+    """Chooses a defender's card from the true position (defenders here see everything, as DDS does)."""
+
+    def card(self, table: Table, seat: Seat, history: "GameHistory") -> Card: ...
+
+
+@dataclass
+class GameHistory:
+    """What has happened so far in a deal being played: every card in order, by trick."""
+
+    cards: list[tuple[int, Seat, Card]] = field(default_factory=list)  # (trick number, seat, card)
+    dealt: tuple[int, int, int, int] = (0, 0, 0, 0)
+    declarer: Seat = Seat.S
+    strain: Strain = Strain.NT
+
+
+def _dd_best(solver: DoubleDummy, table: Table, legal: Sequence[Card]) -> list[Card]:
+    scores = solver.solve([table])[0]
+    top = max(scores[c] for c in legal)
+    return [c for c in legal if scores[c] == top]
+
+
+def _legal_at(table: Table, seat: Seat) -> list[Card]:
+    led = table.trick[0].suit if table.trick else None
+    hand = table.hands[seat]
+    for c in table.trick:
+        hand &= ~c.bit
+    return legal_cards(hand, led)
+
+
+class RecordedDefence:
+    """A record's defenders: they play the record's cards while the play so far is the record's, and
+    double-dummy defence (ties by :func:`tie_key`) from the first card declarer's side plays differently."""
+
+    def __init__(self, play: Sequence[Card], solver: DoubleDummy) -> None:
+        self.solver = solver
+        self.play = tuple(play)
+        self.from_record = 0
+        self.double_dummy = 0
+
+    def card(self, table: Table, seat: Seat, history: GameHistory) -> Card:
+        k = len(history.cards)
+        on_record = k < len(self.play) and all(c == self.play[i] for i, (_, _, c) in enumerate(history.cards))
+        legal = _legal_at(table, seat)
+        if on_record and self.play[k] in legal:
+            self.from_record += 1
+            return self.play[k]
+        self.double_dummy += 1
+        return max(_dd_best(self.solver, table, legal), key=tie_key)
+
+
+def opening_lead(hand: int, strain: Strain, agreement: LeadAgreement) -> Card:
+    """The lead a defender makes by ``agreement``: from its longest suit (not trumps if it has another;
+    ties to the suit with more HCP, then the higher suit), the card whose reading the agreement tags
+    agreement-consistent (else -unspecified; else the lowest).
+    """
+    suits = [s for s in Suit if hand >> (13 * s) & _SUIT]
+    if strain.trump is not None and len(suits) > 1:
+        suits = [s for s in suits if s != strain.trump]
+
+    def strength(s: Suit) -> tuple[int, int, int]:
+        h = hand >> (13 * s) & _SUIT
+        return (h.bit_count(), sum(4 - b for b in range(4) if h >> b & 1), -int(s))
+
+    suit = max(suits, key=strength)
+    holding = hand >> (13 * suit) & _SUIT
+    cards = [Card(suit, Rank(14 - b)) for b in range(13) if holding >> b & 1]  # highest first
+    n = len(cards)
+    if n == 1:
+        return cards[0]
+    honour_headed = bool(holding & 0x1F)
+    best: tuple[int, Card] | None = None
+    for k, c in enumerate(cards[:5], start=1):
+        options = []
+        if agreement.sequences and k == 1 and int(c.rank) >= 12 and n >= 3 and \
+                int(cards[1].rank) == int(c.rank) - 1 and int(cards[2].rank) == int(c.rank) - 2:
+            options.append(agreement.tag_for(1, 3, None, sequence=True)[0])
+        kind = ("honour" if honour_headed else "spots") if (n == 3 and agreement.split_three) else None
+        options.append(agreement.tag_for(k, n, kind)[0])
+        rank = {Tag.CONSISTENT: 2, Tag.UNSPECIFIED: 1}.get(min(options, key=lambda t: t != Tag.CONSISTENT), 0)
+        if best is None or rank > best[0]:
+            best = (rank, c)
+    assert best is not None
+    return best[1] if best[0] > 0 else cards[-1]
+
+
+class AgreementDefence:
+    """Simulated defenders who lead and signal by stated agreements, and otherwise defend double dummy.
+
+    The opening lead is :func:`opening_lead`. When following suit to a trick declarer's side led,
+    among the double-dummy best cards a defender gives count by ``carding``: with an even number
+    dealt (standard count) the higher card first, then a lower one; with an odd number, low then
+    higher. Any other choice among equals goes by :func:`tie_key` (the lowest card).
+    """
+
+    def __init__(self, lead: LeadAgreement, carding: CardingAgreement | None, solver: DoubleDummy) -> None:
+        self.lead, self.carding, self.solver = lead, carding, solver
+        self.signals: dict[tuple[Seat, Suit], list[Card]] = {}
+
+    def card(self, table: Table, seat: Seat, history: GameHistory) -> Card:
+        if not history.cards:
+            return opening_lead(table.hands[seat], table.strain, self.lead)
+        legal = _legal_at(table, seat)
+        best = _dd_best(self.solver, table, legal)
+        led = table.trick[0].suit if table.trick else None
+        declarer_led = bool(table.trick) and table.leader not in (history.declarer.lho, history.declarer.rho)
+        if self.carding is None or not declarer_led or led is None or best[0].suit != led:
+            return max(best, key=tie_key)
+        shown = self.signals.setdefault((seat, led), [])
+        if len(shown) >= 2:
+            return max(best, key=tie_key)
+        dealt = (history.dealt[seat] >> (13 * led) & _SUIT).bit_count()
+        high_first = (dealt % 2 == 0) == (self.carding.high_low == "even")
+        want_high = high_first if not shown else not high_first
+        pick = max(best, key=lambda c: int(c.rank)) if want_high else min(best, key=lambda c: int(c.rank))
+        shown.append(pick)
+        return pick
+
+
+class CardReader:
+    """Declarer's reading of the defenders' carding: the opening lead by ``lead`` (an XOR group of
+    tagged readings) and count by ``carding`` from a defender's first two cards that followed suit
+    to tricks declarer's side led without winning them."""
+
+    def __init__(self, lead: LeadAgreement | None, carding: CardingAgreement | None) -> None:
+        self.lead, self.carding = lead, carding
+        self._follows: dict[tuple[Seat, Suit], list[Card]] = {}
+        self.read: list[str] = []
+
+    def after_lead(self, state: PlayState, lead: Card) -> None:
+        """Call once dummy is tabled after the opening lead: adds the lead's readings."""
+        if self.lead is None:
+            return
+        snap = state.snapshot
+        unseen = snap.unseen | lead.bit
+        mask = unseen & (_SUIT << (13 * lead.suit))
+        infs = lead_interpretations(lead, state.declarer.lho, mask, self.lead)
+        if infs:
+            state.add_inferences(infs)
+            self.read.append(f"lead {lead}: {len(infs)} readings")
+
+    def after_trick(self, state: PlayState) -> None:
+        """Call after each completed trick: adds a count signal once a defender has followed twice."""
+        if self.carding is None or not state.snapshot.tricks:
+            return
+        trick = state.snapshot.tricks[-1]
+        defenders = (state.declarer.lho, state.declarer.rho)
+        if trick.leader in defenders or not trick.cards:
+            return
+        led = trick.cards[0][1].suit
+        for seat, c in trick.cards[1:]:
+            if seat not in defenders or c.suit != led or seat == trick.winner:
+                continue
+            follows = self._follows.setdefault((seat, led), [])
+            follows.append(c)
+            if len(follows) == 2:
+                inf = count_signal(seat, follows[0], follows[1], self.carding,
+                                   name=f"count {seat.name} {led.name_long}")
+                try:
+                    state.add_inference(inf)
+                    self.read.append(f"{inf.name}: {inf.action}")
+                except InferenceError:  # e.g. too complex: play on without it
+                    pass
+
+
+# -- one deal ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayedCard:
+    """One card of a deal played by :func:`play_deal`, with declarer's decision when it was declarer's."""
+
+    trick: int
+    seat: Seat
+    card: Card
+    decision: Decision | None = None
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How a deal went: the cards in order, tricks won by declarer's side and the decisions' notes."""
+
+    cards: tuple[PlayedCard, ...]
+    declarer_tricks: int
+    fallbacks: int
+
+    def tricks(self) -> Iterator[tuple[PlayedCard, ...]]:
+        """The cards grouped by trick."""
+        for i in range(0, len(self.cards), 4):
+            yield self.cards[i:i + 4]
+
+
+def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence: Defence, *, n: int = 100,
+              seed: int = 0, view: str = "lawful", solver: DoubleDummy | None = None, reader: CardReader | None = None,
+              first_lead: Card | None = None, on_card: Callable[[PlayedCard], None] | None = None,
+              tricks: int = 13) -> DealResult:
+    """Play ``deal`` out: declarer's side by :func:`choose_card` from ``view``, the defenders by ``defence``.
+
+    Each of declarer's decisions samples with seed ``seed`` + the card's number, so runs repeat
+    exactly. After ``tricks`` tricks the rest is played double dummy by both sides (13: all by the
+    bot). ``on_card`` is called after every card (progress, printing).
+    """
+    strain = contract.strain if isinstance(contract, Contract) else Strain.parse(contract)
+    solver = solver or DoubleDummy()
+    state = PlayState(deal[declarer], declarer=declarer, contract=strain)
+    dealt = deal.masks
+    hands = list(dealt)
+    history = GameHistory(dealt=dealt, declarer=declarer, strain=strain)
+    out: list[PlayedCard] = []
+    fallbacks = 0
+    leader = declarer.lho
+    trick: list[tuple[Seat, Card]] = []
+    ns = declarer in (Seat.N, Seat.S)
+    won = 0
+    for k in range(52):
+        seat = Seat((leader + len(trick)) % 4)
+        number = k // 4 + 1
+        table = Table(tuple(h | sum(c.bit for s, c in trick if s == i) for i, h in enumerate(hands)),  # type: ignore
+                      leader, tuple(c for _, c in trick), strain)
+        decision = None
+        if seat in (declarer.lho, declarer.rho):
+            card = first_lead if (k == 0 and first_lead is not None) else defence.card(table, seat, history)
+        elif number > tricks:
+            card = max(_dd_best(solver, table, _legal_at(table, seat)), key=tie_key)
+        else:
+            decision = choose_card(state, n=n, seed=seed + k, view=view, solver=solver)
+            card = decision.card
+            fallbacks += bool(decision.note)
+        if not hands[seat] >> card.index & 1 or card not in _legal_at(table, seat):
+            raise InvalidArgumentError(f"trick {number}: {seat.name_long} cannot play {card}")
+        hands[seat] &= ~card.bit
+        state.play(card)
+        if k == 0:
+            state.table_dummy(deal[declarer.partner])
+            if reader is not None:
+                reader.after_lead(state, card)
+        trick.append((seat, card))
+        history.cards.append((number, seat, card))
+        played = PlayedCard(number, seat, card, decision)
+        out.append(played)
+        if len(trick) == 4:
+            leader = trick_winner(trick, strain)
+            won += (leader in (Seat.N, Seat.S)) == ns
+            trick = []
+            if reader is not None:
+                reader.after_trick(state)
+        if on_card is not None:
+            on_card(played)
+    return DealResult(tuple(out), won, fallbacks)
+
+
+_ = Any

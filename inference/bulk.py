@@ -1,0 +1,152 @@
+"""Replaying many played deals at once: records read, rejected by reason, soundness, throughput.
+
+Every PBN and LIN file under the paths given is read; every legal record is replayed card by card
+from declarer's view, and after each card the lawful bounds are checked against the true deal (a
+*soundness violation* is a bound, or a card's possible holders, that excludes what the true deal
+has: it must never happen). Files are shared among worker processes when ``jobs`` > 1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from dealer import CardSet
+
+from .errors import InvalidArgumentError, RecordError
+from .records import PlayRecord, Skipped, read_records
+from .replay import replay_record
+
+__all__ = ["Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
+
+_SUFFIXES = (".pbn", ".lin")
+
+
+def record_files(paths: Iterable["str | Path"]) -> list[Path]:
+    """The PBN and LIN files named, or found (recursively, sorted) under the folders named."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in _SUFFIXES)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InvalidArgumentError(f"no such file or folder: {str(p)!r}")
+    return out
+
+
+def violations(rec: PlayRecord, bounds: object, unseen: int) -> list[str]:
+    """Where lawful ``bounds`` exclude the true deal of ``rec`` (empty when sound)."""
+    out = []
+    for seat, sb in bounds.seats:  # type: ignore[attr-defined]
+        hand = rec.deal[seat]
+        for s in range(4):
+            lo, hi = sb.length[s]
+            if not lo <= hand.length(s) <= hi:
+                out.append(f"{seat.name} length[{s}] {hand.length(s)} outside {lo}-{hi}")
+        if not sb.hcp[0] <= hand.hcp <= sb.hcp[1]:
+            out.append(f"{seat.name} hcp {hand.hcp} outside {sb.hcp[0]}-{sb.hcp[1]}")
+    for card in CardSet(unseen):
+        if rec.deal.holder(card) not in bounds.possible_holders(card):  # type: ignore[attr-defined]
+            out.append(f"{card} held by {rec.deal.holder(card).name}, not a possible holder")
+    return out
+
+
+_CATEGORIES = (
+    ("revoke", "revoke"),
+    ("belongs to", "wrong player or order"),
+    ("twice", "card played twice"),
+    ("not in", "card not in the deal"),
+)
+
+
+def rejection_reason(error: RecordError) -> str:
+    """A short category for a rejected record (the message without its file, board and card)."""
+    text = str(error)
+    for needle, category in _CATEGORIES:
+        if needle in text.lower():
+            return category
+    tail = text.split(": ")[-1]
+    return re.sub(r"\b[SHDC][AKQJT2-9]\b|\d+", "#", tail)[:60]
+
+
+@dataclass
+class Summary:
+    """Counts over files: records read, replayed, rejected (by reason), skipped, cards, violations, time."""
+
+    files: int = 0
+    read: int = 0
+    replayed: int = 0
+    cards: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    violations: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, other: "Summary") -> None:
+        """Fold another summary into this one (times add: they are CPU seconds)."""
+        self.files += other.files
+        self.read += other.read
+        self.replayed += other.replayed
+        self.cards += other.cards
+        self.rejected.update(other.rejected)
+        self.skipped.update(other.skipped)
+        self.violations += other.violations
+        self.seconds += other.seconds
+
+    def as_json(self) -> dict[str, object]:
+        """The summary as plain JSON values."""
+        return {"files": self.files, "read": self.read, "replayed": self.replayed, "cards": self.cards,
+                "rejected": sum(self.rejected.values()), "rejected_by_reason": dict(self.rejected.most_common()),
+                "skipped": dict(self.skipped.most_common()), "soundness_violations": len(self.violations),
+                "first_violations": self.violations[:10], "cpu_seconds": round(self.seconds, 3)}
+
+
+def replay_file(path: "str | Path") -> Summary:
+    """Replay every record of one file from declarer's view; count and check soundness after every card."""
+    start = time.process_time()
+    s = Summary(files=1)
+    for item in read_records(path):
+        s.read += 1
+        if isinstance(item, RecordError):
+            s.rejected[rejection_reason(item)] += 1
+            continue
+        if isinstance(item, Skipped):
+            s.skipped[item.reason] += 1
+            continue
+        s.replayed += 1
+        for state, step in replay_record(item):
+            s.cards += 1
+            bad = violations(item, step.bounds, state.snapshot.unseen)
+            if bad:
+                s.violations.append(f"{item.label}, card {s.cards}: {bad[0]}")
+    s.seconds = time.process_time() - start
+    return s
+
+
+def replay_many(files: Sequence[Path], *, jobs: int = 1,
+                progress: Callable[[Summary, Path], None] | None = None) -> Summary:
+    """Replay every file (``jobs`` worker processes); ``progress`` is called after each file."""
+    if jobs < 1:
+        raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
+    total = Summary()
+    if jobs == 1:
+        results: Iterable[Summary] = map(replay_file, files)
+    else:
+        pool = ProcessPoolExecutor(min(jobs, os.cpu_count() or 1))
+        results = pool.map(replay_file, files, chunksize=4)
+    try:
+        for path, part in zip(files, results):
+            total.add(part)
+            if progress is not None:
+                progress(total, path)
+    finally:
+        if jobs > 1:
+            pool.shutdown(cancel_futures=True)
+    return total

@@ -1,0 +1,112 @@
+"""``kibitz play``: the reference declarer plays a real deal from a PBN/LIN record (extra ``kibitz[bot]``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from .bot import CardReader, DoubleDummy, PlayedCard, RecordedDefence, Table, play_deal
+from .errors import InvalidArgumentError
+from .layouts import VIEWS
+from .leads import available_agreements, load_carding_agreement, load_lead_agreement
+from .play import trick_winner
+from .replay_cli import _select
+
+__all__ = ["register", "record_tricks"]
+
+
+def record_tricks(play: "tuple[object, ...]", declarer: "object", strain: "object") -> int | None:
+    """Tricks declarer's side took in a complete recorded play (None when the play is incomplete)."""
+    from dealer import Seat
+
+    if len(play) != 52:
+        return None
+    leader = declarer.lho  # type: ignore[attr-defined]
+    won = 0
+    ns = declarer in (Seat.N, Seat.S)
+    for i in range(0, 52, 4):
+        trick = [(Seat((leader + j) % 4), play[i + j]) for j in range(4)]
+        leader = trick_winner(trick, strain)  # type: ignore[arg-type]
+        won += (leader in (Seat.N, Seat.S)) == ns
+    return won
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    if args.n < 1:
+        raise InvalidArgumentError(f"invalid -n {args.n}: expected a positive number of layouts")
+    if args.view not in VIEWS:  # pragma: no cover - argparse checks choices
+        raise InvalidArgumentError(f"invalid view {args.view!r}")
+    rec = _select(args.file, args.board, args.record)[0]
+    if not rec.play:
+        raise InvalidArgumentError(f"{rec.label}: no opening lead recorded")
+    solver = DoubleDummy()
+    lead = load_lead_agreement(args.lead_agreement) if args.lead_agreement != "none" else None
+    carding = load_carding_agreement(args.carding) if args.carding != "none" else None
+    strain = rec.contract.strain
+    defence = RecordedDefence(rec.play, solver)
+    start = solver.solve([Table(rec.deal.masks, rec.declarer.lho, (), strain)])[0]
+    dd_start = 13 - max(start.values())
+    recorded = record_tricks(rec.play, rec.declarer, strain)
+    if recorded is None:
+        recorded = rec.claim if rec.claim is not None else rec.result
+    out.write(f"{rec.label}: {rec.contract} by {rec.declarer.name_long}; the reference declarer samples "
+              f"{args.n} {args.view} layouts a decision (seed {args.seed})\n")
+    out.flush()
+    trick: list[PlayedCard] = []
+
+    def show(p: PlayedCard) -> None:
+        trick.append(p)
+        if args.quiet:
+            return
+        if p.decision is not None:
+            how = p.decision.verdict(args.top)
+        elif p.seat in (rec.declarer.lho, rec.declarer.rho):
+            how = "defender"
+        else:
+            how = "double dummy (past --tricks)"
+        out.write(f"  trick {p.trick:2d}  {p.seat.name}  {p.card}   {how}\n")
+        if len(trick) == 4:
+            winner = trick_winner([(c.seat, c.card) for c in trick], strain)
+            out.write(f"           won by {winner.name_long}\n")
+            trick.clear()
+        out.flush()
+
+    result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
+                       solver=solver, reader=CardReader(lead, carding), first_lead=rec.play[0], on_card=show,
+                       tricks=args.tricks)
+    out.write(f"declarer's side took {result.declarer_tricks} tricks (the record: "
+              f"{recorded if recorded is not None else 'unknown'}; double dummy from the lead: {dd_start})\n")
+    out.write(f"defenders: {defence.from_record} cards from the record, {defence.double_dummy} double dummy; "
+              f"{solver.positions_solved} positions solved"
+              + (f"; {result.fallbacks} decisions fell back to the lawful view" if result.fallbacks else "") + "\n")
+    return 0
+
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add ``play`` to the ``kibitz`` subcommands."""
+    p = sub.add_parser(
+        "play",
+        help="the reference declarer plays a real deal (needs the extra kibitz[bot])",
+        description="Play declarer on a recorded deal: at each of declarer's turns draw N layouts from the view, "
+                    "solve each double dummy (endplay/DDS, batched) and play the card with the best average "
+                    "(ties: the lowest card, clubs before diamonds before hearts before spades). The defenders "
+                    "play their recorded cards while the play follows the record, and the double-dummy best "
+                    "card from the first card declarer plays differently. Each card is printed as it is played. Needs: pip install 'kibitz[bot]'.",
+    )
+    p.add_argument("file", help="a PBN or LIN file of played deals")
+    p.add_argument("--board", help="the board to play (default: the first with play recorded)")
+    p.add_argument("--record", type=int, help="the record to play, by its 1-based position in the file")
+    p.add_argument("--view", default="lawful", choices=VIEWS, help="the layouts sampled (default: lawful)")
+    p.add_argument("-n", type=int, default=100, help="layouts per decision (default: 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default: 0)")
+    p.add_argument("--tricks", type=int, default=13, help="tricks the bot plays; the rest double dummy (default: 13)")
+    p.add_argument("--lead-agreement", default="fourth-best-nt",
+                   help=f"read the opening lead by this agreement, or 'none' (known: "
+                        f"{', '.join(available_agreements('leads'))})")
+    p.add_argument("--carding", default="standard-count",
+                   help=f"read count signals by this agreement, or 'none' (known: "
+                        f"{', '.join(available_agreements('carding'))})")
+    p.add_argument("--top", type=int, default=3, help="cards shown in each decision's verdict (default: 3)")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.set_defaults(handler=_cmd_play)
+

@@ -1,0 +1,201 @@
+"""The reference declarer (extra ``kibitz[bot]``): solver against brute-force minimax, decisions, whole deals.
+
+Everything but the first two tests needs endplay; without it they are skipped (CI installs the extra).
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import random
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer import CARDS, Card, CardSet, Deal, Seat
+from inference.bot import (AgreementDefence, CardReader, Table, choose_card, legal_cards, opening_lead,
+                           play_deal, tie_key)
+from inference.cli import main
+from inference.contract import Strain
+from inference.errors import BotUnavailableError
+from inference.leads import load_carding_agreement, load_lead_agreement
+from inference.play import PlayState, trick_winner
+from inference.records import read_pbn
+from tests.inference.helpers import random_play
+from tests.inference.test_records import pbn_rows, pbn_text
+from tests.strategies import deals
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "records" / "example.pbn"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = builtins.__import__
+
+    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("endplay"):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    from inference.bot import DoubleDummy
+
+    with pytest.raises(BotUnavailableError, match=r"pip install 'kibitz\[bot\]'"):
+        DoubleDummy()
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3")
+    assert status == 2 and "kibitz[bot]" in err
+
+
+def test_opening_lead_follows_the_agreement() -> None:
+    agreement = load_lead_agreement("fourth-best-nt")
+
+    def lead(hand: str, strain: Strain = Strain.NT) -> str:
+        return str(opening_lead(CardSet.parse(hand).mask, strain, agreement))
+
+    assert lead("KJ742.Q3.983.J5") == "S4"        # fourth highest of the longest suit
+    assert lead("KQJ5.Q3.9832.J5") == "SK"        # top of a sequence of three honours
+    assert lead("K53.Q3.98.AJ5432") == "C4"       # longest suit, fourth highest
+    assert lead("K53.Q3.987.J5432") == "C3"
+    assert lead("953.Q32.T8.K8542") == "C4"
+    assert lead("AKQJT98765432...", Strain.S) == "SA"  # only trumps: top of the sequence
+    assert lead("8765.AK32.Q82.72", Strain.H) == "S5"  # not a trump, fourth highest of spades
+    assert lead("Q532.Q3.983.K542") == "C2"         # four-card suits tie: clubs (more HCP)
+    assert lead("K52.Q3.98.AJ5432".replace("98", "987")) == "C4"
+
+
+# -- everything below needs the solver --------------------------------------------------------
+
+endplay = pytest.importorskip("endplay", reason="the reference declarer's tests need the extra kibitz[bot]")
+
+
+def minimax(hands: list[int], leader: Seat, trick: list[tuple[Seat, Card]], strain: Strain, side: int) -> int:
+    """Tricks ``side`` (0: N-S, 1: E-W) takes from here with both sides perfect: plain game-tree search."""
+    if not any(hands) and not trick:
+        return 0
+    seat = Seat((leader + len(trick)) % 4)
+    led = trick[0][1].suit if trick else None
+    mine = (int(seat) % 2) == side
+    best: int | None = None
+    for c in legal_cards(hands[seat], led):
+        hands[seat] &= ~c.bit
+        t = trick + [(seat, c)]
+        if len(t) == 4:
+            w = trick_winner(t, strain)
+            value = (int(w) % 2 == side) + minimax(hands, w, [], strain, side)
+        else:
+            value = minimax(hands, leader, t, strain, side)
+        hands[seat] |= c.bit
+        if best is None or (value > best if mine else value < best):
+            best = value
+    assert best is not None
+    return best
+
+
+def ending(deal: Deal, declarer: Seat, strain: Strain, rnd: random.Random, cards: int) -> PlayState:
+    """Declarer's view after a random legal play of about ``cards`` cards, stopped at declarer's side's turn."""
+    play = random_play(deal, declarer, strain, rnd, 52)
+    state = PlayState(deal[declarer], declarer=declarer, contract=strain)
+    for k, c in enumerate(play):
+        if k >= cards and state.to_play in (declarer, declarer.partner):
+            break
+        state.play(c)
+        if k == 0:
+            state.table_dummy(deal[declarer.partner])
+    return state
+
+
+@settings(max_examples=30, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False),
+       st.integers(36, 41), st.integers(0, 2 ** 16))
+def test_decision_equals_brute_force_over_the_same_samples(deal: Deal, declarer: Seat, strain: Strain,
+                                                           rnd: random.Random, cards: int, seed: int) -> None:
+    """Each legal card's total is the minimax tricks summed over the very layouts the view samples (the
+    same seed draws the same layouts), with the trick in progress and trumps; the card is the best
+    total, ties by the documented rule."""
+    state = ending(deal, declarer, strain, rnd, cards)
+    decision = choose_card(state, n=6, seed=seed, view="lawful")
+    snap = state.snapshot
+    legal = legal_cards(snap.remaining[state.to_play], snap.current.led_suit)
+    if len(legal) == 1:
+        assert decision.card == legal[0] and decision.samples == 0
+        return
+    in_trick = sum(c.bit for _, c in snap.current.cards)
+    done = 0
+    for m in snap.played:
+        done |= m
+    done &= ~in_trick
+    side = int(state.to_play) % 2
+    expected = dict.fromkeys(legal, 0)
+    for row in state.sample_masks(6, seed, "lawful").tolist():
+        hands = [int(m) & ~done & ~in_trick for m in row]
+        for c in legal:
+            hands[state.to_play] &= ~c.bit
+            trick = list(snap.current.cards) + [(state.to_play, c)]
+            if len(trick) == 4:
+                w = trick_winner(trick, strain)
+                value = (int(w) % 2 == side) + minimax(hands, w, [], strain, side)
+            else:
+                value = minimax(hands, snap.current.leader, trick, strain, side)
+            hands[state.to_play] |= c.bit
+            expected[c] += value
+    assert decision.totals == expected
+    assert decision.card == max(legal, key=lambda c: (expected[c], tie_key(c)))
+    assert choose_card(state, n=6, seed=seed, view="lawful") == decision  # same seed, same decision
+
+
+def test_whole_deal_is_legal_and_counted() -> None:
+    """A whole deal by the bot: the play reads back as a legal record and the tricks are counted right."""
+    from inference.bot import DoubleDummy
+
+    rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
+    solver = DoubleDummy()
+    lead = load_lead_agreement("fourth-best-nt")
+    carding = load_carding_agreement("standard-count")
+    reader = CardReader(lead, carding)
+    result = play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
+                       view="agreement", solver=solver, reader=reader)
+    cards = [p.card for p in result.cards]
+    assert len(cards) == 52 and len(set(cards)) == 52
+    back = next(read_pbn(pbn_text(rec.deal, rec.declarer, "3NT",
+                                  pbn_rows(rec.deal, rec.declarer, Strain.NT, cards, rec.declarer.lho))))
+    assert list(back.play) == cards  # read_pbn checks every card is legal
+    won, leader = 0, rec.declarer.lho
+    for t in range(13):
+        trick = [(Seat((leader + j) % 4), cards[4 * t + j]) for j in range(4)]
+        leader = trick_winner(trick, Strain.NT)
+        won += int(leader) % 2 == int(rec.declarer) % 2
+    assert result.declarer_tricks == won
+    assert reader.read and reader.read[0].startswith("lead ")
+    again = play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
+                      view="agreement", solver=solver, reader=CardReader(lead, carding))
+    assert [p.card for p in again.cards] == cards  # same seed, same play
+
+
+def test_kibitz_play_prints_every_card_and_the_result() -> None:
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3", "--tricks", "2")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert sum(1 for line in lines if line.startswith("  trick")) == 52
+    assert sum("won by" in line for line in lines) == 13
+    assert "3 lawful layouts:" in out and "double dummy (past --tricks)" in out
+    assert lines[-2].startswith("declarer's side took ") and "double dummy from the lead: 10" in lines[-2]
+
+
+def test_kibitz_play_rejects_bad_input() -> None:
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "0")
+    assert status == 2 and "invalid -n 0" in err and out == ""
+    status, _, err = run("play", str(EXAMPLE), "--board", "9")
+    assert status == 2 and "board 9" in err
+
+
+_ = CARDS

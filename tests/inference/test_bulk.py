@@ -1,0 +1,85 @@
+"""Replaying many files at once (``kibitz replay FOLDER``): exact counts, reasons, soundness, workers."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from dealer import Seat
+from inference.bulk import record_files, replay_file, replay_many, violations
+from inference.contract import Strain
+from inference.errors import InvalidArgumentError
+from inference.records import PlayRecord, read_pbn
+from inference.replay import replay_record
+from tests.inference.helpers import random_play
+from tests.inference.test_cli_replay import run
+from tests.inference.test_records import DEAL, pbn_rows, pbn_text
+
+
+def folder(tmp_path: Path) -> Path:
+    """Three files: two legal records (one cut short), one illegal (a card twice), one passed out."""
+    root = tmp_path / "corpus"
+    (root / "sub").mkdir(parents=True)
+    good = [random_play(DEAL, Seat.S, Strain.H, random.Random(k), 52 if k == 0 else 17) for k in range(2)]
+    text = "\n".join(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, c, Seat.W)) for c in good)
+    (root / "a.pbn").write_text(text)
+    twice = good[0][:8]
+    bad = pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, twice, Seat.W))
+    bad = bad.replace(str(twice[1]), str(twice[0]), 1)
+    passed = '[Board "9"]\n[Dealer "N"]\n[Deal "' + DEAL.to_pbn() + '"]\n[Contract "Pass"]\n\n'
+    (root / "sub" / "b.pbn").write_text(bad + "\n" + passed)
+    (root / "notes.txt").write_text("not a record")
+    return root
+
+
+def test_counts_reasons_and_soundness(tmp_path: Path) -> None:
+    root = folder(tmp_path)
+    files = record_files([root])
+    assert [f.name for f in files] == ["a.pbn", "b.pbn"]
+    s = replay_many(files)
+    assert (s.files, s.read, s.replayed, s.cards) == (2, 4, 2, 52 + 17)
+    assert dict(s.rejected) == {"card played twice": 1}
+    assert dict(s.skipped) == {"passed out": 1} and s.violations == []
+    parallel = replay_many(files, jobs=2)
+    assert parallel.as_json() | {"cpu_seconds": 0} == s.as_json() | {"cpu_seconds": 0}
+
+
+def test_the_soundness_check_can_fail() -> None:
+    """Tighten one bound by one: the checker must report the true deal excluded."""
+    rec = next(r for r in read_pbn(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, random_play(
+        DEAL, Seat.S, Strain.H, random.Random(3), 12), Seat.W))) if isinstance(r, PlayRecord))
+    state, step = list(replay_record(rec))[5]
+    assert violations(rec, step.bounds, state.snapshot.unseen) == []
+    seat, sb = step.bounds.seats[0]
+    true = DEAL[seat].length(0)
+    narrowed = replace(sb, length=((true + 1, 13),) + sb.length[1:])
+    bounds = replace(step.bounds, seats=((seat, narrowed),) + step.bounds.seats[1:])
+    assert violations(rec, bounds, state.snapshot.unseen)
+
+
+def test_kibitz_replay_folder_summary(tmp_path: Path) -> None:
+    root = folder(tmp_path)
+    status, out, err = run("replay", str(root), "--no-progress")
+    assert status == 0, err
+    assert "records read                    4" in out and "soundness violations            0" in out
+    assert "rejected                        1" in out and "throughput" in out
+    status, out, _ = run("replay", str(root / "a.pbn"), "--summary", "--json")
+    obj = json.loads(out)
+    assert (obj["read"], obj["replayed"], obj["cards"], obj["soundness_violations"]) == (2, 2, 69, 0)
+    status, _, err = run("replay", str(root), "--board", "7")
+    assert status == 2 and "--board" in err
+    status, _, err = run("replay", str(tmp_path / "nothing-here"), str(root))
+    assert status == 2 and "nothing-here" in err
+
+
+def test_replay_file_equals_one_file_of_many(tmp_path: Path) -> None:
+    root = folder(tmp_path)
+    one = replay_file(root / "a.pbn")
+    many = replay_many([root / "a.pbn"])
+    assert (one.read, one.replayed, one.cards) == (many.read, many.replayed, many.cards)
+    with pytest.raises(InvalidArgumentError, match="jobs=0"):
+        replay_many([root / "a.pbn"], jobs=0)
