@@ -31,7 +31,7 @@ from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import Deal, Seat  # noqa: E402
 from dealer.exact import ExactDealer  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
-from inference.contract import Contract, Strain  # noqa: E402
+from inference.contract import Contract  # noqa: E402
 
 VIEWS = ("lawful", "agreement", "weighted")
 

@@ -25,7 +25,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import CardSet  # noqa: E402
-from inference.claims import Evaluator  # noqa: E402
 from inference.layouts import VIEWS, layout_space  # noqa: E402
 from inference.play import PlayState  # noqa: E402
 

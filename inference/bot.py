@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -439,5 +439,3 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
             on_card(played)
     return DealResult(tuple(out), won, fallbacks)
 
-
-_ = Any

@@ -12,7 +12,7 @@ import os
 import re
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -23,7 +23,7 @@ from .errors import InvalidArgumentError, RecordError
 from .records import PlayRecord, Skipped, read_records
 from .replay import replay_record
 
-__all__ = ["Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
+__all__ = ["PART_BYTES", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
 
 _SUFFIXES = (".pbn", ".lin")
 
@@ -108,11 +108,17 @@ class Summary:
                 "first_violations": self.violations[:10], "cpu_seconds": round(self.seconds, 3)}
 
 
-def replay_file(path: "str | Path") -> Summary:
-    """Replay every record of one file from declarer's view; count and check soundness after every card."""
+def replay_file(path: "str | Path", part: int = 0, parts: int = 1) -> Summary:
+    """Replay the records of one file from declarer's view; count and check soundness after every card.
+
+    With ``parts`` > 1 only every ``parts``-th record from number ``part`` is counted (a big file
+    shared among workers); the file itself counts in part 0.
+    """
     start = time.process_time()
-    s = Summary(files=1)
-    for item in read_records(path):
+    s = Summary(files=int(part == 0))
+    for k, item in enumerate(read_records(path)):
+        if k % parts != part:
+            continue
         s.read += 1
         if isinstance(item, RecordError):
             s.rejected[rejection_reason(item)] += 1
@@ -130,23 +136,42 @@ def replay_file(path: "str | Path") -> Summary:
     return s
 
 
+def _replay_part(job: tuple[Path, int, int]) -> tuple[Path, Summary]:
+    return job[0], replay_file(*job)
+
+
+#: Files larger than this are shared among workers, one part per this many bytes.
+PART_BYTES = 200_000
+
+
 def replay_many(files: Sequence[Path], *, jobs: int = 1,
                 progress: Callable[[Summary, Path], None] | None = None) -> Summary:
-    """Replay every file (``jobs`` worker processes); ``progress`` is called after each file."""
+    """Replay every file (``jobs`` worker processes: the biggest files first, big ones split by record);
+    ``progress`` is called after each file or part."""
     if jobs < 1:
         raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
     total = Summary()
     if jobs == 1:
-        results: Iterable[Summary] = map(replay_file, files)
-    else:
-        pool = ProcessPoolExecutor(min(jobs, os.cpu_count() or 1))
-        results = pool.map(replay_file, files, chunksize=4)
-    try:
-        for path, part in zip(files, results):
-            total.add(part)
+        for path in files:
+            total.add(replay_file(path))
             if progress is not None:
                 progress(total, path)
-    finally:
-        if jobs > 1:
-            pool.shutdown(cancel_futures=True)
+        return total
+    work: list[tuple[Path, int, int]] = []
+    for path in sorted(files, key=lambda f: f.stat().st_size, reverse=True):
+        parts = max(1, path.stat().st_size // PART_BYTES)
+        work += [(path, k, parts) for k in range(parts)]
+    with ProcessPoolExecutor(min(jobs, os.cpu_count() or 1)) as pool:
+        futures = [pool.submit(_replay_part, job) for job in work]
+        try:
+            for future in as_completed(futures):
+                path, part = future.result()
+                total.add(part)
+                if progress is not None:
+                    progress(total, path)
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    total.violations.sort()
     return total

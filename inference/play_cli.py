@@ -76,7 +76,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
                        tricks=args.tricks)
     out.write(f"declarer's side took {result.declarer_tricks} tricks (the record: "
               f"{recorded if recorded is not None else 'unknown'}; double dummy from the lead: {dd_start})\n")
-    out.write(f"defenders: {defence.from_record} cards from the record, {defence.double_dummy} double dummy; "
+    out.write(f"defenders: {defence.from_record} card{'s' if defence.from_record != 1 else ''} from the record, "
+              f"{defence.double_dummy} double dummy; "
               f"{solver.positions_solved} positions solved"
               + (f"; {result.fallbacks} decisions fell back to the lawful view" if result.fallbacks else "") + "\n")
     return 0

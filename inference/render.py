@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from dealer import Seat, Suit
+from dealer import Suit
 
 from .lawful import QUANTITIES, Bounds
 

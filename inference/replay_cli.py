@@ -97,7 +97,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
 
     from tqdm import tqdm
 
-    from .bulk import record_files, replay_many
+    from .bulk import PART_BYTES, record_files, replay_many
 
     if args.board is not None or args.record is not None or args.seat:
         raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
@@ -105,10 +105,13 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     if not files:
         raise InvalidArgumentError(f"no PBN or LIN files in {', '.join(map(repr, paths))}")
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = tqdm(total=len(files), unit="file", file=sys.stderr, disable=not show, dynamic_ncols=True)
+    bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, file=sys.stderr,
+               disable=not show, dynamic_ncols=True)
+    sizes = {f: f.stat().st_size for f in files}
+    parts = {f: (max(1, sizes[f] // PART_BYTES) if args.jobs > 1 else 1) for f in files}
 
     def progress(total: "Summary", path: Path) -> None:
-        bar.update(1)
+        bar.update(sizes[path] / parts[path])
         bar.set_postfix(records=f"{total.read:,}", cards=f"{total.cards:,}", unsound=len(total.violations),
                         refresh=False)
 
@@ -124,17 +127,19 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
         out.write(json.dumps(obj) + "\n")
         return 1 if summary.violations else 0
     rejected = sum(summary.rejected.values())
+    rows: list[tuple[str, int, str]] = [("records read", summary.read, ""),
+                                        ("replayed", summary.replayed, f"({summary.cards:,} cards)"),
+                                        ("rejected", rejected, "")]
+    rows += [(f"  {reason}", n, "") for reason, n in summary.rejected.most_common()]
+    rows += [(reason, n, "") for reason, n in summary.skipped.most_common()]
+    rows.append(("soundness violations", len(summary.violations), ""))
+    width = max(len(label) for label, _, _ in rows) + 2
     lines = [f"{summary.files:,} files, every record from declarer's view ({args.jobs} "
-             f"process{'es' if args.jobs > 1 else ''})",
-             f"  records read           {summary.read:>10,}",
-             f"  replayed               {summary.replayed:>10,}   ({summary.cards:,} cards)",
-             f"  rejected               {rejected:>10,}"]
-    lines += [f"    {reason:<30} {n:>6,}" for reason, n in summary.rejected.most_common()]
-    lines += [f"  {reason:<22} {n:>10,}" for reason, n in summary.skipped.most_common()]
-    lines.append(f"  soundness violations   {len(summary.violations):>10,}")
+             f"process{'es' if args.jobs > 1 else ''})"]
+    lines += [f"  {label:<{width}}{n:>10,}" + (f"   {extra}" if extra else "") for label, n, extra in rows]
     lines += [f"    {v}" for v in summary.violations[:10]]
     rate = summary.cards / wall if wall > 0 else 0.0
-    lines.append(f"  throughput             {rate:>10,.0f} cards/s  ({summary.replayed / wall if wall else 0:,.1f} "
+    lines.append(f"  {'throughput':<{width}}{rate:>10,.0f} cards/s ({summary.replayed / wall if wall else 0:,.1f} "
                  f"records/s; {wall:,.1f} s)")
     out.write("\n".join(lines) + "\n")
     return 1 if summary.violations else 0

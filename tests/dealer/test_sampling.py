@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from dealer import CardSet, Seat, Suit
+from dealer import CardSet, Seat
 from dealer.engine import _exact_choice, bounded_uniform
 from dealer.exact import ExactDealer, make_rng
 from dealer.spec import DealSpec, SeatSpec

@@ -1,11 +1,12 @@
 """The reference declarer (extra ``kibitz[bot]``): solver against brute-force minimax, decisions, whole deals.
 
-Everything but the first two tests needs endplay; without it they are skipped (CI installs the extra).
+The tests marked ``needs_solver`` need endplay; without it they are skipped (CI installs the extra).
 """
 
 from __future__ import annotations
 
 import builtins
+import importlib.util
 import io
 import random
 from contextlib import redirect_stderr, redirect_stdout
@@ -16,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer import CARDS, Card, CardSet, Deal, Seat
-from inference.bot import (AgreementDefence, CardReader, Table, choose_card, legal_cards, opening_lead,
+from dealer import Card, CardSet, Deal, Seat
+from inference.bot import (AgreementDefence, CardReader, choose_card, legal_cards, opening_lead,
                            play_deal, tie_key)
 from inference.cli import main
 from inference.contract import Strain
@@ -75,7 +76,8 @@ def test_opening_lead_follows_the_agreement() -> None:
 
 # -- everything below needs the solver --------------------------------------------------------
 
-endplay = pytest.importorskip("endplay", reason="the reference declarer's tests need the extra kibitz[bot]")
+needs_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
+                                  reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
 
 
 def minimax(hands: list[int], leader: Seat, trick: list[tuple[Seat, Card]], strain: Strain, side: int) -> int:
@@ -114,6 +116,7 @@ def ending(deal: Deal, declarer: Seat, strain: Strain, rnd: random.Random, cards
     return state
 
 
+@needs_solver
 @settings(max_examples=30, deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False),
        st.integers(36, 41), st.integers(0, 2 ** 16))
@@ -153,6 +156,7 @@ def test_decision_equals_brute_force_over_the_same_samples(deal: Deal, declarer:
     assert choose_card(state, n=6, seed=seed, view="lawful") == decision  # same seed, same decision
 
 
+@needs_solver
 def test_whole_deal_is_legal_and_counted() -> None:
     """A whole deal by the bot: the play reads back as a legal record and the tricks are counted right."""
     from inference.bot import DoubleDummy
@@ -181,6 +185,7 @@ def test_whole_deal_is_legal_and_counted() -> None:
     assert [p.card for p in again.cards] == cards  # same seed, same play
 
 
+@needs_solver
 def test_kibitz_play_prints_every_card_and_the_result() -> None:
     status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3", "--tricks", "2")
     assert status == 0, err
@@ -197,5 +202,3 @@ def test_kibitz_play_rejects_bad_input() -> None:
     status, _, err = run("play", str(EXAMPLE), "--board", "9")
     assert status == 2 and "board 9" in err
 
-
-_ = CARDS

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer import CardSet, Deal, Seat, Suit
+from dealer import CardSet, Deal, Seat
 from dealer.exact import ExactDealer
 from dealer.spec import DealSpec, SeatSpec
 from inference.contract import Contract, Strain

@@ -83,7 +83,7 @@ def test_pbn_inheritance() -> None:
     text = (pbn_text(DEAL, Seat.S, "3NT", pbn_rows(DEAL, Seat.S, Strain.NT, first, Seat.W),
                      extra='[Event "##Camrose"]\n')
             + "\n"  # rpbridge: the second result of a board omits Deal, Board, Dealer, Event
-            + f'[Declarer "N"]\n[Contract "4S"]\n[Play "E"]\n'
+            + '[Declarer "N"]\n[Contract "4S"]\n[Play "E"]\n'
             + "\n".join(" ".join(r) for r in pbn_rows(DEAL, Seat.N, Strain.S, second, Seat.E)) + "\n*\n"
             + "\n" + pbn_text(DEAL, Seat.S, "3NT", pbn_rows(DEAL, Seat.S, Strain.NT, first, Seat.W)).replace(
                 '[Board "7"]', '[Board "#"]'))
