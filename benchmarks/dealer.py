@@ -120,9 +120,14 @@ def main() -> None:
         print(f"| {name} | {setup:.3f} | {rate_mem:,.0f} | {n_pbn / pbn_t:,.0f} | {rate:,.0f} | {acc_text} "
               f"| {speedup} |")
         sys.stdout.flush()
+    print_legend(args.only)
+
+
+def print_legend(only: str = "") -> None:
+    """The specs' legend under a table: one line per spec shown."""
     print()
     for name, text in SPECS.items():
-        if not args.only or name in args.only:
+        if not only or name in only:
             print(f"- {name}: `{text}`")
 
 

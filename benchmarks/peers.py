@@ -212,10 +212,7 @@ def main() -> None:
                           f"{k_rate / rate:,.1f}x"]
         print(f"| {key} | " + " | ".join(cells) + " |")
         sys.stdout.flush()
-    print()
-    for key, spec in SPECS.items():
-        if not args.only or key in args.only:
-            print(f"- {key}: `{spec}`")
+    _module.print_legend(args.only)
 
 
 if __name__ == "__main__":

@@ -37,8 +37,8 @@ from .leads import CardingAgreement, LeadAgreement, count_signal, lead_interpret
 from .play import PlayState, trick_winner
 
 __all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "legal_cards", "Defence",
-           "RecordedDefence", "AgreementDefence", "CardReader", "PlayedCard", "DealResult", "play_deal",
-           "opening_lead"]
+           "RecordedDefence", "AgreementDefence", "CardReader", "GameHistory", "PlayedCard", "DealResult",
+           "play_deal", "opening_lead"]
 
 _SUIT = 0x1FFF
 _HOLDING = ["".join(RANK_CHARS[b] for b in range(13) if h >> b & 1) for h in range(1 << 13)]

@@ -92,7 +92,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                     "solve each double dummy (endplay/DDS, batched) and play the card with the best average "
                     "(ties: the lowest card, clubs before diamonds before hearts before spades). The defenders "
                     "play their recorded cards while the play follows the record, and the double-dummy best "
-                    "card from the first card declarer plays differently. Each card is printed as it is played. Needs: pip install 'kibitz[bot]'.",
+                    "card from the first card declarer plays differently. Each card is printed as it is played. "
+                    "Needs: pip install 'kibitz[bot]'.",
     )
     p.add_argument("file", help="a PBN or LIN file of played deals")
     p.add_argument("--board", help="the board to play (default: the first with play recorded)")
