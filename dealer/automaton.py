@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 import numpy as np
 
@@ -213,6 +213,7 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
         weights = np.ones(1 << r, dtype=np.int64)
     else:
         raw: list[object] = []
+        s: int | np.ndarray
         for s in range(1 << r):
             if not ok[s]:
                 raw.append(0)
@@ -348,7 +349,7 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
 
     # positions: suit of each free card and offset within its suit
     suit_of = [c // 13 for c in free_cards]
-    offset_of = []
+    offset_of: list[int] = []
     for t in range(n):
         offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
 
@@ -369,7 +370,7 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         a = np.repeat(np.arange(na), nw)
         w = np.tile(np.arange(nw), na)
         outs = []
-        wts = []
+        wts: list[np.ndarray | None] = []
         for nxt in (ha.next0[k], ha.next1[k]):
             w2 = nxt[w].astype(np.int64)
             if k + 1 < len(by_suit[j]):
@@ -431,9 +432,9 @@ def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list
         i1 = ids_ext[raw1[t]]
         cols = [i0, i1]
         if raww0[t] is not None:
-            cols.append(np.where(i0 >= 0, raww0[t], 0))
+            cols.append(np.where(i0 >= 0, cast(np.ndarray, raww0[t]), 0))
         if raww1[t] is not None:
-            cols.append(np.where(i1 >= 0, raww1[t], 0))
+            cols.append(np.where(i1 >= 0, cast(np.ndarray, raww1[t]), 0))
         live = (i0 >= 0) | (i1 >= 0)
         ids = np.full(len(i0), -1, dtype=np.int64)
         if len(cols) == 2:
@@ -448,8 +449,8 @@ def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list
         rep[inv] = np.nonzero(live)[0]
         mn0[t] = i0[rep]
         mn1[t] = i1[rep]
-        mw0[t] = None if raww0[t] is None else np.where(mn0[t] >= 0, raww0[t][rep], 0)
-        mw1[t] = None if raww1[t] is None else np.where(mn1[t] >= 0, raww1[t][rep], 0)
+        mw0[t] = None if raww0[t] is None else np.where(mn0[t] >= 0, cast(np.ndarray, raww0[t])[rep], 0)
+        mw1[t] = None if raww1[t] is None else np.where(mn1[t] >= 0, cast(np.ndarray, raww1[t])[rep], 0)
         ids_at[t] = ids
         ids_next = ids
         m_next = len(uk)
@@ -471,8 +472,8 @@ def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list
         table[nxt] = np.arange(len(nxt))
         out0.append(np.where(a0 >= 0, table[np.maximum(a0, 0)], -1).astype(np.int32))
         out1.append(np.where(a1 >= 0, table[np.maximum(a1, 0)], -1).astype(np.int32))
-        ow0.append(None if mw0[t] is None else mw0[t][keep])
-        ow1.append(None if mw1[t] is None else mw1[t][keep])
+        ow0.append(None if mw0[t] is None else cast(np.ndarray, mw0[t])[keep])
+        ow1.append(None if mw1[t] is None else cast(np.ndarray, mw1[t])[keep])
         keep = nxt
         sizes.append(len(nxt))
     labels = keep.astype(np.int32)

@@ -37,7 +37,7 @@ class Card:
     bit: int
     hcp: int
 
-    def __new__(cls, suit: Suit | str, rank: Rank | str) -> "Card":
+    def __new__(cls, suit: Suit | str, rank: Rank | str | int) -> "Card":
         s = Suit.parse(suit)
         r = Rank.parse(rank) if not isinstance(rank, int) or isinstance(rank, Rank) else _rank_from_int(rank)
         key = (int(s), int(r))

@@ -7,7 +7,7 @@ holding is a 13-bit field (bit 0 = ace) at offset ``13 * suit``.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Self
 
 from .card import CARDS, Card
 from .errors import InvalidHandError
@@ -55,9 +55,11 @@ class CardSet:
     _mask: int
 
     def __init__(self, cards: "Iterable[Card | str] | CardSet | int" = 0) -> None:
+        if isinstance(cards, bool):
+            raise InvalidHandError(f"invalid cards {cards!r}: expected cards, a CardSet or a card mask")
         if isinstance(cards, CardSet):
             mask = cards.mask
-        elif isinstance(cards, int) and not isinstance(cards, bool):
+        elif isinstance(cards, int):
             if not 0 <= cards <= FULL_MASK:
                 raise InvalidHandError(f"invalid card mask {cards!r}: expected 0 .. 2**52-1")
             mask = cards
@@ -72,12 +74,12 @@ class CardSet:
 
     # -- construction -------------------------------------------------
     @classmethod
-    def from_mask(cls, mask: int) -> "CardSet":
+    def from_mask(cls, mask: int) -> Self:
         """The set whose bits are ``mask``."""
         return cls(mask)
 
     @classmethod
-    def parse(cls, text: str) -> "CardSet":
+    def parse(cls, text: str) -> Self:
         """Parse a PBN hand (with dots) or suit-prefixed holdings (see the class doc)."""
         if not isinstance(text, str):
             raise InvalidHandError(f"invalid hand {text!r}: expected a string")
@@ -86,7 +88,7 @@ class CardSet:
         return cls(_parse_holdings(text))
 
     @classmethod
-    def from_pbn(cls, text: str) -> "CardSet":
+    def from_pbn(cls, text: str) -> Self:
         """Parse a PBN hand ``AKQ.T98.J9876.5`` (exactly four suits, spades first)."""
         return cls(_parse_pbn_hand(text))
 

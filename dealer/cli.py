@@ -13,7 +13,7 @@ import re
 import sys
 import time
 from fractions import Fraction
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from .deal import Deal
 from .engine import DEFAULT_LIMIT
@@ -23,6 +23,9 @@ from .language import Script, parse_script
 from .numbering import D, deal_to_number, number_to_deal
 from .pbnio import FORMATS, read_pbn_deals, write_deals
 from .seat import Seat
+
+if TYPE_CHECKING:
+    from .stats import FeatureTest
 
 __all__ = ["register", "run_handler", "load_script"]
 
@@ -190,7 +193,7 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
                     entry["exact"] = {str(k): f"{p.numerator}/{p.denominator}" for k, _, p in test.rows}
                     entry.update(chi2=test.statistic, dof=test.dof, p_value=test.p_value,
                                  impossible_seen=[str(x) for x in test.impossible_seen])
-                obj["tables"].append(entry)  # type: ignore[attr-defined]
+                obj["tables"].append(entry)
         print(json.dumps(obj), file=out)
     else:
         _print_stats(tally, tests, seats, features, source, out)
@@ -199,7 +202,7 @@ def _cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _print_stats(tally: object, tests: list, seats: list[Seat], features: list[str], source: str,
+def _print_stats(tally: object, tests: list[FeatureTest], seats: list[Seat], features: list[str], source: str,
                  out: TextIO) -> None:
     from .stats import Tally
 
@@ -232,7 +235,7 @@ def _print_stats(tally: object, tests: list, seats: list[Seat], features: list[s
             print(verdict, file=out)
 
 
-def _plot(tally: object, tests: list, seats: list[Seat], features: list[str], path: str) -> None:
+def _plot(tally: object, tests: list[FeatureTest], seats: list[Seat], features: list[str], path: str) -> None:
     try:
         import matplotlib
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
 import numpy as np
 
@@ -202,7 +202,7 @@ class Always(Cond):
         return "1" if self.value else "0"
 
 
-_COMPARE: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
 }

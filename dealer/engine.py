@@ -23,7 +23,7 @@ No rejection, no floating point.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 
@@ -78,7 +78,7 @@ class JointTables:
             self._build()
 
     # -- the backward pass ----------------------------------------------------
-    def _moves(self, t: int, d: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    def _moves(self: JointTables | CompactTables, t: int, d: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
         idx = []
         wts = []
         for i, a in enumerate(self.automata):
@@ -92,7 +92,7 @@ class JointTables:
 
     def _gather(self, nxt: np.ndarray, t: int, d: int) -> np.ndarray:
         idx, wts = self._moves(t, d)
-        g = nxt[np.ix_(*idx)]
+        g: np.ndarray = nxt[np.ix_(*idx)]
         for axis, w in enumerate(wts):
             if w is not None:
                 shape = [1] * self.k
@@ -100,7 +100,7 @@ class JointTables:
                 g = g * w.reshape(shape).astype(g.dtype)
         return g
 
-    def _max_weight(self, t: int, d: int) -> int:
+    def _max_weight(self: JointTables | CompactTables, t: int, d: int) -> int:
         _, wts = self._moves(t, d)
         out = 1
         for w in wts:
@@ -388,7 +388,7 @@ class CompactTables:
                     alive &= nx >= 0
                     key2 += np.maximum(nx, 0) * radix2[i]
                     if ws[i] is not None:
-                        wi = ws[i][state[i]].astype(np.int64)
+                        wi = cast(np.ndarray, ws[i])[state[i]].astype(np.int64)
                         w_total = wi if w_total is None else w_total * wi
                 targets.append(np.where(alive, key2, -1))
                 wts.append(w_total)
@@ -540,7 +540,7 @@ def _choose_with_bounds(layer: _Layer, flat: np.ndarray, values: list[np.ndarray
     r = rng.integers(0, np.iinfo(np.uint64).max, size=len(flat), dtype=np.uint64, endpoint=True)
     above = r[:, None] > bounds
     tie = r[:, None] == bounds
-    choice = (above | (tie & exact)).sum(axis=1).astype(np.int8)
+    choice: np.ndarray = (above | (tie & exact)).sum(axis=1).astype(np.int8)
     ambiguous = (tie & ~exact).any(axis=1)
     for row in np.nonzero(ambiguous)[0]:
         choice[row] = _exact_choice(int(r[row]), [int(v[row]) for v in values], rng)

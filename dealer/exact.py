@@ -260,6 +260,7 @@ class ExactDealer:
         gen = make_rng(seed)
         plan = self._plan
         out = np.zeros((n, 4), dtype=np.uint64)
+        seat: Seat | int
         for seat in Seat:
             out[:, seat] = np.uint64(plan.predeal[seat])
         if n == 0 or not plan.free:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, cast
 
 from .card import Card
 from .cardset import CardSet
@@ -189,7 +189,7 @@ class _Parser:
                 start = self.tok.offset
                 while not self.at_statement_start():
                     self.next()
-                meta["actions"].append(self.text[start:self.tok.offset].strip())  # type: ignore[union-attr]
+                cast("list[str]", meta["actions"]).append(self.text[start:self.tok.offset].strip())
             elif t.kind == "name" and self.peek().text == "=":
                 name = self.next().text
                 self.next()
@@ -444,7 +444,7 @@ def _split(conds: list[Cond], predeals: dict[Seat, tuple[CardSet, Pos]], text: s
     filters: dict[Seat, dict[Suit, list[Callable[[CardSet], bool]]]] = {}
     for top in conds:
         for c in _flatten(top):
-            seats = c.seats()
+            seats: frozenset[Seat] | dict[Seat, SeatSpec] = c.seats()
             if not seats:
                 if isinstance(c, Always) or _constant(c):
                     if not _constant_value(c):
@@ -481,7 +481,7 @@ def _split(conds: list[Cond], predeals: dict[Seat, tuple[CardSet, Pos]], text: s
                     "or arithmetic with other features"
                 )
             per_seat.setdefault(seat, []).append(c)
-    seats: dict[Seat, SeatSpec] = {}
+    seats = {}
     for seat in Seat:
         parts = per_seat.get(seat, [])
         cond: Cond | None = None

@@ -56,6 +56,8 @@ class ShapeSet:
     """
 
     __slots__ = ("_shapes", "_text")
+    _shapes: frozenset[tuple[int, int, int, int]]
+    _text: str | None
 
     def __init__(self, shapes: Iterable[tuple[int, int, int, int]] = (), text: str | None = None) -> None:
         frozen = frozenset(tuple(s) for s in shapes)

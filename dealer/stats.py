@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 import numpy as np
-from scipy.stats import chi2
+from scipy.stats import chi2  # type: ignore[import-untyped]
 
 from .errors import SpecLimitError
 from .exact import FEATURES, ExactDealer, pattern_of
@@ -56,6 +56,8 @@ def tabulate_masks(masks: np.ndarray, tally: Tally | None = None) -> Tally:
             tally.table(seat, suit).update(length.tolist())
         tally.table(seat, "hcp").update(hcp.tolist())
         shapes = np.sort(np.stack(lengths, axis=1), axis=1)[:, ::-1]
+        keys: np.ndarray | list[np.ndarray]
+        counts: np.ndarray | list[int]
         keys, counts = np.unique(shapes, axis=0, return_counts=True) if len(col) else ([], [])
         table = tally.table(seat, "pattern")
         for key, c in zip(keys, counts):

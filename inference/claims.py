@@ -28,7 +28,7 @@ import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -189,7 +189,7 @@ class Always(Claim):
         return "1" if self.value else "0"
 
 
-_COMPARE: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
@@ -562,7 +562,7 @@ def _suit_options_cached(unseen_suit: int, base: int, a_void: bool, others_void:
     cols = [np.array([int(m).bit_count() for m in masks.tolist()], dtype=np.int64)]
     for kind, arg in specs:
         if kind == "hcp":
-            cols.append(sum(((dealt >> b) & 1) * (4 - b) for b in range(4)))
+            cols.append(cast(np.ndarray, sum(((dealt >> b) & 1) * (4 - b) for b in range(4))))
         elif kind == "hon":
             cols.append(np.array([int(m & _HONOURS).bit_count() for m in dealt.tolist()], dtype=np.int64))
         elif kind == "above":
@@ -573,7 +573,7 @@ def _suit_options_cached(unseen_suit: int, base: int, a_void: bool, others_void:
         elif kind == "len":
             cols.append(np.array([int(m).bit_count() for m in dealt.tolist()], dtype=np.int64))
     table = np.stack(cols, axis=1)
-    return _unique_rows(table)
+    return cast(np.ndarray, _unique_rows(table))
 
 
 class Evaluator:
@@ -608,14 +608,14 @@ class Evaluator:
         others = tuple(s for s in pos.concealed if s != a)
         three = len(others) == 2
         hcp_needed = any(key[0] == "hcp" for key in keys)
-        lengths_needed = {int(key[2]) for key in keys if key[0] == "len"}  # type: ignore[arg-type]
+        lengths_needed = {int(cast(int, key[2])) for key in keys if key[0] == "len"}
         per_suit: list[list[tuple[str, int]]] = [[], [], [], []]
         for key in sorted(keys, key=str):
             kind = key[0]
             if kind == "hon":
-                per_suit[int(key[2])].append(("hon", 0))  # type: ignore[arg-type]
+                per_suit[int(cast(int, key[2]))].append(("hon", 0))
             elif kind in ("above", "card"):
-                card = CARDS[int(key[2])]  # type: ignore[arg-type]
+                card = CARDS[int(cast(int, key[2]))]
                 per_suit[card.suit].append((kind, card.index % 13))
         # columns: 0 total count, [1 hcp], then per suit: [x_s], other per-suit features
         index: dict[tuple[object, ...], int] = {}
@@ -627,7 +627,7 @@ class Evaluator:
         for s in range(4):
             keep_x = three or s in lengths_needed
             feats = tuple(dict.fromkeys(per_suit[s]))
-            cols = []
+            cols: list[tuple[str, int]] = []
             if keep_x:
                 index[("x", s)] = width + len(cols)
                 cols.append(("x", 0))
@@ -664,7 +664,7 @@ class Evaluator:
             prefix = _packed_prefix(layout, tuple(params[:3]), self.vacancy[a])
             last = _contributions(layout, params[3]) @ np.array(layout[1], dtype=np.int64)
             combo = (prefix[:, None] + last[None, :]).ravel()
-            keys = np.unique(combo[combo % 14 == self.vacancy[a]])
+            keys = cast(Any, np.unique(combo[combo % 14 == self.vacancy[a]]))
         else:  # pragma: no cover - only for claims reading very many features
             for s in range(4):
                 contrib = _contributions(layout, params[s])
@@ -672,7 +672,7 @@ class Evaluator:
                 combo = combo[combo[:, 0] <= self.vacancy[a]]
                 rows = _unique_rows(combo)
         if packed_ok:
-            rows = (keys[:, None] // radix[None, :]) % (np.array(top, dtype=np.int64) + 1)[None, :]
+            rows = (cast(np.ndarray, keys)[:, None] // radix[None, :]) % (np.array(top, dtype=np.int64) + 1)[None, :]
         else:  # pragma: no cover
             rows = rows[rows[:, 0] == self.vacancy[a]]
         if three:
@@ -712,43 +712,43 @@ class Evaluator:
             if seat not in pos.concealed:
                 hand = CardSet(pos.known[seat])
                 if kind == "len":
-                    v = hand.length(int(key[2]))  # type: ignore[arg-type]
+                    v = hand.length(int(cast(int, key[2])))
                 elif kind == "hcp":
                     v = hand.hcp
                 elif kind == "hon":
-                    v = (hand.holding(int(key[2])) & _HONOURS).bit_count()  # type: ignore[arg-type]
+                    v = (hand.holding(int(cast(int, key[2]))) & _HONOURS).bit_count()
                 elif kind == "above":
-                    c = CARDS[int(key[2])]  # type: ignore[arg-type]
+                    c = CARDS[int(cast(int, key[2]))]
                     v = (hand.holding(c.suit) & ((1 << (c.index % 13)) - 1)).bit_count()
                 else:
-                    v = int(bool(pos.known[seat] >> int(key[2]) & 1))  # type: ignore[arg-type]
+                    v = int(bool(pos.known[seat] >> int(cast(int, key[2])) & 1))
                 return np.full(n, v, dtype=np.int64)
             if seat == a:
                 if kind == "len":
-                    s = int(key[2])  # type: ignore[arg-type]
+                    s = int(cast(int, key[2]))
                     return rows[:, index[("x", s)]] + known_len(a, s)
                 if kind == "hcp":
                     return rows[:, index[("hcp",)]]
                 if kind == "hon":
-                    return rows[:, index[("hon", int(key[2]))]]  # type: ignore[arg-type]
-                return rows[:, index[(kind, int(key[2]))]]  # type: ignore[arg-type]
+                    return rows[:, index[("hon", int(cast(int, key[2])))]]
+                return rows[:, index[(kind, int(cast(int, key[2])))]]
             if len(others) != 1:
                 raise InvalidArgumentError(
                     f"with three concealed seats a claim may only speak of one of them ({a.name} here)")
             b = others[0]
             # the other concealed seat holds every unseen card A does not
             if kind == "len":
-                s = int(key[2])  # type: ignore[arg-type]
+                s = int(cast(int, key[2]))
                 u = (pos.unseen >> (13 * s) & 0x1FFF).bit_count()
                 return known_len(b, s) + u - rows[:, index[("x", s)]]
             if kind == "hcp":
                 total = CardSet(pos.unseen).hcp + CardSet(pos.known[b]).hcp + CardSet(pos.known[a]).hcp
                 return total - value(("hcp", a))
             if kind == "hon":
-                s = int(key[2])  # type: ignore[arg-type]
+                s = int(cast(int, key[2]))
                 both = ((pos.unseen | pos.known[a] | pos.known[b]) >> (13 * s) & _HONOURS).bit_count()
                 return both - rows[:, index[("hon", s)]]
-            c = CARDS[int(key[2])]  # type: ignore[arg-type]
+            c = CARDS[int(cast(int, key[2]))]
             if kind == "card":
                 held = int(bool((pos.unseen | pos.known[b]) >> c.index & 1))
                 return held - rows[:, index[("card", c.index)]] if pos.unseen >> c.index & 1 else np.full(n, held)
@@ -837,12 +837,12 @@ def _expr_of(key: tuple[object, ...]) -> Expr:
     kind, seat = key[0], key[1]
     assert isinstance(seat, Seat)
     if kind == "len":
-        return Length(seat, Suit(int(key[2])))  # type: ignore[arg-type]
+        return Length(seat, Suit(int(cast(int, key[2]))))
     if kind == "hcp":
         return Hcp(seat)
     if kind == "hon":
-        return Honours(seat, Suit(int(key[2])))  # type: ignore[arg-type]
-    card = CARDS[int(key[2])]  # type: ignore[arg-type]
+        return Honours(seat, Suit(int(cast(int, key[2]))))
+    card = CARDS[int(cast(int, key[2]))]
     return Rank(seat, card)
 
 
@@ -860,7 +860,7 @@ def _value(expr: Expr, value: Callable[[tuple[object, ...]], np.ndarray], n: int
         return np.where(held > 0, value(("above", expr.seat, expr.card.index)) + 1, 0)
     if isinstance(expr, Longest):
         lengths = np.sort(np.stack([value(("len", expr.seat, s)) for s in range(4)], axis=1), axis=1)[:, ::-1]
-        return lengths[:, :expr.count].sum(axis=1)
+        return cast(np.ndarray, lengths[:, :expr.count].sum(axis=1))
     if isinstance(expr, Arith):
         return _ARITH[expr.op](_value(expr.left, value, n), _value(expr.right, value, n))
     raise TypeError(expr)  # pragma: no cover
@@ -887,7 +887,7 @@ def _evaluate(claim: Claim, value: Callable[[tuple[object, ...]], np.ndarray], n
         count = np.zeros(n, dtype=np.int64)
         for c in claim.items:
             count += _evaluate(c, value, n)
-        return count == 1
+        return cast(np.ndarray, count == 1)
     if isinstance(claim, Not):
         return ~_evaluate(claim.item, value, n)
     raise TypeError(claim)  # pragma: no cover
@@ -935,7 +935,7 @@ def _suit_feature(kind: str, arg: int, dealt: np.ndarray) -> np.ndarray:
     if kind == "len":
         return _popcount13(dealt)
     if kind == "hcp":
-        return sum(((dealt >> b) & 1) * (4 - b) for b in range(4))
+        return cast(np.ndarray, sum(((dealt >> b) & 1) * (4 - b) for b in range(4)))
     if kind == "hon":
         return _popcount13(dealt & _HONOURS)
     if kind == "above":
@@ -947,7 +947,7 @@ _POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
 
 
 def _popcount13(values: np.ndarray) -> np.ndarray:
-    return _POP13[values & 0x1FFF]
+    return cast(np.ndarray, _POP13[values & 0x1FFF])
 
 
 def _unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
@@ -958,7 +958,7 @@ def _unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
     lo = rows.min(axis=0) if len(rows) else np.zeros(rows.shape[1], dtype=np.int64)
     span = (rows.max(axis=0) - lo + 1) if len(rows) else np.ones(rows.shape[1], dtype=np.int64)
     if float(np.prod(span.astype(np.float64))) >= 2.0 ** 62:
-        out = np.unique(rows, axis=0, return_inverse=return_inverse)
+        out = np.unique(rows, axis=0, return_inverse=return_inverse)  # type: ignore[call-overload]
         return (out[0], out[1].reshape(-1)) if return_inverse else out
     radix = np.concatenate([np.cumprod(span[::-1])[::-1][1:], [1]]).astype(np.int64)
     keys = (rows - lo) @ radix
@@ -1097,15 +1097,15 @@ def random_witness(position: Position, claim: Claim, n: int = 4096, seed: int = 
     m = int(ok.sum())
 
     def value(key: tuple[object, ...]) -> np.ndarray:
-        seat = key[1]
-        hand = hands[seat] if seat in hands else np.full(m, pos.known[seat], dtype=np.int64)  # type: ignore[index]
+        seat = cast(Seat, key[1])
+        hand = hands[seat] if seat in hands else np.full(m, pos.known[seat], dtype=np.int64)
         kind = str(key[0])
         if kind == "hcp":
             return sum((_suit_feature("hcp", 0, hand >> (13 * s) & 0x1FFF) for s in range(4)),
                        np.zeros(m, dtype=np.int64))
         if kind in ("len", "hon"):
-            return _suit_feature(kind, 0, hand >> (13 * int(key[2])) & 0x1FFF)  # type: ignore[arg-type]
-        card = CARDS[int(key[2])]  # type: ignore[arg-type]
+            return _suit_feature(kind, 0, hand >> (13 * int(cast(int, key[2]))) & 0x1FFF)
+        card = CARDS[int(cast(int, key[2]))]
         return _suit_feature(kind, card.index % 13, hand >> (13 * card.suit) & 0x1FFF)
 
     return bool(_evaluate(claim, value, m).any())
@@ -1128,13 +1128,13 @@ def joint_support(position: Position, claim: Claim, targets: Sequence[tuple[obje
     claim_keys = sorted({key for key in claim.keys() if key[1] in seats}, key=str)
     state_cols: list[tuple[str, int, int, int]] = []  # (kind, seat idx, suit or -1, arg)
     for key in claim_keys:
-        kind, seat = str(key[0]), seats.index(key[1])  # type: ignore[arg-type]
+        kind, seat = str(key[0]), seats.index(key[1])
         if kind == "hcp":
             state_cols.append(("hcp", seat, -1, 0))
         elif kind in ("len", "hon"):
-            state_cols.append((kind, seat, int(key[2]), 0))  # type: ignore[arg-type]
+            state_cols.append((kind, seat, int(cast(int, key[2])), 0))
         else:
-            card = CARDS[int(key[2])]  # type: ignore[arg-type]
+            card = CARDS[int(cast(int, key[2]))]
             state_cols.append((kind, seat, card.suit, card.index % 13))
     length_targets = [t for t in targets if t[0] == "len" and t[1] in seats]
     hcp_targets = [t for t in targets if t[0] == "hcp" and t[1] in seats]
@@ -1153,7 +1153,7 @@ def joint_support(position: Position, claim: Claim, targets: Sequence[tuple[obje
                 cols.append(np.zeros(len(masks), dtype=np.int64))
         key_part = np.stack(cols, axis=1) if cols else np.zeros((len(masks), 0), dtype=np.int64)
         extra = [counts[:, seats.index(t[1])] for t in length_targets if int(t[2]) == s]  # type: ignore
-        hcps = [_suit_feature("hcp", 0, dealt[:, seats.index(t[1])]) for t in hcp_targets]  # type: ignore
+        hcps = [_suit_feature("hcp", 0, dealt[:, seats.index(t[1])]) for t in hcp_targets]
         options.append((key_part, counts, extra, hcps))
     # forward pass over states (key columns only, additive); HCP totals the claim only compares with
     # constants are clamped (see hcp_caps), and each state meets only the options that keep every
@@ -1216,15 +1216,15 @@ def joint_support(position: Position, claim: Claim, targets: Sequence[tuple[obje
     out: dict[tuple[object, ...], tuple[int, int]] = {}
     # length targets: options used on live edges at their suit
     for t in length_targets:
-        s = int(t[2])  # type: ignore[arg-type]
-        seat_i = seats.index(t[1])  # type: ignore[arg-type]
+        s = int(cast(int, t[2]))
+        seat_i = seats.index(t[1])
         src, opt, inv, uniq_opts, opt_index = links[s]
         live_edge = alive[s][src] & alive[s + 1][inv]
         used_opts = np.unique(opt[live_edge])
         key_part, counts, _, _ = options[s]
         rows = np.isin(opt_index, used_opts)
         vals = counts[rows, seat_i]
-        base = (pos.known[t[1]] >> (13 * s) & 0x1FFF).bit_count()  # type: ignore[index]
+        base = (pos.known[cast(Seat, t[1])] >> (13 * s) & 0x1FFF).bit_count()
         out[t] = (base + int(vals.min()), base + int(vals.max()))
     # HCP targets: max-plus / min-plus over live edges, per option group extremes
     for j, t in enumerate(hcp_targets):
@@ -1277,16 +1277,16 @@ def feature_values(rows: np.ndarray, column: Mapping[tuple[object, ...], int], p
         hand = CardSet(pos.known[seat])
         kind = key[0]
         if kind == "len":
-            v = hand.length(int(key[2]))  # type: ignore[arg-type]
+            v = hand.length(int(cast(int, key[2])))
         elif kind == "hcp":
             v = hand.hcp
         elif kind == "hon":
-            v = (hand.holding(int(key[2])) & _HONOURS).bit_count()  # type: ignore[arg-type]
+            v = (hand.holding(int(cast(int, key[2]))) & _HONOURS).bit_count()
         elif kind == "above":
-            c = CARDS[int(key[2])]  # type: ignore[arg-type]
+            c = CARDS[int(cast(int, key[2]))]
             v = (hand.holding(c.suit) & ((1 << (c.index % 13)) - 1)).bit_count()
         else:
-            v = int(bool(pos.known[seat] >> int(key[2]) & 1))  # type: ignore[arg-type]
+            v = int(bool(pos.known[seat] >> int(cast(int, key[2])) & 1))
         return np.full(n, v, dtype=np.int64)
 
     return value

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
-import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+import networkx as nx  # type: ignore[import-untyped]
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from dealer import Seat
 
@@ -199,10 +199,10 @@ class DependencyGraph:
                 seat = key[1]
                 self.graph.add_edge(("seat", seat), ("inference", name))
                 if key[0] in ("len", "hon"):
-                    self.graph.add_edge(("suit", int(key[2])), ("inference", name))  # type: ignore[arg-type]
+                    self.graph.add_edge(("suit", int(cast(int, key[2]))), ("inference", name))
                 elif key[0] in ("above", "card"):
-                    self.graph.add_edge(("suit", int(key[2]) // 13), ("inference", name))  # type: ignore[arg-type]
-                    self.graph.add_edge(("card", int(key[2])), ("inference", name))  # type: ignore[arg-type]
+                    self.graph.add_edge(("suit", int(cast(int, key[2])) // 13), ("inference", name))
+                    self.graph.add_edge(("card", int(cast(int, key[2]))), ("inference", name))
                 elif key[0] == "hcp":
                     self.graph.add_edge(("hcp",), ("inference", name))
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, cast
 
 import numpy as np
 
@@ -97,7 +97,7 @@ def _rows(unseen: tuple[int, int, int, int], total: int) -> np.ndarray:
     """Every (x_S, x_H, x_D, x_C) with 0 <= x_s <= unseen[s] summing to ``total``."""
     grids = np.meshgrid(*[np.arange(u + 1) for u in unseen], indexing="ij")
     rows = np.stack([g.ravel() for g in grids], axis=1)
-    return rows[rows.sum(axis=1) == total]
+    return cast(np.ndarray, rows[rows.sum(axis=1) == total])
 
 
 def _suit_hcp_prefix(unseen: int) -> list[tuple[list[int], list[int]]]:
@@ -137,7 +137,7 @@ def lawful_bounds(concealed: Sequence[Seat], unseen: int, known: Mapping[Seat, i
     holders = [0] * 52
     for seat in concealed:
         others = [s for s in concealed if s != seat]
-        rows = _rows(u, vacancy[seat])  # type: ignore[arg-type]
+        rows = _rows(u, vacancy[seat])
         ok = np.ones(len(rows), dtype=bool)
         void = voids.get(seat, 0)
         for s in range(4):

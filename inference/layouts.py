@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 import numpy as np
 
@@ -200,7 +200,7 @@ class LayoutSpace:
         spec_cols: list[tuple[str, int, int, int]] = []  # kind, seat index, suit (-1 all), arg
         self.caps: list[tuple[int, int]] = []  # (state column, cap)
         for key in keys:
-            kind, seat_i = str(key[0]), seats.index(key[1])  # type: ignore[arg-type]
+            kind, seat_i = str(key[0]), seats.index(key[1])
             if kind == "hcp":
                 if not self.hcp_cols:  # three hands: a column for this hand's HCP, over every suit
                     if key in caps:
@@ -208,9 +208,9 @@ class LayoutSpace:
                     spec_cols.append(("hcp", seat_i, -1, 0))
                 continue
             if kind in ("len", "hon"):
-                spec_cols.append((kind, seat_i, int(key[2]), 0))  # type: ignore[arg-type]
+                spec_cols.append((kind, seat_i, int(cast(int, key[2])), 0))
             else:
-                card = CARDS[int(key[2])]  # type: ignore[arg-type]
+                card = CARDS[int(cast(int, key[2]))]
                 spec_cols.append((kind, seat_i, card.suit, card.index % 13))
         self.spec_cols = spec_cols
         # state columns: counts of seats 0..k-2, the first seat's HCP when k == 2, the claims' features
@@ -281,8 +281,8 @@ class LayoutSpace:
                 else:
                     nxt, dst = _unique_rows(combo, return_inverse=True)
             elif radix is not None:
-                keys = prev_key[src] + contrib[grp] @ radix
-                prev_key, first, dst = np.unique(keys, return_index=True, return_inverse=True)
+                keys = cast(Any, prev_key[src] + contrib[grp] @ radix)
+                prev_key, first, dst = np.unique(cast(np.ndarray, keys), return_index=True, return_inverse=True)
                 dst = dst.reshape(-1)
                 nxt = prev[src[first]] + contrib[grp[first]]
             else:

@@ -358,7 +358,7 @@ class PlayState:
                     if snap.voids[dseat] >> s & 1 and dealt >> (13 * s) & _SUIT_BITS & ~snap.played[dseat] >> (13 * s):
                         raise RevokeError(f"dummy showed out of {Suit(s).name_long} but the hand tabled holds some")
             remaining = tuple(cards.mask if s == dseat else m for s, m in enumerate(snap.remaining))  # type: ignore
-        new = self._make_snapshot(remaining, snap.played, snap.voids, snap.tricks, snap.current,  # type: ignore
+        new = self._make_snapshot(remaining, snap.played, snap.voids, snap.tricks, snap.current,
                                   True, snap.won, None, f"dummy tabled: {cards.to_pbn()}",
                                   trick_no=self.trick_number)
         self._stack.append(new)

@@ -152,7 +152,7 @@ class InferenceEntry(BaseModel):
     @field_validator("after", mode="before")
     @classmethod
     def _after(cls, v: Any) -> str:
-        return Expectation._after(v)  # type: ignore[operator]
+        return Expectation._after(v)
 
 
 class LeadEntry(BaseModel):
@@ -168,7 +168,7 @@ class LeadEntry(BaseModel):
     @field_validator("after", mode="before")
     @classmethod
     def _after(cls, v: Any) -> str:
-        return Expectation._after(v)  # type: ignore[operator]
+        return Expectation._after(v)
 
 
 class Scenario(BaseModel):
@@ -346,7 +346,7 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
             loc = ("start", "played", message[7])
         elif "start" in message or "leader" in message:
             loc = ("start",)
-        line = f", line {_line_of(text, loc)}" if text else ""
+        line: str | int = f", line {_line_of(text, loc)}" if text else ""
         raise ScenarioError(f"{path}{line}, field {'.'.join(map(str, loc))}: {exc}") from None
     yield "start", state, None
     tabled = start is not None and start.dummy_tabled
@@ -375,6 +375,9 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
 
 def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) -> list[Check]:
     out = []
+    table: dict[str, tuple[int, int]] | dict[str, str]
+    want: tuple[int, int] | str
+    got: tuple[int, int] | str
     for seat, table in exp.bounds.items():
         try:
             sb = bounds[seat]
@@ -443,6 +446,8 @@ def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Ch
 
     out = []
     statuses = state.statuses()
+    want: str | tuple[int, int]
+    got: str | tuple[int, int]
     for name, want in exp.status.items():
         st = statuses.get(name)
         if st is None:

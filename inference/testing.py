@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from dealer import Seat
 
@@ -61,7 +61,7 @@ def rule_run(hand: str, *, declarer: str, contract: str = "NT", viewer: str | No
     if dummy is not None:
         hands[decl.partner] = dummy
     scenario = Scenario(title="rule", declarer=decl, contract=contract, viewer=view, hands=hands,
-                        dummy_first=dummy_first, play=play if isinstance(play, str) else list(play),
+                        dummy_first=dummy_first, play=cast(Any, play) if isinstance(play, str) else list(play),
                         inference=[InferenceEntry(**dict(i)) for i in inferences],
                         lead=[LeadEntry(**dict(x)) for x in leads])
     adds: dict[str, list[Any]] = {}

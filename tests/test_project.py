@@ -58,3 +58,11 @@ def test_public_names_exist_and_are_documented(package: str) -> None:
             obj = getattr(module, name)
             if inspect.isfunction(obj) or inspect.isclass(obj):
                 assert getattr(obj, "__doc__", None), f"{module.__name__}.{name} has no docstring"
+
+
+def test_mypy_strict_is_clean() -> None:
+    """Both packages type-check under ``mypy --strict`` (the settings in pyproject.toml)."""
+    api = pytest.importorskip("mypy.api", reason="mypy is in the test extra")
+    out, err, status = api.run(["--strict", "--no-incremental", "--config-file", str(ROOT / "pyproject.toml"),
+                                str(ROOT / "dealer"), str(ROOT / "inference")])
+    assert status == 0, out + err
