@@ -208,8 +208,9 @@ def main() -> None:
             if got == 0:
                 cells += [f"< {1 / secs:.2g} (none in {secs:.0f} s)", f"> {k_rate * secs:,.0f}x"]
             else:
+                ratio = k_rate / rate
                 cells += [rate_text(rate) + ("" if got >= n else f" ({got:,} in {secs:.0f} s)"),
-                          f"{k_rate / rate:,.1f}x"]
+                          f"{ratio:,.0f}x" if ratio >= 100 else f"{ratio:.1f}x"]
         print(f"| {key} | " + " | ".join(cells) + " |")
         sys.stdout.flush()
     _module.print_legend(args.only)
