@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from dealer import Suit
+from dealer import Seat, Suit  # noqa: F401 - Seat is used by the doctests
 
 from .lawful import QUANTITIES, Bounds
 
