@@ -33,6 +33,7 @@ from dealer.suit import RANK_CHARS
 from .contract import Contract, Strain
 from .errors import BotUnavailableError, InferenceError, InvalidArgumentError
 from .inferences import Tag
+from .layouts import VIEWS
 from .leads import CardingAgreement, LeadAgreement, count_signal, lead_interpretations
 from .play import PlayState, trick_winner
 
@@ -157,6 +158,8 @@ def choose_card(state: PlayState, *, n: int = 100, seed: "int | random.Random | 
         raise InvalidArgumentError(f"{seat.name_long}'s cards are not visible: table dummy first")
     if not isinstance(n, int) or n < 1:
         raise InvalidArgumentError(f"cannot sample n={n!r} layouts: expected a positive integer")
+    if view not in VIEWS:
+        raise InvalidArgumentError(f"invalid view {view!r}: expected one of {', '.join(VIEWS)}")
     legal = legal_cards(snap.remaining[seat], snap.current.led_suit)
     if len(legal) == 1:
         return Decision(legal[0], {}, 0, view)
@@ -282,12 +285,14 @@ class AgreementDefence:
     The opening lead is :func:`opening_lead`. When following suit to a trick declarer's side led,
     among the double-dummy best cards a defender gives count by ``carding``: with an even number
     dealt (standard count) the higher card first, then a lower one; with an odd number, low then
-    higher. Any other choice among equals goes by :func:`tie_key` (the lowest card).
+    higher. Its signal cards are the ones :class:`CardReader` reads (follows to tricks declarer's
+    side led that it did not win); when the double-dummy best cards leave no card going the right
+    way, the signal is false, as a real defender's can be. Any other choice among equals goes by
+    :func:`tie_key` (the lowest card).
     """
 
     def __init__(self, lead: LeadAgreement, carding: CardingAgreement | None, solver: DoubleDummy) -> None:
         self.lead, self.carding, self.solver = lead, carding, solver
-        self.signals: dict[tuple[Seat, Suit], list[Card]] = {}
 
     def card(self, table: Table, seat: Seat, history: GameHistory) -> Card:
         if not history.cards:
@@ -298,15 +303,33 @@ class AgreementDefence:
         declarer_led = bool(table.trick) and table.leader not in (history.declarer.lho, history.declarer.rho)
         if self.carding is None or not declarer_led or led is None or best[0].suit != led:
             return max(best, key=tie_key)
-        shown = self.signals.setdefault((seat, led), [])
+        shown = _signal_cards(history, seat, led)
         if len(shown) >= 2:
             return max(best, key=tie_key)
         dealt = (history.dealt[seat] >> (13 * led) & _SUIT).bit_count()
         high_first = (dealt % 2 == 0) == (self.carding.high_low == "even")
-        want_high = high_first if not shown else not high_first
-        pick = max(best, key=lambda c: int(c.rank)) if want_high else min(best, key=lambda c: int(c.rank))
-        shown.append(pick)
-        return pick
+        if not shown:
+            return max(best, key=lambda c: int(c.rank)) if high_first else min(best, key=lambda c: int(c.rank))
+        # the second card must go the right way from the first, or the signal says the wrong thing
+        first = int(shown[0].rank)
+        right = [c for c in best if (int(c.rank) < first) == high_first]
+        return min(right, key=lambda c: int(c.rank)) if right else max(best, key=tie_key)
+
+
+def _signal_cards(history: GameHistory, seat: Seat, suit: Suit) -> list[Card]:
+    """The cards ``seat`` has played following suit in ``suit`` to completed tricks declarer's side led,
+    without winning them: what :class:`CardReader` reads as count."""
+    defenders = (history.declarer.lho, history.declarer.rho)
+    out: list[Card] = []
+    complete = len(history.cards) // 4 * 4
+    for i in range(0, complete, 4):
+        trick = [(s, c) for _, s, c in history.cards[i:i + 4]]
+        leader, led_card = trick[0]
+        if leader in defenders or led_card.suit != suit:
+            continue
+        winner = trick_winner(trick, history.strain)
+        out += [c for s, c in trick[1:] if s == seat and c.suit == suit and s != winner]
+    return out
 
 
 class CardReader:
@@ -391,6 +414,10 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
     exactly. After ``tricks`` tricks the rest is played double dummy by both sides (13: all by the
     bot). ``on_card`` is called after every card (progress, printing).
     """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidArgumentError(f"invalid seed {seed!r}: expected an integer >= 0")
+    if not isinstance(tricks, int) or not 0 <= tricks <= 13:
+        raise InvalidArgumentError(f"invalid tricks={tricks!r}: expected 0 .. 13")
     strain = contract.strain if isinstance(contract, Contract) else Strain.parse(contract)
     solver = solver or DoubleDummy()
     state = PlayState(deal[declarer], declarer=declarer, contract=strain)

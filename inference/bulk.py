@@ -23,7 +23,7 @@ from .errors import InvalidArgumentError, RecordError
 from .records import PlayRecord, Skipped, read_records
 from .replay import replay_record
 
-__all__ = ["PART_BYTES", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
+__all__ = ["PART_BYTES", "workers", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
 
 _SUFFIXES = (".pbn", ".lin")
 
@@ -127,17 +127,22 @@ def replay_file(path: "str | Path", part: int = 0, parts: int = 1) -> Summary:
             s.skipped[item.reason] += 1
             continue
         s.replayed += 1
-        for state, step in replay_record(item):
+        for number, (state, step) in enumerate(replay_record(item), start=1):
             s.cards += 1
             bad = violations(item, step.bounds, state.snapshot.unseen)
             if bad:
-                s.violations.append(f"{item.label}, card {s.cards}: {bad[0]}")
+                s.violations.append(f"{item.label}, card {number}: {bad[0]}")
     s.seconds = time.process_time() - start
     return s
 
 
 def _replay_part(job: tuple[Path, int, int]) -> tuple[Path, Summary]:
     return job[0], replay_file(*job)
+
+
+def workers(jobs: int) -> int:
+    """How many worker processes ``jobs`` gives: at most one per core."""
+    return max(1, min(jobs, os.cpu_count() or 1))
 
 
 #: Files larger than this are shared among workers, one part per this many bytes.
@@ -151,7 +156,7 @@ def replay_many(files: Sequence[Path], *, jobs: int = 1,
     if jobs < 1:
         raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
     total = Summary()
-    if jobs == 1:
+    if workers(jobs) == 1:
         for path in files:
             total.add(replay_file(path))
             if progress is not None:
@@ -161,7 +166,7 @@ def replay_many(files: Sequence[Path], *, jobs: int = 1,
     for path in sorted(files, key=lambda f: f.stat().st_size, reverse=True):
         parts = max(1, path.stat().st_size // PART_BYTES)
         work += [(path, k, parts) for k in range(parts)]
-    with ProcessPoolExecutor(min(jobs, os.cpu_count() or 1)) as pool:
+    with ProcessPoolExecutor(workers(jobs)) as pool:
         futures = [pool.submit(_replay_part, job) for job in work]
         try:
             for future in as_completed(futures):

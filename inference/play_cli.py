@@ -34,6 +34,10 @@ def record_tricks(play: "tuple[object, ...]", declarer: "object", strain: "objec
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.n < 1:
         raise InvalidArgumentError(f"invalid -n {args.n}: expected a positive number of layouts")
+    if args.seed < 0:
+        raise InvalidArgumentError(f"invalid --seed {args.seed}: expected an integer >= 0")
+    if not 0 <= args.tricks <= 13:
+        raise InvalidArgumentError(f"invalid --tricks {args.tricks}: expected 0 .. 13")
     if args.view not in VIEWS:  # pragma: no cover - argparse checks choices
         raise InvalidArgumentError(f"invalid view {args.view!r}")
     rec = _select(args.file, args.board, args.record)[0]
@@ -72,7 +76,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.flush()
 
     result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
-                       solver=solver, reader=CardReader(lead, carding), first_lead=rec.play[0], on_card=show,
+                       solver=solver, reader=CardReader(lead, carding), on_card=show,
                        tricks=args.tricks)
     out.write(f"declarer's side took {result.declarer_tricks} tricks (the record: "
               f"{recorded if recorded is not None else 'unknown'}; double dummy from the lead: {dd_start})\n")

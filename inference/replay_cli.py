@@ -97,7 +97,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
 
     from tqdm import tqdm
 
-    from .bulk import PART_BYTES, record_files, replay_many
+    from .bulk import PART_BYTES, record_files, replay_many, workers
 
     if args.board is not None or args.record is not None or args.seat:
         raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
@@ -108,7 +108,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, file=sys.stderr,
                disable=not show, dynamic_ncols=True)
     sizes = {f: f.stat().st_size for f in files}
-    parts = {f: (max(1, sizes[f] // PART_BYTES) if args.jobs > 1 else 1) for f in files}
+    parts = {f: (max(1, sizes[f] // PART_BYTES) if workers(args.jobs) > 1 else 1) for f in files}
 
     def progress(total: "Summary", path: Path) -> None:
         bar.update(sizes[path] / parts[path])
@@ -134,8 +134,9 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     rows += [(reason, n, "") for reason, n in summary.skipped.most_common()]
     rows.append(("soundness violations", len(summary.violations), ""))
     width = max(len(label) for label, _, _ in rows) + 2
-    lines = [f"{summary.files:,} files, every record from declarer's view ({args.jobs} "
-             f"process{'es' if args.jobs > 1 else ''})"]
+    procs = workers(args.jobs)
+    lines = [f"{summary.files:,} file{'s' if summary.files != 1 else ''}, every record from declarer's view "
+             f"({procs} process{'es' if procs > 1 else ''})"]
     lines += [f"  {label:<{width}}{n:>10,}" + (f"   {extra}" if extra else "") for label, n, extra in rows]
     lines += [f"    {v}" for v in summary.violations[:10]]
     rate = summary.cards / wall if wall > 0 else 0.0

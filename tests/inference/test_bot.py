@@ -17,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer import Card, CardSet, Deal, Seat
-from inference.bot import (AgreementDefence, CardReader, choose_card, legal_cards, opening_lead,
+from dealer import Card, CardSet, Deal, Seat, Suit
+from inference.bot import (AgreementDefence, CardReader, GameHistory, _signal_cards, choose_card, legal_cards, opening_lead,
                            play_deal, tie_key)
 from inference.cli import main
 from inference.contract import Strain
-from inference.errors import BotUnavailableError
+from inference.errors import BotUnavailableError, InvalidArgumentError
 from inference.leads import load_carding_agreement, load_lead_agreement
 from inference.play import PlayState, trick_winner
 from inference.records import read_pbn
@@ -71,7 +71,7 @@ def test_opening_lead_follows_the_agreement() -> None:
     assert lead("AKQJT98765432...", Strain.S) == "SA"  # only trumps: top of the sequence
     assert lead("8765.AK32.Q82.72", Strain.H) == "S5"  # not a trump, fourth highest of spades
     assert lead("Q532.Q3.983.K542") == "C2"         # four-card suits tie: clubs (more HCP)
-    assert lead("K52.Q3.98.AJ5432".replace("98", "987")) == "C4"
+    assert lead("K52.Q3.987.AJ5432") == "C4"
 
 
 # -- everything below needs the solver --------------------------------------------------------
@@ -181,6 +181,15 @@ def test_whole_deal_is_legal_and_counted() -> None:
         won += int(leader) % 2 == int(rec.declarer) % 2
     assert result.declarer_tricks == won
     assert reader.read and reader.read[0].startswith("lead ")
+    # the cards declarer read as count are exactly the defenders' signal cards
+    history = GameHistory([(p.trick, p.seat, p.card) for p in result.cards], rec.deal.masks, rec.declarer, Strain.NT)
+    counts = [r for r in reader.read if r.startswith("count ")]
+    assert len(counts) >= 3  # this deal gives several (same seed, same play)
+    for line in counts:
+        name, action = line.split(": ")
+        _, seat, suit = name.split()
+        first, _, second = action.split()
+        assert [str(c) for c in _signal_cards(history, Seat.parse(seat), Suit.parse(suit))[:2]] == [first, second]
     again = play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
                       view="agreement", solver=solver, reader=CardReader(lead, carding))
     assert [p.card for p in again.cards] == cards  # same seed, same play
@@ -200,6 +209,15 @@ def test_kibitz_play_prints_every_card_and_the_result() -> None:
 def test_kibitz_play_rejects_bad_input() -> None:
     status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "0")
     assert status == 2 and "invalid -n 0" in err and out == ""
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--seed", "-5")
+    assert status == 2 and "invalid --seed -5" in err and out == ""
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--tricks", "14")
+    assert status == 2 and "invalid --tricks 14" in err and out == ""
+    state = PlayState("K62.A873.QJ4.Q95", declarer="S", contract="3NT")
+    state.play("D3")
+    state.table_dummy("AQ4.KJ5.AT92.K73")
+    with pytest.raises(InvalidArgumentError, match="invalid view 'lawfull'"):
+        choose_card(state, n=3, view="lawfull")
     status, _, err = run("play", str(EXAMPLE), "--board", "9")
     assert status == 2 and "board 9" in err
 

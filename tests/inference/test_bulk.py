@@ -49,6 +49,16 @@ def test_counts_reasons_and_soundness(tmp_path: Path) -> None:
     assert parallel.as_json() | {"cpu_seconds": 0} == s.as_json() | {"cpu_seconds": 0}
 
 
+def test_big_files_split_among_workers_count_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = folder(tmp_path)
+    files = record_files([root])
+    monkeypatch.setattr("inference.bulk.PART_BYTES", 100)  # every file in several parts
+    assert (root / "a.pbn").stat().st_size // 100 >= 2
+    split = replay_many(files, jobs=2)
+    whole = replay_many(files)
+    assert split.as_json() | {"cpu_seconds": 0} == whole.as_json() | {"cpu_seconds": 0}
+
+
 def test_the_soundness_check_can_fail() -> None:
     """Tighten one bound by one: the checker must report the true deal excluded."""
     rec = next(r for r in read_pbn(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, random_play(
