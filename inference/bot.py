@@ -85,7 +85,8 @@ class DoubleDummy:
     def __init__(self) -> None:
         try:
             from endplay.dds import solve_all_boards
-            from endplay.types import Deal as EDeal, Denom, Player
+            from endplay.types import Deal as EDeal
+            from endplay.types import Denom, Player
         except ImportError:
             raise BotUnavailableError(
                 "the reference declarer needs the double-dummy solver: pip install 'kibitz[bot]' "
@@ -406,7 +407,7 @@ class DealResult:
 
 def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence: Defence, *, n: int = 100,
               seed: int = 0, view: str = "lawful", solver: DoubleDummy | None = None, reader: CardReader | None = None,
-              first_lead: Card | None = None, on_card: Callable[[PlayedCard], None] | None = None,
+              on_card: Callable[[PlayedCard], None] | None = None,
               tricks: int = 13) -> DealResult:
     """Play ``deal`` out: declarer's side by :func:`choose_card` from ``view``, the defenders by ``defence``.
 
@@ -437,7 +438,7 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
                       leader, tuple(c for _, c in trick), strain)
         decision = None
         if seat in (declarer.lho, declarer.rho):
-            card = first_lead if (k == 0 and first_lead is not None) else defence.card(table, seat, history)
+            card = defence.card(table, seat, history)
         elif number > tricks:
             card = max(_dd_best(solver, table, _legal_at(table, seat)), key=tie_key)
         else:

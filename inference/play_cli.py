@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from typing import Sequence, TextIO
+
+from dealer import Card, Seat
 
 from .bot import CardReader, DoubleDummy, PlayedCard, RecordedDefence, Table, play_deal
+from .contract import Strain
 from .errors import InvalidArgumentError
 from .layouts import VIEWS
 from .leads import available_agreements, load_carding_agreement, load_lead_agreement
@@ -15,19 +18,15 @@ from .replay_cli import _select
 __all__ = ["register", "record_tricks"]
 
 
-def record_tricks(play: "tuple[object, ...]", declarer: "object", strain: "object") -> int | None:
+def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int | None:
     """Tricks declarer's side took in a complete recorded play (None when the play is incomplete)."""
-    from dealer import Seat
-
     if len(play) != 52:
         return None
-    leader = declarer.lho  # type: ignore[attr-defined]
+    leader = declarer.lho
     won = 0
-    ns = declarer in (Seat.N, Seat.S)
     for i in range(0, 52, 4):
-        trick = [(Seat((leader + j) % 4), play[i + j]) for j in range(4)]
-        leader = trick_winner(trick, strain)  # type: ignore[arg-type]
-        won += (leader in (Seat.N, Seat.S)) == ns
+        leader = trick_winner([(Seat((leader + j) % 4), play[i + j]) for j in range(4)], strain)
+        won += int(leader) % 2 == int(declarer) % 2
     return won
 
 

@@ -203,7 +203,8 @@ def test_kibitz_play_prints_every_card_and_the_result() -> None:
     assert sum(1 for line in lines if line.startswith("  trick")) == 52
     assert sum("won by" in line for line in lines) == 13
     assert "3 lawful layouts:" in out and "double dummy (past --tricks)" in out
-    assert lines[-2].startswith("declarer's side took ") and "double dummy from the lead: 10" in lines[-2]
+    assert lines[-2].startswith("declarer's side took ")
+    assert "(the record: 10; double dummy from the lead: 10)" in lines[-2]
 
 
 def test_kibitz_play_rejects_bad_input() -> None:

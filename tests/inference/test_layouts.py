@@ -26,8 +26,8 @@ from inference.inferences import Tag
 from inference.layouts import DEFAULT_WEIGHTS
 from inference.layouts import View, layout_space
 from inference.play import PlayState
-from tests.inference.helpers import random_play, replay
-from tests.inference.test_inferences import claim_texts, holds, layouts_hands, three_concealed
+from tests.inference.helpers import random_play
+from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
 from tests.strategies import deals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,8 +140,7 @@ def assert_odds_equal_brute_force(state: PlayState, text: str) -> None:
 @given(deals(), st.sampled_from(list(Seat)), st.integers(38, 44), st.randoms(use_true_random=False), st.data())
 def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
                                               data: st.DataObject) -> None:
-    cards = random_play(deal, declarer, Strain.NT, rnd, n)
-    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    state = ending(deal, declarer, n, rnd)
     assert_odds_equal_brute_force(state, data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen)))))
 
 
@@ -159,8 +158,7 @@ def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
 def test_samples_are_consistent_with_the_play_and_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
                                                        data: st.DataObject) -> None:
-    cards = random_play(deal, declarer, Strain.NT, rnd, n)
-    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    state = ending(deal, declarer, n, rnd)
     text = data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen))))
     claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     state.add_inference(dict(name="x", by="LHO", claim=text))
@@ -190,8 +188,7 @@ def test_sampled_frequencies_match_exact_odds(view: str, seed: int) -> None:
     deal = Deal.from_masks([int(x) for x in __import__("dealer.exact", fromlist=["x"]).ExactDealer(
         __import__("dealer.spec", fromlist=["x"]).DealSpec()).sample_masks(1, seed)[0]])
     declarer = Seat(seed % 4)
-    cards = random_play(deal, declarer, Strain.NT, rnd, rnd.randrange(1, 30))
-    state = list(replay(deal, declarer, Strain.NT, cards))[-1]
+    state = ending(deal, declarer, rnd.randrange(1, 30), rnd)
     seat = state.concealed()[0]
     state.add_inference(dict(name="long spades", by="LHO", claim="spades(LHO) >= 4 || hcp(RHO) >= 8", tag="unspecified"))
     space = layout_space(state, view)
