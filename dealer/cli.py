@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Callable, TextIO
 from .deal import Deal
 from .engine import DEFAULT_LIMIT
 from .errors import DealerError, DealNumberError, ImpossibleSpecError, InvalidDealError
-from .exact import FEATURES, ExactDealer, make_rng
+from .exact import FEATURES, ExactDealer
+from .rng import make_rng
 from .language import Script, parse_script
 from .numbering import D, deal_to_number, number_to_deal
 from .pbnio import FORMATS, read_pbn_deals, write_deals

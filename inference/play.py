@@ -40,7 +40,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from dealer import Deal
 
-    from .claims import Claim, Position
+    from .claims import Claim
+    from .position import Position
     from .layouts import LayoutSpace, Odds, View
     from .inferences import Inference, InferenceState, StatusChange, Tag
 
@@ -147,7 +148,7 @@ class Snapshot:
 
     def position(self) -> "Position":
         """What the viewer knows, for evaluating claims."""
-        from .claims import Position
+        from .position import Position
 
         known = tuple(self.played[s] | (self.remaining[s] if self.remaining[s] >= 0 else 0) for s in range(4))
         concealed = tuple(s for s in self.bounds.concealed)
@@ -432,7 +433,7 @@ class PlayState:
 
     def add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]") -> Update:
         """Take several inferences into account at once, as one event (one conflict check)."""
-        from .claims import _seat_word
+        from .claims import seat_word
         from .inferences import Inference
 
         built = []
@@ -443,7 +444,7 @@ class PlayState:
             data = dict(inference)
             if isinstance(data.get("by"), str):
                 try:
-                    data["by"] = _seat_word(data["by"], self.viewer, self.declarer)
+                    data["by"] = seat_word(data["by"], self.viewer, self.declarer)
                 except ValueError as exc:
                     raise InvalidArgumentError(f"invalid inference {data.get('name', '?')!r}: by: {exc}") from None
             built.append(Inference(**data))
@@ -482,7 +483,7 @@ class PlayState:
         Returns the bounds and the conflict-policy decisions taken to form the view. Raises
         :class:`~inference.errors.InconsistentCardsError` if the view is empty.
         """
-        from .claims import Evaluator
+        from .evaluation import support_bounds
         from .inferences import DEFAULT_POLICY, agreement_claim
 
         snap = self.snapshot
@@ -491,7 +492,7 @@ class PlayState:
         pos = snap.position()
         claim, events, _ = agreement_claim(pos, snap.inferences, parsed, states,
                                            DEFAULT_POLICY if policy is None else frozenset(policy), self.viewer)
-        return _support_bounds(Evaluator(pos), claim, snap.bounds), tuple(events)
+        return support_bounds(pos, claim, snap.bounds), tuple(events)
 
     # -- layouts: exact odds and samples ----------------------------------------
     def layouts(self, view: "str | View" = "lawful") -> "LayoutSpace":
@@ -513,10 +514,12 @@ class PlayState:
         try:
             hash(key)
         except TypeError:  # a View with a dict of weights: built each time
-            return layout_space(self, key)
+            return layout_space(snap.position(), snap.inferences, {i.name: self._parsed_claims(i) for i in snap.inferences},
+                                {st.name: st for st in snap.states}, self.viewer, key)
         space = cache[1].get(key)
         if space is None:
-            space = layout_space(self, key)
+            space = layout_space(snap.position(), snap.inferences, {i.name: self._parsed_claims(i) for i in snap.inferences},
+                                 {st.name: st for st in snap.states}, self.viewer, key)
             cache[1][key] = space
         return space
 
@@ -607,7 +610,7 @@ class PlayState:
                   voids: tuple[int, ...], unseen: int, bounds: Bounds, changes: tuple[Change, ...],
                   move: tuple[Seat, Card] | None, force: frozenset[str], tabled: bool
                   ) -> "tuple[tuple[InferenceState, ...], tuple[StatusChange, ...]]":
-        from .claims import Position
+        from .position import Position
         from .inferences import DependencyGraph, evaluate_statuses
 
         parsed = {i.name: self._parsed_claims(i) for i in infs}
@@ -659,29 +662,6 @@ class PlayState:
             if ev.new == "joined by XOR" and ev.name in out:
                 out[ev.name] = replace(out[ev.name], note=ev.reason)
         return out, events
-
-
-def _support_bounds(ev: "Any", claim: "Claim", lawful: Bounds) -> Bounds:
-    """Bounds of every concealed seat over the lawful layouts where ``claim`` holds."""
-    from .lawful import SeatBounds
-
-    from .claims import joint_support
-
-    seats = []
-    concealed = lawful.concealed
-    named = {key[1] for key in claim.keys() if key[1] in concealed}
-    joint = len(concealed) == 3 and len(named) > 0
-    if joint:
-        targets = [("len", seat, s) for seat in concealed for s in range(4)] + [("hcp", seat) for seat in concealed]
-        everything = joint_support(ev.position, claim, targets)
-    for seat in concealed:
-        keys = [("len", seat, s) for s in range(4)] + [("hcp", seat)]
-        support = everything if joint else ev.support(claim, keys)
-        if not support:
-            raise InconsistentCardsError(f"no lawful layout satisfies the agreement view: {claim}")
-        length = tuple(support[("len", seat, s)] for s in range(4))
-        seats.append((seat, SeatBounds(length, support[("hcp", seat)])))  # type: ignore[arg-type]
-    return Bounds(tuple(seats), lawful.holders)
 
 
 def _seat(value: "Seat | str", what: str) -> Seat:

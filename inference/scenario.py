@@ -406,7 +406,7 @@ def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) 
 def _add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list[Update]:
     from .inferences import Inference, one_fewer
     from .leads import lead_interpretations, load_lead_agreement
-    from .claims import _seat_word
+    from .claims import seat_word
 
     try:
         if isinstance(entry, LeadEntry):
@@ -426,7 +426,7 @@ def _add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> lis
         fallbacks = list(entry.fallbacks)
         if entry.one_fewer:
             fallbacks.append(one_fewer(entry.claim))
-        inf = Inference(name=entry.name, by=_seat_word(entry.by, state.viewer, state.declarer), action=entry.action,
+        inf = Inference(name=entry.name, by=seat_word(entry.by, state.viewer, state.declarer), action=entry.action,
                         kind=entry.kind, claim=entry.claim, tag=entry.tag, fallbacks=fallbacks, group=entry.group)
         return [state.add_inference(inf)]
     except (InferenceError, DealerError) as exc:

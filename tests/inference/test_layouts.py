@@ -24,7 +24,7 @@ from inference.contract import Strain
 from inference.errors import InconsistentCardsError, InvalidArgumentError
 from inference.inferences import Tag
 from inference.layouts import DEFAULT_WEIGHTS
-from inference.layouts import View, layout_space
+from inference.layouts import View
 from inference.play import PlayState
 from tests.inference.helpers import random_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
@@ -43,7 +43,7 @@ def textbook(out: int, suit: str = "S") -> dict[tuple[int, ...], Fraction]:
     dummy = CardSet(rest[13 - len(ours): 26 - len(ours)])
     state = PlayState(viewer, declarer="S", contract="NT")
     state.table_dummy(dummy, early=True)
-    return layout_space(state).odds().split[Suit.parse(suit)]
+    return state.layouts().odds().split[Suit.parse(suit)]
 
 
 def split_odds(split: dict[tuple[int, ...], Fraction], a: int, b: int) -> Fraction:
@@ -68,7 +68,7 @@ def test_cards_lie_in_proportion_to_vacant_places() -> None:
         state.play(card)
         if i == 0:
             state.table_dummy(DEAL[Seat.N])
-    odds = layout_space(state).odds()
+    odds = state.layouts().odds()
     snap = state.snapshot
     places = {s: 13 - CardSet(snap.played[s]).__len__() for s in state.concealed()}
     for card, by in odds.holder.items():
@@ -116,7 +116,7 @@ def assert_odds_equal_brute_force(state: PlayState, text: str) -> None:
             continue  # an impossible claim is not in the agreement view
         hcp: dict = {}
         total, holder, length = brute_odds(state, weight, hcp)
-        space = layout_space(state, view)
+        space = state.layouts(view)
         assert space.count() == total, (view, text)
         if not total:
             assert space.empty
@@ -162,7 +162,7 @@ def test_samples_are_consistent_with_the_play_and_view(deal: Deal, declarer: Sea
     text = data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen))))
     claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     state.add_inference(dict(name="x", by="LHO", claim=text))
-    space = layout_space(state, "agreement")
+    space = state.layouts("agreement")
     if space.empty:
         with pytest.raises(InconsistentCardsError):
             space.sample_masks(1, 1)
@@ -191,7 +191,7 @@ def test_sampled_frequencies_match_exact_odds(view: str, seed: int) -> None:
     state = ending(deal, declarer, rnd.randrange(1, 30), rnd)
     seat = state.concealed()[0]
     state.add_inference(dict(name="long spades", by="LHO", claim="spades(LHO) >= 4 || hcp(RHO) >= 8", tag="unspecified"))
-    space = layout_space(state, view)
+    space = state.layouts(view)
     odds = space.odds()
     sample = space.sample(3000, seed=seed)
     for s in range(4):
@@ -207,12 +207,12 @@ def test_weighted_view_weights_by_tag() -> None:
     state.play("SQ")
     state.table_dummy(DEAL[Seat.N])
     state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))
-    lawful = layout_space(state)
-    weighted = layout_space(state, "weighted")
-    agree = layout_space(state, "agreement")
+    lawful = state.layouts()
+    weighted = state.layouts("weighted")
+    agree = state.layouts("agreement")
     yes = agree.count()
     assert weighted.count() == yes + Fraction(lawful.count() - yes, 20)
-    custom = layout_space(state, View("weighted", weights={Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1),
+    custom = state.layouts(View("weighted", weights={Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1),
                                                            Tag.INCONSISTENT: Fraction(0)}))
     assert custom.count() == yes
     # layouts of non-zero weight: every lawful one by default, the agreement ones when "inconsistent" weighs 0
@@ -231,8 +231,8 @@ def test_agreement_view_applies_the_conflict_policy() -> None:
     # 7 hearts and 19 other cards unseen; West has 12 places (the SQ is played), East 13
     assert CardSet(state.snapshot.unseen).length(Suit.H) == 7 and len(CardSet(state.snapshot.unseen)) == 26 - 1
     expected = sum(comb(7, h) * comb(18, 12 - h) for h in range(8) if h >= 5 or 7 - h >= 5)
-    space = layout_space(state, "agreement")
-    assert 0 < space.count() == expected < layout_space(state).count()
+    space = state.layouts("agreement")
+    assert 0 < space.count() == expected < state.layouts().count()
     for layout in space.sample(30, seed=2):
         assert holds(xor, {s: layout[s] for s in Seat})
 
@@ -244,10 +244,10 @@ def test_python_int_path_equals_int64_path(view: str, monkeypatch: pytest.Monkey
     state.table_dummy(DEAL[Seat.N])
     state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))
     state.add_inference(dict(name="points", by="LHO", claim="hcp(LHO) <= 9", tag="unspecified"))
-    fast = layout_space(state, view)
+    fast = state.layouts(view)
     assert fast.dtype is not object
     monkeypatch.setattr(type(fast), "_overflows", lambda self, w: True)
-    slow = layout_space(state, view)
+    slow = state.layouts(View(view))  # a View is its own cache key: built afresh
     assert slow.dtype is object
     assert slow.count() == fast.count()
     assert slow.odds() == fast.odds()
@@ -286,7 +286,7 @@ def test_cli_odds_json(tmp_path: Path) -> None:
         state.play(c)
         if i == 0:
             state.table_dummy(DEAL[Seat.N])
-    odds = layout_space(state).odds()
+    odds = state.layouts().odds()
     assert obj["layouts"] == odds.layouts
     for card, by in obj["holder"].items():
         assert sum(Fraction(v) for v in by.values()) == 1
@@ -378,7 +378,7 @@ def test_api_validates_and_keeps_state() -> None:
     state = PlayState(DEAL[Seat.S], declarer="S")
     before = state.snapshot
     with pytest.raises(InvalidArgumentError):
-        layout_space(state, "psychic")
+        state.layouts("psychic")
     with pytest.raises(InvalidArgumentError):
-        layout_space(state).sample_masks(-1, 1)
+        state.layouts().sample_masks(-1, 1)
     assert state.snapshot is before
