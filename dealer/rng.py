@@ -5,7 +5,7 @@ non-negative int), a numpy ``Generator`` (used as is) or a ``random.Random``
 (the generator is seeded from it), and turns it into a numpy Generator with
 :func:`make_rng`: the same seed gives the same stream in every layer.
 
->>> make_rng(7).integers(0, 1000) == make_rng(7).integers(0, 1000)
+>>> bool(make_rng(7).integers(0, 1000) == make_rng(7).integers(0, 1000))
 True
 """
 
