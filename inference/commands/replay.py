@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -185,13 +186,15 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "replay",
         help="replay a scenario (.toml) or a real deal (PBN/LIN) with the bounds each card changes",
-        description="Print each trick and card with the lawful bounds it changed and why. FILE is a scenario "
-                    "(.toml; its expectations are checked, exit 1 if one fails) or a PBN/LIN file of played deals. "
-                    "Given several files or a folder (every PBN/LIN under it), replay every record from declarer's "
-                    "view and print a summary instead: records read, rejected by reason, soundness violations "
-                    "(exit 1 if any) and throughput.",
-        epilog=f"--json prints one object per card played, with the keys {', '.join(ROW_KEYS)} whatever FILE is "
-               "(board and record are null for a scenario); with several files, one summary object.",
+        description=textwrap.fill(
+            "Print each trick and card with the lawful bounds it changed and why. FILE is a scenario "
+            "(.toml; its expectations are checked, exit 1 if one fails) or a PBN/LIN file of played deals. "
+            "Given several files or a folder (every PBN/LIN under it), replay every record from declarer's "
+            "view and print a summary instead: records read, rejected by reason, soundness violations "
+            "(exit 1 if any) and throughput.", 79),
+        epilog="--json" + (__doc__ or "").split("--json``", 1)[1].split("\n\nWith several", 1)[0]
+        .replace(" (:data:`ROW_KEYS`)", "").replace("::", ":").replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_file(p, "a scenario, a PBN/LIN file, or several files and folders (summary)", many=True)
     p.add_argument("--summary", action="store_true",
@@ -202,5 +205,5 @@ def register(sub: Subparsers) -> None:
                    help="a progress bar on stderr during a summary (default: when stderr is a terminal)")
     add_record(p, "every record in the file")
     add_seat(p)
-    add_json(p, "one object per card played (a summary: one object)")
+    add_json(p, "the replay (one object per card; a summary: one object)")
     p.set_defaults(handler=run_replay)

@@ -7,6 +7,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from dealer import Seat
 from inference.commands.replay import ROW_KEYS
 from inference.contract import Strain
@@ -151,3 +153,12 @@ def test_kibitz_replay_folder_summary(tmp_path: Path) -> None:
     assert status == 2 and "--board" in err
     status, _, err = run("replay", str(tmp_path / "nothing-here"), str(root))
     assert status == 2 and "nothing-here" in err
+
+
+def test_replay_help_documents_the_row_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    from inference.commands import main
+
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = capsys.readouterr().out
+    assert all(f'"{key}"' in out for key in ROW_KEYS) and "null for a scenario" in out
