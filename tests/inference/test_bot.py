@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
-import io
 import random
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +18,6 @@ from hypothesis import strategies as st
 from dealer import Card, CardSet, Deal, Seat, Suit
 from inference.bot import (AgreementDefence, CardReader, GameHistory, _signal_cards, choose_card, legal_cards, opening_lead,
                            play_deal, tie_key)
-from inference.cli import main
 from inference.contract import Strain
 from inference.errors import BotUnavailableError, InvalidArgumentError
 from inference.leads import load_carding_agreement, load_lead_agreement
@@ -31,13 +28,6 @@ from tests.inference.test_records import pbn_rows, pbn_text
 from tests.strategies import deals
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "records" / "example.pbn"
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,8 +43,6 @@ def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest
 
     with pytest.raises(BotUnavailableError, match=r"pip install 'kibitz\[bot\]'"):
         DoubleDummy()
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3")
-    assert status == 2 and "kibitz[bot]" in err
 
 
 def test_opening_lead_follows_the_agreement() -> None:
@@ -195,30 +183,9 @@ def test_whole_deal_is_legal_and_counted() -> None:
     assert [p.card for p in again.cards] == cards  # same seed, same play
 
 
-@needs_solver
-def test_kibitz_play_prints_every_card_and_the_result() -> None:
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3", "--tricks", "2")
-    assert status == 0, err
-    lines = out.splitlines()
-    assert sum(1 for line in lines if line.startswith("  trick")) == 52
-    assert sum("won by" in line for line in lines) == 13
-    assert "3 lawful layouts:" in out and "double dummy (past --tricks)" in out
-    assert lines[-2].startswith("declarer's side took ")
-    assert "(the record: 10; double dummy from the lead: 10)" in lines[-2]
-
-
-def test_kibitz_play_rejects_bad_input() -> None:
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "0")
-    assert status == 2 and "invalid -n 0" in err and out == ""
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--seed", "-5")
-    assert status == 2 and "invalid --seed -5" in err and out == ""
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--tricks", "14")
-    assert status == 2 and "invalid --tricks 14" in err and out == ""
+def test_choose_card_rejects_an_unknown_view() -> None:
     state = PlayState("K62.A873.QJ4.Q95", declarer="S", contract="3NT")
     state.play("D3")
     state.table_dummy("AQ4.KJ5.AT92.K73")
     with pytest.raises(InvalidArgumentError, match="invalid view 'lawfull'"):
         choose_card(state, n=3, view="lawfull")
-    status, _, err = run("play", str(EXAMPLE), "--board", "9")
-    assert status == 2 and "board 9" in err
-

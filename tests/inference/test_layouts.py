@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import random
-import subprocess
-import sys
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -19,12 +14,10 @@ from hypothesis import strategies as st
 from dealer import CardSet, Deal, Seat, Suit
 from dealer.stats import chi_square
 from inference.claims import parse_claim
-from inference.cli import main
 from inference.contract import Strain
 from inference.errors import InconsistentCardsError, InvalidArgumentError
 from inference.inferences import Tag
-from inference.layouts import DEFAULT_WEIGHTS
-from inference.layouts import View
+from inference.layouts import DEFAULT_WEIGHTS, View
 from inference.play import PlayState
 from tests.inference.helpers import random_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
@@ -256,122 +249,6 @@ def test_python_int_path_equals_int64_path(view: str, monkeypatch: pytest.Monkey
         assert layout[Seat.N] == DEAL[Seat.N] and layout[Seat.S] == DEAL[Seat.S]
         if view == "agreement":
             assert holds(claim, {s: layout[s] for s in Seat})
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
-def record_file(tmp_path: Path) -> tuple[Path, list]:
-    from tests.inference.test_records import pbn_rows, pbn_text
-
-    cards = random_play(DEAL, Seat.S, Strain.H, random.Random(5), 52)
-    path = tmp_path / "r.pbn"
-    path.write_text(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, cards, Seat.W)))
-    return path, cards
-
-
-def test_cli_odds_json(tmp_path: Path) -> None:
-    path, cards = record_file(tmp_path)
-    status, out, _ = run_cli("odds", str(path), "--after", "5", "--json")
-    assert status == 0
-    obj = json.loads(out)
-    assert set(obj) >= {"layouts", "holder", "length", "hcp"}
-    assert set(obj["length"]) == {"W", "E"} and set(obj["hcp"]) == {"W", "E"}
-    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
-    for i, c in enumerate(cards[:5]):
-        state.play(c)
-        if i == 0:
-            state.table_dummy(DEAL[Seat.N])
-    odds = state.layouts().odds()
-    assert obj["layouts"] == odds.layouts
-    for card, by in obj["holder"].items():
-        assert sum(Fraction(v) for v in by.values()) == 1
-        for seat, v in by.items():
-            assert Fraction(v) == odds.holder[__import__("dealer").Card.parse(card)][Seat.parse(seat)]
-    for seat in ("W", "E"):
-        for suit in "SHDC":
-            assert sum(Fraction(v) for v in obj["length"][seat][suit].values()) == 1
-
-
-def test_cli_sample_pbn(tmp_path: Path) -> None:
-    path, cards = record_file(tmp_path)
-    status, out, _ = run_cli("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
-    assert status == 0
-    import re
-
-    deals = [Deal.from_pbn(m) for m in re.findall(r'\[Deal "([^"]+)"\]', out)]
-    assert len(deals) == 25
-    played = set(cards[:9])
-    for d in deals:
-        assert d[Seat.S] == DEAL[Seat.S] and d[Seat.N] == DEAL[Seat.N]
-        for seat in Seat:
-            for c in played:
-                if DEAL.holder(c) == seat:
-                    assert c in d[seat]
-    _, again, _ = run_cli("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
-    assert again == out
-
-
-@pytest.mark.parametrize("argv,fragment", [
-    (["odds", "X.pbn"], "cannot read"),
-    (["sample", "R", "--after", "99"], "fewer than --after 99"),
-    (["sample", "R", "-n", "-3"], "invalid -n -3"),
-])
-def test_cli_bad_input(tmp_path: Path, argv: list[str], fragment: str) -> None:
-    path, _ = record_file(tmp_path)
-    argv = [str(path) if a == "R" else str(tmp_path / a) if a.endswith(".pbn") else a for a in argv]
-    status, out, err = run_cli(*argv)
-    assert status == 2 and out == "" and fragment in err
-
-
-def test_serve_protocol_subprocess() -> None:
-    lines = [
-        {"cmd": "play", "card": "SK"},  # out of order: no hand yet
-        {"cmd": "new", "hand": "A.A432.A432.A432", "declarer": "S", "contract": "3NT", "id": 1},
-        {"cmd": "play", "card": "SK", "id": 2},
-        "this is not json",
-        {"cmd": "dummy", "hand": "2.KJT.KJT9.KJT98"},
-        {"cmd": "play", "card": "S2"},
-        {"cmd": "play", "card": "S2"},  # already played: an error, state intact
-        {"cmd": "play", "card": "CA", "seat": "W"},  # wrong seat
-        {"cmd": "inference", "name": "long hearts", "by": "RHO", "claim": "hearts(RHO) >= 5"},
-        {"cmd": "play", "card": "H5"},
-        {"cmd": "bounds"},
-        {"cmd": "statuses"},
-        {"cmd": "odds", "view": "agreement"},
-        {"cmd": "sample", "n": 3, "seed": 9, "view": "weighted"},
-        {"cmd": "sample", "n": "many"},
-        {"cmd": "fly"},
-        [1, 2],
-        {"cmd": "undo"},
-        {"cmd": "state"},
-        {"cmd": "quit"},
-        {"cmd": "state"},  # after quit: never read
-    ]
-    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "inference.cli", "serve"], input=text, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
-    replies = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert proc.returncode == 0 and len(replies) == len(lines) - 1
-    ok = [r["ok"] for r in replies]
-    assert ok == [False, True, True, False, True, True, False, False, True, True, True, True, True, True, False,
-                  False, False, True, True, True]
-    assert replies[0]["kind"] == "OutOfOrderError" and replies[1]["id"] == 1 and replies[2]["id"] == 2
-    assert replies[3]["kind"] == "InvalidJSON"
-    assert replies[5]["seat"] == "N"
-    assert replies[6]["kind"] == "IllegalPlayError" and "already played" in replies[6]["error"]
-    assert replies[7]["kind"] == "IllegalPlayError"
-    assert replies[10]["bounds"]["E"]["S"] == [0, 0] and replies[10]["bounds"]["W"]["S"] == [11, 11]
-    assert replies[11]["statuses"]["long hearts"]["status"] in ("active", "confirmed")
-    assert Fraction(replies[12]["odds"]["layouts"]) > 0
-    deals = [Deal.from_pbn(d) for d in replies[13]["deals"]]
-    assert len(deals) == 3 and all(d[Seat.W].length("S") == 11 for d in deals)
-    assert replies[18]["ply"] == 4 and replies[18]["to_play"] == "E"  # undo took back RHO's card
-    assert replies[19] == {"ok": True, "bye": True}
 
 
 def test_api_validates_and_keeps_state() -> None:
