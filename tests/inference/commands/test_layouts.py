@@ -41,7 +41,7 @@ def test_cli_odds_json(tmp_path: Path) -> None:
         state.play(c)
         if i == 0:
             state.table_dummy(DEAL[Seat.N])
-    odds = layout_space(state).odds()
+    odds = state.layouts().odds()
     assert obj["layouts"] == odds.layouts
     for card, by in obj["holder"].items():
         assert sum(Fraction(v) for v in by.values()) == 1
