@@ -35,9 +35,10 @@ from .errors import BotUnavailableError, InferenceError, InvalidArgumentError
 from .inferences import Tag
 from .layouts import VIEWS
 from .leads import CardingAgreement, LeadAgreement, count_signal, lead_interpretations
-from .play import PlayState, trick_winner
+from .play import PlayState
+from .trick import Trick, irregularity, legal_cards, trick_winner
 
-__all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "legal_cards", "Defence",
+__all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "Defence",
            "RecordedDefence", "AgreementDefence", "CardReader", "GameHistory", "PlayedCard", "DealResult",
            "play_deal", "opening_lead"]
 
@@ -52,13 +53,6 @@ def tie_key(card: Card) -> tuple[int, int]:
     Card('C2')
     """
     return (-int(card.rank), int(card.suit))
-
-
-def legal_cards(hand: int, led: Suit | None) -> list[Card]:
-    """The cards of ``hand`` (a mask) that may be played to a trick led in ``led`` (None: on lead)."""
-    if led is not None and hand >> (13 * led) & _SUIT:
-        hand &= _SUIT << (13 * led)
-    return [CARDS[i] for i in range(52) if hand >> i & 1]
 
 
 @dataclass(frozen=True)
@@ -427,15 +421,14 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
     history = GameHistory(dealt=dealt, declarer=declarer, strain=strain)
     out: list[PlayedCard] = []
     fallbacks = 0
-    leader = declarer.lho
-    trick: list[tuple[Seat, Card]] = []
+    current = Trick(declarer.lho)
     ns = declarer in (Seat.N, Seat.S)
     won = 0
     for k in range(52):
-        seat = Seat((leader + len(trick)) % 4)
+        seat = current.to_play
         number = k // 4 + 1
-        table = Table(tuple(h | sum(c.bit for s, c in trick if s == i) for i, h in enumerate(hands)),  # type: ignore
-                      leader, tuple(c for _, c in trick), strain)
+        table = Table(tuple(h | sum(c.bit for s, c in current.cards if s == i) for i, h in enumerate(hands)),  # type: ignore
+                      current.leader, tuple(c for _, c in current.cards), strain)
         decision = None
         if seat in (declarer.lho, declarer.rho):
             card = defence.card(table, seat, history)
@@ -445,7 +438,7 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
             decision = choose_card(state, n=n, seed=seed + k, view=view, solver=solver)
             card = decision.card
             fallbacks += bool(decision.note)
-        if not hands[seat] >> card.index & 1 or card not in _legal_at(table, seat):
+        if irregularity(current, card, hands=hands, played=[d & ~h for d, h in zip(dealt, hands)]) is not None:
             raise InvalidArgumentError(f"trick {number}: {seat.name_long} cannot play {card}")
         hands[seat] &= ~card.bit
         state.play(card)
@@ -453,14 +446,13 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
             state.table_dummy(deal[declarer.partner])
             if reader is not None:
                 reader.after_lead(state, card)
-        trick.append((seat, card))
+        current = current.add(card, strain)
         history.cards.append((number, seat, card))
         played = PlayedCard(number, seat, card, decision)
         out.append(played)
-        if len(trick) == 4:
-            leader = trick_winner(trick, strain)
-            won += (leader in (Seat.N, Seat.S)) == ns
-            trick = []
+        if current.winner is not None:
+            won += (current.winner in (Seat.N, Seat.S)) == ns
+            current = Trick(current.winner)
             if reader is not None:
                 reader.after_trick(state)
         if on_card is not None:

@@ -32,6 +32,8 @@ from .errors import (
     IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError,
 )
 from .lawful import Bounds, lawful_bounds
+from .trick import Fault, Irregularity, Trick, irregularity
+from .trick import trick_winner as trick_winner  # noqa: F401 - for play_cli until the merge moves it to .trick
 
 if TYPE_CHECKING:  # pragma: no cover
     import random
@@ -44,7 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .layouts import LayoutSpace, Odds, View
     from .inferences import Inference, InferenceState, StatusChange, Tag
 
-__all__ = ["Trick", "Change", "Update", "Snapshot", "PlayState", "relative_name"]
+__all__ = ["Change", "Update", "Snapshot", "PlayState", "relative_name"]
 
 _FULL = (1 << 52) - 1
 _SUIT_BITS = 0x1FFF
@@ -63,42 +65,6 @@ def relative_name(seat: Seat, viewer: Seat, declarer: Seat) -> str:
     if seat == declarer:
         return "declarer"
     return "partner"
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A trick: its leader, the cards played in order, and (when complete) its winner."""
-
-    leader: Seat
-    cards: tuple[tuple[Seat, Card], ...] = ()
-    winner: Seat | None = None
-
-    @property
-    def complete(self) -> bool:
-        return len(self.cards) == 4
-
-    @property
-    def led_suit(self) -> Suit | None:
-        return self.cards[0][1].suit if self.cards else None
-
-    @property
-    def to_play(self) -> Seat:
-        return Seat((self.leader + len(self.cards)) % 4)
-
-    def __str__(self) -> str:
-        return " ".join(f"{s.name}:{c}" for s, c in self.cards)
-
-
-def trick_winner(cards: Sequence[tuple[Seat, Card]], strain: Strain) -> Seat:
-    """Who wins four cards played to a trick at ``strain``."""
-    trump = strain.trump
-    best_seat, best = cards[0]
-    for seat, card in cards[1:]:
-        if card.suit == best.suit and card.rank > best.rank:
-            best_seat, best = seat, card
-        elif trump is not None and card.suit == trump and best.suit != trump:
-            best_seat, best = seat, card
-    return best_seat
 
 
 @dataclass(frozen=True)
@@ -376,47 +342,32 @@ class PlayState:
         where = f"trick {self.trick_number}, card {len(trick.cards) + 1}"
         if len(snap.tricks) + self._offset_tricks() >= 13:
             raise OutOfOrderError(f"all 13 tricks have been played; {c} cannot follow")
-        if seat is not None and _seat(seat, "seat") != on_turn:
-            raise IllegalPlayError(f"{where}: {_seat(seat, 'seat').name_long} cannot play {c}: it is "
+        fault = irregularity(trick, c, seat=None if seat is None else _seat(seat, "seat"), hands=snap.remaining,
+                             played=snap.played, shown_out=snap.voids)
+        if fault is not None and fault.fault is Fault.OUT_OF_TURN:
+            raise IllegalPlayError(f"{where}: {fault.seat.name_long} cannot play {c}: it is "
                                    f"{on_turn.name_long}'s turn")
         if trick.cards and not snap.dummy_tabled and self.dummy != self.viewer and on_turn == self.dummy:
             raise OutOfOrderError(f"{where}: table dummy before dummy plays")
-        if not (snap.unseen >> c.index & 1) and not (snap.remaining[on_turn] >= 0 and snap.remaining[on_turn] >> c.index & 1):
-            holder = next((s for s in Seat if snap.played[s] >> c.index & 1), None)
-            if holder is not None:
-                raise IllegalPlayError(f"{where}: {c} was already played by {holder.name_long}")
-            owner = next(s for s in Seat if snap.remaining[s] >= 0 and snap.remaining[s] >> c.index & 1)
-            raise IllegalPlayError(f"{where}: {c} is in {owner.name_long}'s hand, not {on_turn.name_long}'s")
+        if fault is not None:
+            raise _illegal(fault, where, trick.led_suit)
         led = trick.led_suit
         voids = list(snap.voids)
-        visible = snap.remaining[on_turn] >= 0
-        if visible:
-            hand = snap.remaining[on_turn]
-            if not hand >> c.index & 1:
-                raise IllegalPlayError(f"{where}: {on_turn.name_long} does not hold {c}")
-            if led is not None and c.suit != led and hand >> (13 * led) & _SUIT_BITS:
-                raise IllegalPlayError(f"{where}: {on_turn.name_long} must follow suit in {led.name_long}, "
-                                       f"holding {CardSet(hand).suit(led).to_text()}, but played {c}")
-        else:
-            if voids[on_turn] >> c.suit & 1:
-                raise RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")
         if led is not None and c.suit != led:
             voids[on_turn] |= 1 << led
         remaining = list(snap.remaining)
-        if visible:
+        if remaining[on_turn] >= 0:
             remaining[on_turn] &= ~c.bit
         played = list(snap.played)
         played[on_turn] |= c.bit
-        cards = trick.cards + ((on_turn, c),)
+        current = trick.add(c, self.strain)
         tricks = snap.tricks
         won = snap.won
-        if len(cards) == 4:
-            winner = trick_winner(cards, self.strain)
-            tricks = tricks + (Trick(trick.leader, cards, winner),)
+        if current.winner is not None:
+            winner = current.winner
+            tricks = tricks + (current,)
             current = Trick(winner)
             won = (won[0] + (winner in (Seat.N, Seat.S)), won[1] + (winner in (Seat.E, Seat.W)))
-        else:
-            current = Trick(trick.leader, cards)
         label = f"{where}: {self.name(on_turn)} ({on_turn.name}) plays {c}"
         if led is not None and c.suit != led:
             label += f", showing out of {led.name_long}"
@@ -682,6 +633,23 @@ def _support_bounds(ev: "Any", claim: "Claim", lawful: Bounds) -> Bounds:
         length = tuple(support[("len", seat, s)] for s in range(4))
         seats.append((seat, SeatBounds(length, support[("hcp", seat)])))  # type: ignore[arg-type]
     return Bounds(tuple(seats), lawful.holders)
+
+
+def _illegal(fault: Irregularity, where: str, led: Suit | None) -> IllegalPlayError:
+    """The play state's words for a card the rules of play refuse (the seat on turn is checked before)."""
+    c, on_turn = fault.card, fault.on_turn
+    if fault.fault is Fault.PLAYED_BEFORE:
+        assert fault.other is not None
+        return IllegalPlayError(f"{where}: {c} was already played by {fault.other.name_long}")
+    if fault.fault is Fault.NOT_HELD and fault.other is not None:
+        return IllegalPlayError(f"{where}: {c} is in {fault.other.name_long}'s hand, not {on_turn.name_long}'s")
+    if fault.fault is Fault.NOT_HELD:
+        return IllegalPlayError(f"{where}: {on_turn.name_long} does not hold {c}")
+    if fault.fault is Fault.REVOKE:
+        assert led is not None
+        return IllegalPlayError(f"{where}: {on_turn.name_long} must follow suit in {led.name_long}, "
+                                f"holding {fault.holding.to_text()}, but played {c}")
+    return RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")
 
 
 def _seat(value: "Seat | str", what: str) -> Seat:

@@ -36,7 +36,7 @@ from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
 
 from .contract import Contract, Strain
 from .errors import InvalidContractError, RecordError
-from .play import trick_winner
+from .trick import Fault, Irregularity, Trick, irregularity, play_order, trick_winner
 
 __all__ = ["PlayRecord", "Skipped", "read_records", "read_pbn", "read_lin", "parse_calls", "contract_from_auction"]
 
@@ -223,34 +223,36 @@ def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract,
 
 def _check_play(deal: Deal, declarer: Seat, strain: Strain, order: Sequence[tuple[Seat, Card]],
                 where: str) -> None:
-    """Each card from the seat on turn, dealt to it, not played twice, following suit."""
-    played: set[int] = set()
-    leader = declarer.lho
-    trick: list[tuple[Seat, Card]] = []
+    """Each card from the seat on turn, dealt to it, not played twice, following suit (the rules of :mod:`.trick`)."""
+    hands = list(deal.masks)
+    played = [0, 0, 0, 0]
+    trick = Trick(declarer.lho)
     for n, (seat, card) in enumerate(order):
-        trick_no = n // 4 + 1
-        expected = Seat((leader + len(trick)) % 4)
-        if seat != expected:
-            raise RecordError(f"{where}, trick {trick_no}: {card} given to {seat.name_long}, "
-                              f"but it is {expected.name_long}'s turn")
-        if card.index in played:
-            raise RecordError(f"{where}, trick {trick_no}: {card} played twice")
-        holder = deal.holder(card)
-        if holder != seat:
-            raise RecordError(f"{where}, trick {trick_no}: {card} belongs to {holder.name_long}, "
-                              f"not {seat.name_long} (wrong player or order)")
-        if trick:
-            led = trick[0][1].suit
-            if card.suit != led:
-                still = [c for c in deal[seat] if c.suit == led and c.index not in played]
-                if still:
-                    raise RecordError(f"{where}, trick {trick_no}: {seat.name_long} revokes: plays {card} on a "
-                                      f"{led.name_long[:-1]} lead holding {CardSet(still).to_text()}")
-        played.add(card.index)
-        trick.append((seat, card))
-        if len(trick) == 4:
-            leader = trick_winner(trick, strain)
-            trick = []
+        if trick.complete:
+            assert trick.winner is not None
+            trick = Trick(trick.winner)
+        fault = irregularity(trick, card, seat=seat, hands=hands, played=played)
+        if fault is not None:
+            raise RecordError(f"{where}, trick {n // 4 + 1}: {_fault_text(fault, trick)}")
+        hands[seat] &= ~card.bit
+        played[seat] |= card.bit
+        trick = trick.add(card, strain)
+
+
+def _fault_text(fault: Irregularity, trick: Trick) -> str:
+    """The record reader's words for a card the rules of play refuse (every hand is known)."""
+    card, seat = fault.card, fault.seat
+    if fault.fault is Fault.OUT_OF_TURN:
+        return f"{card} given to {seat.name_long}, but it is {fault.on_turn.name_long}'s turn"
+    if fault.fault is Fault.PLAYED_BEFORE:
+        return f"{card} played twice"
+    if fault.fault is Fault.NOT_HELD:
+        holder = fault.other.name_long if fault.other is not None else "another hand"
+        return f"{card} belongs to {holder}, not {seat.name_long} (wrong player or order)"
+    led = trick.led_suit
+    assert fault.fault is Fault.REVOKE and led is not None
+    return (f"{seat.name_long} revokes: plays {card} on a {led.name_long[:-1]} lead holding "
+            f"{fault.holding.to_text()}")
 
 
 def _pbn_play_order(rows: list[list[str]], first: Seat, declarer: Seat, strain: Strain, deal: Deal,
@@ -485,20 +487,13 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRec
     contract, declarer = found
     if not plays:
         return Skipped(source, index, board, "no play recorded")
-    order: list[tuple[Seat, Card]] = []
-    leader = declarer.lho
-    trick: list[tuple[Seat, Card]] = []
+    cards: list[Card] = []
     for n, token in enumerate(plays):
         try:
-            card = Card.parse(token.strip())
+            cards.append(Card.parse(token.strip()))
         except DealerError as exc:
             raise RecordError(f"{where}, trick {n // 4 + 1}: {exc}") from None
-        seat = Seat((leader + len(trick)) % 4)
-        order.append((seat, card))
-        trick.append((seat, card))
-        if len(trick) == 4:
-            leader = trick_winner(trick, contract.strain)
-            trick = []
+    order = list(play_order(cards, declarer.lho, contract.strain))
     # the seat on turn is by construction; check the card was dealt to it and suit was followed
     _check_play(deal, declarer, contract.strain, order, where)
     claim = None

@@ -18,14 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
-from inference.bot import (AgreementDefence, CardReader, GameHistory, _signal_cards, choose_card, legal_cards, opening_lead,
+from inference.bot import (AgreementDefence, CardReader, GameHistory, _signal_cards, choose_card, opening_lead,
                            play_deal, tie_key)
 from inference.cli import main
 from inference.contract import Strain
 from inference.errors import BotUnavailableError, InvalidArgumentError
 from inference.leads import load_carding_agreement, load_lead_agreement
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
 from inference.records import read_pbn
+from inference.trick import legal_cards, trick_winner
 from tests.inference.helpers import random_play
 from tests.inference.test_records import pbn_rows, pbn_text
 from tests.strategies import deals

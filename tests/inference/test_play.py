@@ -15,7 +15,8 @@ from inference.contract import Contract, Strain
 from inference.errors import (
     IllegalPlayError, InconsistentCardsError, InferenceError, OutOfOrderError, RevokeError, UndoError,
 )
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
+from inference.trick import trick_winner
 from tests.inference.helpers import bounds_from_layouts, brute_force_layouts, random_play, replay
 from tests.strategies import deals, seats
 

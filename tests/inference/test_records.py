@@ -9,8 +9,8 @@ import pytest
 from dealer import Card, Deal, Seat
 from inference.contract import Strain
 from inference.errors import RecordError
-from inference.play import trick_winner
 from inference.records import PlayRecord, Skipped, contract_from_auction, parse_calls, read_lin, read_pbn
+from inference.trick import trick_winner
 from tests.inference.helpers import random_play
 
 DEAL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
