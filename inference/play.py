@@ -32,8 +32,13 @@ from .errors import (
     IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError,
 )
 from .lawful import Bounds, lawful_bounds
+from .reasons import explain
 from .trick import Fault, Irregularity, Trick, irregularity
-from .trick import trick_winner as trick_winner  # noqa: F401 - for play_cli until the merge moves it to .trick
+
+# Until the merge switches their importers (play_cli: trick_winner; scenario: Update) to .trick and .events:
+from .events import Change as Change, Snapshot as Snapshot, Update as Update  # noqa: F401
+from .events import relative_name as relative_name  # noqa: F401
+from .trick import trick_winner as trick_winner  # noqa: F401
 
 if TYPE_CHECKING:  # pragma: no cover
     import random
@@ -46,95 +51,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .layouts import LayoutSpace, Odds, View
     from .inferences import Inference, InferenceState, StatusChange, Tag
 
-__all__ = ["Change", "Update", "Snapshot", "PlayState", "relative_name"]
+__all__ = ["PlayState"]
 
 _FULL = (1 << 52) - 1
 _SUIT_BITS = 0x1FFF
-
-
-def relative_name(seat: Seat, viewer: Seat, declarer: Seat) -> str:
-    """How the viewer speaks of ``seat``: LHO, RHO, partner/dummy/declarer, or "we"."""
-    if seat == viewer:
-        return "we"
-    if seat == viewer.lho:
-        return "LHO"
-    if seat == viewer.rho:
-        return "RHO"
-    if viewer == declarer:
-        return "dummy"
-    if seat == declarer:
-        return "declarer"
-    return "partner"
-
-
-@dataclass(frozen=True)
-class Change:
-    """One bound that moved: seat, quantity (S/H/D/C/HCP, or a card for its holders), old, new, reason."""
-
-    seat: Seat
-    quantity: str
-    old: tuple[int, int]
-    new: tuple[int, int]
-    reason: str
-
-    def as_dict(self) -> dict[str, object]:
-        return {"seat": self.seat.name, "quantity": self.quantity, "old": list(self.old), "new": list(self.new),
-                "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class Update:
-    """What one event did: its description, where it happened, and the bounds it changed."""
-
-    event: str
-    trick: int
-    seat: Seat | None
-    card: Card | None
-    changes: tuple[Change, ...]
-    located: tuple[tuple[Card, Seat], ...] = ()
-    statuses: tuple["StatusChange", ...] = ()
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The whole play state after an event; immutable, so undo just drops later snapshots."""
-
-    remaining: tuple[int, int, int, int]  # cards still held by each *visible* seat (mask), -1 if concealed
-    played: tuple[int, int, int, int]  # cards each seat has played
-    voids: tuple[int, int, int, int]  # suits each seat has shown out of (4-bit)
-    tricks: tuple[Trick, ...]  # completed tricks
-    current: Trick  # trick in progress (possibly empty)
-    dummy_tabled: bool
-    bounds: Bounds
-    update: Update
-    won: tuple[int, int] = (0, 0)  # tricks won by N-S, E-W
-    inferences: tuple["Inference", ...] = ()
-    states: tuple["InferenceState", ...] = ()
-
-    def position(self) -> "Position":
-        """What the viewer knows, for evaluating claims."""
-        from .claims import Position
-
-        known = tuple(self.played[s] | (self.remaining[s] if self.remaining[s] >= 0 else 0) for s in range(4))
-        concealed = tuple(s for s in self.bounds.concealed)
-        return Position(concealed, self.unseen, known, self.voids)  # type: ignore[arg-type]
-
-    def state_of(self, name: str) -> "InferenceState":
-        for st in self.states:
-            if st.name == name:
-                return st
-        raise KeyError(f"no inference named {name!r}")
-
-    @property
-    def unseen(self) -> int:
-        """Mask of the cards whose place the viewer does not know."""
-        seen = 0
-        for m in self.remaining:
-            if m >= 0:
-                seen |= m
-        for m in self.played:
-            seen |= m
-        return _FULL & ~seen
 
 
 @dataclass
@@ -537,12 +457,10 @@ class PlayState:
         except InconsistentCardsError as exc:
             raise InconsistentCardsError(f"{where + ': ' if where else ''}{exc}") from None
         previous = self._stack[-1] if hasattr(self, "_stack") else None
-        from .reasons import explain
-
         changes: tuple[Change, ...] = ()
         located: tuple[tuple[Card, Seat], ...] = ()
         if previous is not None:
-            changes, located = explain(previous, bounds, played, voids, unseen, move, self)
+            changes, located = explain(previous.bounds, bounds, played, voids, unseen, move, self)
         infs = (previous.inferences if previous is not None else ()) if inferences is None else inferences
         states: tuple["InferenceState", ...] = previous.states if previous is not None else ()
         status_changes: tuple["StatusChange", ...] = ()
