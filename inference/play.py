@@ -32,6 +32,7 @@ from .arguments import cards_argument, contract_argument, inference_argument, se
 from .claims import Claim
 from .contract import Contract, Strain
 from .errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
+from .events import agree, possessive
 from .inferences import Inference, InferenceState, StatusChange, Tag
 from .lawful import Bounds, lawful_bounds
 from .layouts import LayoutSpace, Odds, View, layout_space
@@ -283,7 +284,8 @@ class PlayState:
             tricks = tricks + (current,)
             current = Trick(winner)
             won = (won[0] + (winner in (Seat.N, Seat.S)), won[1] + (winner in (Seat.E, Seat.W)))
-        label = f"{where}: {self.name(on_turn)} ({on_turn.name}) plays {c}"
+        who = self.name(on_turn)
+        label = f"{where}: {who} ({on_turn.name}) {agree(who, 'plays')} {c}"
         if led is not None and c.suit != led:
             label += f", showing out of {led.name_long}"
         draft = replace(snap, remaining=_four(remaining), played=_four(played), voids=_four(voids), tricks=tricks,
@@ -308,7 +310,7 @@ class PlayState:
             self._keeper.claims(inf)  # check the claims parse, before anything changes
         if not built:
             raise InvalidArgumentError("no inference given")
-        label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {self.name(i.by)}'s "
+        label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {possessive(self.name(i.by))} "
                           f"{i.action or i.kind})" for i in built)
         new = self._advance(replace(snap, inferences=snap.inferences + tuple(built)), label,
                             added=frozenset(i.name for i in built))

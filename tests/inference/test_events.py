@@ -56,3 +56,16 @@ def test_render_takes_any_seat_names() -> None:
     bounds = lawful_bounds((Seat.W, Seat.E), ((1 << 26) - 1) << 26, {}, {})
     text = render_bounds(bounds, Viewpoint(Seat.S, Seat.S))
     assert text.startswith("LHO (W)\n") and "\nRHO (E)\n" in text
+
+
+@pytest.mark.parametrize("subject,verb,form", [
+    ("we", "plays", "play"), ("we", "has", "have"), ("we", "is", "are"), ("we", "was", "were"),
+    ("we", "shows", "show"), ("we", "holds", "hold"), ("we", "follows", "follow"), ("we", "catches", "catch"),
+    ("we", "plays", "play"), ("LHO", "plays", "plays"), ("partner", "has", "has"), ("dummy", "is", "is"),
+])
+def test_the_verb_agrees_with_we(subject: str, verb: str, form: str) -> None:
+    assert agree(subject, verb) == form
+
+
+def test_possessive() -> None:
+    assert [possessive(relative_name(s, Seat.S, Seat.N)) for s in Seat] == ["declarer's", "RHO's", "our", "LHO's"]
