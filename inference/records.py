@@ -35,7 +35,7 @@ from typing import Iterator, Sequence
 from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
 
 from .contract import Contract, Strain
-from .errors import InvalidContractError, RecordError
+from .errors import InvalidArgumentError, InvalidContractError, RecordError
 from .trick import Fault, Irregularity, Trick, irregularity, play_order, trick_winner
 
 __all__ = ["PlayRecord", "Skipped", "read_records", "read_pbn", "read_lin", "parse_calls", "contract_from_auction"]
@@ -97,6 +97,10 @@ def _strip_comments(text: str) -> list[tuple[int, str]]:
             continue
         if not in_brace and line.lstrip().startswith("%"):
             continue
+        if not in_brace and "{" not in line and ";" not in line:  # nothing to strip (most lines)
+            if line.strip():
+                out.append((number, line))
+            continue
         buf = []
         in_quote = False
         i = 0
@@ -130,15 +134,16 @@ class _Game:
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
 
-def _pbn_games(text: str) -> list[_Game]:
-    games: list[_Game] = []
+def _pbn_games(text: str) -> Iterator[_Game]:
+    """The games of a PBN text in order, each as soon as it ends: a game is a run of lines with tags,
+    ended by a line blank in the file."""
     game: _Game | None = None
     current: str | None = None
     for number, line in _strip_comments(text):
         stripped = line.strip()
         if not stripped:
             if game is not None and game.tags:
-                games.append(game)
+                yield game
                 game = None
                 current = None
             continue
@@ -166,8 +171,7 @@ def _pbn_games(text: str) -> list[_Game]:
         if game is not None and current is not None:
             game.sections[current].append((number, stripped))
     if game is not None and game.tags:
-        games.append(game)
-    return games
+        yield game
 
 
 def parse_calls(tokens: Sequence[str]) -> list[str]:
@@ -305,8 +309,14 @@ def _card_tokens(lines: list[tuple[int, str]]) -> list[str]:
 _INHERITED = ("Deal", "Board", "Dealer", "Vulnerable", "Event")
 
 
-def read_pbn(text: str, source: str = "<pbn>") -> Iterator["PlayRecord | Skipped | RecordError"]:
-    """Every record of a PBN text: a PlayRecord, a Skipped (passed out, no play) or a RecordError."""
+def read_pbn(text: str, source: str = "<pbn>", *, record: int | None = None
+             ) -> Iterator["PlayRecord | Skipped | RecordError"]:
+    """Every record of a PBN text: a PlayRecord, a Skipped (passed out, no play) or a RecordError.
+
+    ``record``: only the record at that 1-based position (the others' tags are read, for what
+    it inherits from them, but not their deals or play).
+    """
+    _check_record(record)
     previous: dict[str, str] = {}
     sticky: dict[str, str] = {}
     for index, game in enumerate(_pbn_games(text), start=1):
@@ -324,6 +334,8 @@ def read_pbn(text: str, source: str = "<pbn>") -> Iterator["PlayRecord | Skipped
                 if name not in tags and name in previous:
                     tags[name] = previous[name]
         previous = dict(tags)
+        if record is not None and index != record:
+            continue
         board = tags.get("Board", "?")
         where = f"{source}, board {board} (record {index}, line {game.first_line})"
         try:
@@ -332,6 +344,13 @@ def read_pbn(text: str, source: str = "<pbn>") -> Iterator["PlayRecord | Skipped
             yield exc
         except (DealerError, ValueError) as exc:
             yield RecordError(f"{where}: {exc}")
+        if index == record:
+            return
+
+
+def _check_record(record: int | None) -> None:
+    if record is not None and (isinstance(record, bool) or not isinstance(record, int) or record < 1):
+        raise InvalidArgumentError(f"invalid record {record!r}: expected a 1-based position in the file")
 
 
 def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, board: str,
@@ -414,8 +433,10 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
 _LIN_DEALER = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
 
 
-def read_lin(text: str, source: str = "<lin>") -> Iterator["PlayRecord | Skipped | RecordError"]:
-    """Every record (one per ``md``) of a LIN text."""
+def read_lin(text: str, source: str = "<lin>", *, record: int | None = None
+             ) -> Iterator["PlayRecord | Skipped | RecordError"]:
+    """Every record (one per ``md``) of a LIN text; ``record``: only the record at that 1-based position."""
+    _check_record(record)
     flat = text.replace("\r", "").replace("\n", "")
     parts = flat.split("|")
     pairs = [(parts[i].strip().lower(), parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts) - 1, 2)]
@@ -431,10 +452,14 @@ def read_lin(text: str, source: str = "<lin>") -> Iterator["PlayRecord | Skipped
         if records:
             records[-1].append((key, value))
     for index, rec in enumerate(records, start=1):
+        if record is not None and index != record:
+            continue
         try:
             yield _lin_record(rec, source, index)
         except RecordError as exc:
             yield exc
+        if index == record:
+            return
 
 
 def _lin_hand(text: str) -> CardSet:
@@ -503,8 +528,14 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRec
                       vul, tuple(calls), claim, None, "")
 
 
-def read_records(path: "str | Path") -> Iterator["PlayRecord | Skipped | RecordError"]:
-    """Records of a ``.pbn`` or ``.lin`` file (by extension; content sniffed otherwise)."""
+def read_records(path: "str | Path", *, record: int | None = None) -> Iterator["PlayRecord | Skipped | RecordError"]:
+    """Records of a ``.pbn`` or ``.lin`` file (by extension; content sniffed otherwise).
+
+    ``record``: only the item of the record at that 1-based position in the file (the ``index`` of
+    a PlayRecord or Skipped, the ``record N`` of an error), found without reading the other
+    records' deals and play; nothing if the file has fewer records.
+    """
+    _check_record(record)
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -513,7 +544,7 @@ def read_records(path: "str | Path") -> Iterator["PlayRecord | Skipped | RecordE
     text = raw.decode("utf-8", errors="replace")
     ext = p.suffix.lower()
     if ext == ".lin" or (ext != ".pbn" and re.search(r"(^|\|)md\|", text)):
-        yield from read_lin(text, str(p))
+        yield from read_lin(text, str(p), record=record)
     else:
-        yield from read_pbn(text, str(p))
+        yield from read_pbn(text, str(p), record=record)
 
