@@ -27,11 +27,11 @@ from typing import Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
-from dealer import CARDS, Card, Deal, Rank, Seat, Suit
+from dealer import CARDS, Card, CardSet, Deal, Rank, Seat, Suit
 from dealer.suit import RANK_CHARS
 
 from .contract import Contract, Strain
-from .errors import BotUnavailableError, InferenceError, InvalidArgumentError
+from .errors import BotUnavailableError, InferenceError, InvalidArgumentError, InvalidBoardError
 from .inferences import Tag
 from .layouts import VIEWS
 from .leads import CardingAgreement, LeadAgreement, count_signal, lead_interpretations
@@ -69,6 +69,48 @@ class Table:
         """The hands as a PBN deal string from North (holdings may be short)."""
         return "N:" + " ".join(".".join(_HOLDING[m >> (13 * s) & _SUIT] for s in range(4)) for m in self.hands)
 
+    def check(self) -> None:
+        """Raise :class:`~inference.errors.InvalidBoardError` unless this is a board the solver can take.
+
+        The four hands hold distinct cards (52 at the start of play), the same number each (the
+        current trick's cards are still in them), at least one; the trick has at most three cards,
+        each held by the seat on turn when it was played and following suit when that seat could.
+        """
+        hands = self.hands
+        if len(hands) != 4 or any(not isinstance(m, int) or m < 0 or m >> 52 for m in hands):
+            raise InvalidBoardError(f"invalid board for the double-dummy solver: four hand masks expected, "
+                                    f"got {hands!r}")
+        where = f" (board {self.pbn()}, {self.leader.name_long} to lead{_trick_text(self.trick)})"
+        seen = 0
+        for seat, m in zip(Seat, hands):
+            if seen & m:
+                twice = CardSet(seen & m)
+                others = [s.name_long for s, o in zip(Seat, hands[:seat]) if o & twice.mask]
+                raise InvalidBoardError(f"invalid board for the double-dummy solver: {twice.to_text()} in the hands "
+                                        f"of both {' and '.join(others)} and {seat.name_long}{where}")
+            seen |= m
+        sizes = [m.bit_count() for m in hands]
+        if len(set(sizes)) != 1 or not 1 <= sizes[0] <= 13:
+            raise InvalidBoardError(
+                "invalid board for the double-dummy solver: hands of " + ", ".join(
+                    f"{s.name} {n}" for s, n in zip(Seat, sizes)) + " cards; each must hold the same number, 1 to "
+                "13 (the cards played to the current trick still in them)" + where)
+        if len(self.trick) > 3:
+            raise InvalidBoardError(f"invalid board for the double-dummy solver: {len(self.trick)} cards in the "
+                                    f"current trick; at most 3{where}")
+        trick = Trick(self.leader)
+        remaining = list(hands)
+        played = [0, 0, 0, 0]
+        for card in self.trick:
+            seat = trick.to_play
+            fault = irregularity(trick, card, hands=remaining, played=played)
+            if fault is not None:
+                raise InvalidBoardError(f"invalid board for the double-dummy solver: {seat.name_long} cannot have "
+                                        f"played {card} to the current trick ({fault.fault.value}){where}")
+            remaining[seat] &= ~card.bit
+            played[seat] |= card.bit
+            trick = trick.add(card, self.strain)
+
 
 class DoubleDummy:
     """endplay's DDS solver: for each position, every legal card's tricks for the side to play, from now on.
@@ -91,7 +133,13 @@ class DoubleDummy:
         self.positions_solved = 0
 
     def solve(self, tables: Sequence[Table]) -> list[dict[Card, int]]:
-        """Tricks the side on play takes with each legal card, per table (one batch)."""
+        """Tricks the side on play takes with each legal card, per table (one batch).
+
+        Every table is checked first (:meth:`Table.check`): an invalid board raises
+        :class:`~inference.errors.InvalidBoardError` and nothing is solved.
+        """
+        for t in tables:
+            t.check()
         deals = []
         for t in tables:
             d = self._deal(t.pbn())
@@ -202,6 +250,10 @@ class GameHistory:
     dealt: tuple[int, int, int, int] = (0, 0, 0, 0)
     declarer: Seat = Seat.S
     strain: Strain = Strain.NT
+
+
+def _trick_text(trick: Sequence[Card]) -> str:
+    return f", trick so far {' '.join(map(str, trick))}" if trick else ""
 
 
 def _dd_best(solver: DoubleDummy, table: Table, legal: Sequence[Card]) -> list[Card]:
