@@ -502,9 +502,9 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
         history.cards.append((number, seat, card))
         played = PlayedCard(number, seat, card, decision)
         out.append(played)
-        if current.winner is not None:
+        if current.complete:
             won += (current.winner in (Seat.N, Seat.S)) == ns
-            current = Trick(current.winner)
+            current = current.next_trick()
             if reader is not None:
                 reader.after_trick(state)
         if on_card is not None:

@@ -279,11 +279,10 @@ class PlayState:
         current = trick.add(c, self.strain)
         tricks = snap.tricks
         won = snap.won
-        if current.winner is not None:
-            winner = current.winner
+        if current.complete:
             tricks = tricks + (current,)
-            current = Trick(winner)
-            won = (won[0] + (winner in (Seat.N, Seat.S)), won[1] + (winner in (Seat.E, Seat.W)))
+            won = (won[0] + (current.winner in (Seat.N, Seat.S)), won[1] + (current.winner in (Seat.E, Seat.W)))
+            current = current.next_trick()
         who = self.name(on_turn)
         label = f"{where}: {who} ({on_turn.name}) {agree(who, 'plays')} {c}"
         if led is not None and c.suit != led:

@@ -233,8 +233,7 @@ def _check_play(deal: Deal, declarer: Seat, strain: Strain, order: Sequence[tupl
     trick = Trick(declarer.lho)
     for n, (seat, card) in enumerate(order):
         if trick.complete:
-            assert trick.winner is not None
-            trick = Trick(trick.winner)
+            trick = trick.next_trick()
         fault = irregularity(trick, card, seat=seat, hands=hands, played=played)
         if fault is not None:
             raise RecordError(f"{where}, trick {n // 4 + 1}: {_fault_text(fault, trick)}")

@@ -4,7 +4,7 @@ One place for the rules of play that the play state (:class:`~inference.play.Pla
 reader (:mod:`inference.records`) and the reference declarer (:mod:`inference.bot`) all apply:
 
 * :class:`Trick`: a trick's leader and cards; the seat on turn; :meth:`Trick.add` plays the next
-  card and, with the fourth, settles the winner;
+  card and, with the fourth, settles the winner, who leads :meth:`Trick.next_trick`;
 * :func:`trick_winner`: the highest trump, else the highest card of the suit led;
 * :func:`legal_cards`: the cards a hand may play (it must follow suit when it can);
 * :func:`irregularity`: the first rule a card breaks (out of turn, played before, not held,
@@ -83,6 +83,12 @@ class Trick:
         cards = self.cards + ((self.to_play, card),)
         return Trick(self.leader, cards, trick_winner(cards, strain) if len(cards) == 4 else None)
 
+    def next_trick(self) -> "Trick":
+        """The trick after this complete one, led by its winner."""
+        if self.winner is None:
+            raise ValueError(f"the trick led by {self.leader.name_long} is not complete: it has no winner yet")
+        return Trick(self.winner)
+
     def __str__(self) -> str:
         return " ".join(f"{s.name}:{c}" for s, c in self.cards)
 
@@ -97,8 +103,7 @@ def play_order(cards: Iterable[Card], leader: Seat, strain: Strain) -> Iterator[
     trick = Trick(leader)
     for card in cards:
         if trick.complete:
-            assert trick.winner is not None
-            trick = Trick(trick.winner)
+            trick = trick.next_trick()
         seat = trick.to_play
         trick = trick.add(card, strain)
         yield seat, card

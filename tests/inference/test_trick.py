@@ -48,6 +48,9 @@ def test_trick_add_settles_the_winner_with_the_fourth_card() -> None:
     assert str(trick) == "E:D4 S:DK W:D2 N:DA"
     with pytest.raises(ValueError, match="complete"):
         trick.add(Card.parse("D3"), Strain.S)
+    assert trick.next_trick() == Trick(Seat.N)
+    with pytest.raises(ValueError, match="not complete"):
+        Trick(Seat.E, trick.cards[:3]).next_trick()
 
 
 @settings(max_examples=30, deadline=None)
@@ -123,14 +126,12 @@ def test_with_every_hand_known_the_legal_cards_are_those_without_irregularity(
     trick = Trick(declarer.lho)
     for seat, card in play_order(play, declarer.lho, Strain.NT):
         if trick.complete:
-            assert trick.winner is not None
-            trick = Trick(trick.winner)
+            trick = trick.next_trick()
         hands[seat] &= ~card.bit
         played[seat] |= card.bit
         trick = trick.add(card, Strain.NT)
     if trick.complete:
-        assert trick.winner is not None
-        trick = Trick(trick.winner)
+        trick = trick.next_trick()
     on_turn = trick.to_play
     legal = set(legal_cards(hands[on_turn], trick.led_suit))
     for card in CardSet((1 << 52) - 1):
