@@ -23,10 +23,13 @@ and an :class:`Update` listing which bounds changed and why.
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from dealer import Card, CardSet, Hand, InvalidCardError, Seat, Suit
+import numpy as np
+
+from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
 
 from .arguments import cards_argument, contract_argument, inference_argument, seat_argument, voids_argument
 from .claims import Claim
@@ -45,13 +48,6 @@ from .trick import Fault, Irregularity, Trick, irregularity
 from .events import Change as Change, Snapshot as Snapshot, Update as Update  # noqa: F401,E402
 from .events import relative_name as relative_name  # noqa: F401,E402
 from .trick import trick_winner as trick_winner  # noqa: F401,E402
-
-if TYPE_CHECKING:  # pragma: no cover
-    import random
-
-    import numpy as np
-
-    from dealer import Deal
 
 __all__ = ["PlayState"]
 

@@ -26,7 +26,7 @@ def imported_modules(path: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("name", ["events", "reasons", "render", "trick"])
+@pytest.mark.parametrize("name", ["events", "reasons", "render", "trick", "reexamination", "arguments"])
 def test_values_and_words_never_import_the_play_state(name: str) -> None:
     found = imported_modules(ROOT / "inference" / f"{name}.py")
     assert not {".play", "inference.play"} & found, found
