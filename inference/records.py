@@ -82,24 +82,22 @@ _TAG = re.compile(r'^\[\s*([A-Za-z][\w]*)\s*(?:"([^"]*)"|([^\]]*?))\s*\]\s*$')
 _CALL_BID = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C|♠|♥|♦|♣)$", re.IGNORECASE)
 
 
-def _strip_comments(text: str) -> list[tuple[int, str]]:
+def _strip_comments(text: str) -> Iterator[tuple[int, str]]:
     """Lines with ``{...}`` and ``;`` comments and ``%`` lines removed, with 1-based line numbers.
 
     Only a line that is blank in the file separates games; a line emptied by
     removing a comment is dropped (``None`` text), not taken as a separator.
     """
-    out: list[tuple[int, str]] = []
     in_brace = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.replace("\ufeff", "")
         if not in_brace and not line.strip():
-            out.append((number, ""))
+            yield number, ""
             continue
         if not in_brace and line.lstrip().startswith("%"):
             continue
         if not in_brace and "{" not in line and ";" not in line:  # nothing to strip (most lines)
-            if line.strip():
-                out.append((number, line))
+            yield number, line
             continue
         buf = []
         in_quote = False
@@ -123,8 +121,7 @@ def _strip_comments(text: str) -> list[tuple[int, str]]:
             i += 1
         kept = "".join(buf)
         if kept.strip():
-            out.append((number, kept))
-    return out
+            yield number, kept
 
 
 @dataclass
