@@ -385,8 +385,9 @@ class PlayState:
         """A separate copy of this state as it was just after event ``ply`` (this one is untouched)."""
         if not isinstance(ply, int) or not 0 <= ply < len(self._stack):
             raise UndoError(f"no ply {ply!r}: expected 0 .. {len(self._stack) - 1}")
-        other = copy.copy(self)  # shares the status keeper: its caches depend only on the inferences' texts
+        other = copy.copy(self)
         other._stack = self._stack[:ply + 1]
+        other._keeper = self._keeper.copy()  # its own, with the claims parsed so far
         return other
 
     def undo_to(self, ply: int) -> None:

@@ -46,7 +46,7 @@ class Event:
 class StatusKeeper:
     """The inferences' re-examination for one viewer: parsed claims, the dependency graph, the conflict policy.
 
-    Its caches depend only on the inferences' texts, so copies of a play state may share it.
+    Its caches depend only on the inferences' texts; a copy of the play state gets a :meth:`copy`.
     """
 
     def __init__(self, viewer: Seat, declarer: Seat) -> None:
@@ -54,6 +54,13 @@ class StatusKeeper:
         self.declarer = declarer
         self._claims: dict[_ClaimsKey, tuple[Claim, ...]] = {}
         self._graph: tuple[tuple[_ClaimsKey, ...], DependencyGraph] | None = None
+
+    def copy(self) -> "StatusKeeper":
+        """A keeper of its own for a copy of the play state, starting from what this one has parsed."""
+        other = StatusKeeper(self.viewer, self.declarer)
+        other._claims = dict(self._claims)
+        other._graph = self._graph
+        return other
 
     def claims(self, inference: Inference) -> tuple[Claim, ...]:
         """The inference's claim and fallbacks, parsed from the viewer's seat (once; raises if one does not parse)."""

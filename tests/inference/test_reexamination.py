@@ -82,3 +82,14 @@ def test_incremental_equals_every_inference_every_card_after_undo(deal: Deal, rn
             state.play(card)
         standings = [{name: (st.level, st.status) for name, st in state.statuses().items()} for state in states]
         assert standings[0] == standings[1], card  # (a conflict's note stays only where not re-examined)
+
+
+def test_a_copy_of_the_state_has_its_own_keeper() -> None:
+    state = after_lead()
+    state.add_inference(dict(name="x", by="LHO", claim="spades(LHO) >= 2"))
+    early = state.at(2)
+    assert early._keeper is not state._keeper
+    inf = state.snapshot.inferences[0]
+    assert early._keeper.claims(inf) is state._keeper.claims(inf)  # parsed once, kept by both
+    early.add_inference(dict(name="y", by="RHO", claim="hearts(RHO) >= 2"))
+    assert "y" not in {st.name for st in state.snapshot.states} and state.ply == 3 and early.ply == 3
