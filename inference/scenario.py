@@ -28,7 +28,8 @@ from .errors import InferenceError, ScenarioError
 from .inferences import Inference, Tag
 from .lawful import Bounds
 from .leads import lead_interpretations, load_lead_agreement
-from .play import PlayState, Update
+from .events import Update
+from .play import PlayState
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",

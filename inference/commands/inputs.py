@@ -59,7 +59,7 @@ def select_records(path: str, board: str | None = None, record: int | None = Non
 
     chosen: list[PlayRecord] = []
     problems: list[str] = []
-    for item in read_records(path):  # merge: use read_records(path, record=record)
+    for item in read_records(path, record=record):  # with a record: only that one is parsed
         if isinstance(item, RecordError):
             text = str(item)
             if (record is not None and record_index(text) == record) or (board is not None

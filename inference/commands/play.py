@@ -18,7 +18,7 @@ __all__ = ["register", "record_tricks", "run_play"]
 
 def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int | None:
     """Tricks declarer's side took in a complete recorded play (None when the play is incomplete)."""
-    from ..play import trick_winner
+    from ..trick import trick_winner
 
     if len(play) != 52:
         return None
@@ -34,7 +34,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play declarer on the chosen record with the reference declarer; print each card and the result."""
     from ..bot import CardReader, DoubleDummy, PlayedCard, RecordedDefence, Table, play_deal
     from ..leads import load_carding_agreement, load_lead_agreement
-    from ..play import trick_winner
+    from ..trick import trick_winner
     from .inputs import select_records
 
     if args.n < 1:

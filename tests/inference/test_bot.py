@@ -16,13 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
-from inference.bot import (AgreementDefence, CardReader, GameHistory, _signal_cards, choose_card, legal_cards, opening_lead,
-                           play_deal, tie_key)
+from inference.bot import (AgreementDefence, CardReader, DoubleDummy, GameHistory, Table, _signal_cards, choose_card,
+                           opening_lead, play_deal, tie_key)
 from inference.contract import Strain
-from inference.errors import BotUnavailableError, InvalidArgumentError
+from inference.errors import BotUnavailableError, InvalidArgumentError, InvalidBoardError
 from inference.leads import load_carding_agreement, load_lead_agreement
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
 from inference.records import read_pbn
+from inference.trick import legal_cards, trick_winner
 from tests.inference.helpers import random_play
 from tests.inference.test_records import pbn_rows, pbn_text
 from tests.strategies import deals
@@ -60,6 +61,59 @@ def test_opening_lead_follows_the_agreement() -> None:
     assert lead("8765.AK32.Q82.72", Strain.H) == "S5"  # not a trump, fourth highest of spades
     assert lead("Q532.Q3.983.K542") == "C2"         # four-card suits tie: clubs (more HCP)
     assert lead("K52.Q3.987.AJ5432") == "C4"
+
+
+def board(*hands: str, leader: Seat = Seat.W, trick: str = "", strain: Strain = Strain.NT) -> Table:
+    return Table(tuple(CardSet.parse(h).mask for h in hands), leader,  # type: ignore[arg-type]
+                 tuple(Card.parse(t) for t in trick.split()), strain)
+
+
+FULL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
+START = tuple(h.to_pbn() for h in FULL.hands)
+
+
+@pytest.mark.parametrize("table", [
+    board(*START),
+    board(*START, trick="SQ S2 S3"),  # west led; north and east followed: the cards are still in the hands
+    board(*START, trick="HQ HT"),
+    board("A...", "K...", "Q...", "J...", leader=Seat.N, trick="SA SK"),
+    board("A...", ".A..", "..A.", "...A", leader=Seat.N, trick="SA HA", strain=Strain.H),
+])
+def test_a_valid_board_passes(table: Table) -> None:
+    table.check()
+
+
+@pytest.mark.parametrize("table,fragment", [
+    (board(START[0], START[1], START[2], START[3].replace("Q6", "Q2")), "S2 in the hands of both north and west"),
+    (board(START[0], START[1], START[2], "6.QJ6.J987.JT43"), "hands of N 13, E 13, S 13, W 12 cards"),
+    (board("", "", "", ""), "hands of N 0, E 0, S 0, W 0 cards"),
+    (board(*START, trick="SQ S2 S3 SA"), "4 cards in the current trick"),
+    (board(*START, trick="SK"), "west cannot have played SK to the current trick (not held)"),
+    (board(*START, trick="SQ H4"), "north cannot have played H4"),  # H4 is east's
+    (board(*START, trick="SQ D3"), "north cannot have played D3 to the current trick (revoke)"),
+    (board(*START, trick="SQ S2 S2"), "east cannot have played S2 to the current trick (played before)"),
+])
+def test_an_invalid_board_is_refused_with_what_is_wrong(table: Table, fragment: str) -> None:
+    with pytest.raises(InvalidBoardError) as info:
+        table.check()
+    assert fragment in str(info.value) and isinstance(info.value, ValueError)
+    assert "invalid board for the double-dummy solver" in str(info.value)
+
+
+def test_the_solver_is_not_reached_with_an_invalid_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check runs before anything of the solver: here there is none (endplay cannot be imported)."""
+    real = builtins.__import__
+
+    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("endplay"):
+            raise AssertionError(f"the solver was imported: {name}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    solver = DoubleDummy.__new__(DoubleDummy)  # a solver object whose DDS must never be called
+    solver._solve_all = lambda deals: pytest.fail("DDS called with an invalid board")  # type: ignore[attr-defined]
+    with pytest.raises(InvalidBoardError, match="hands of N 13, E 13, S 13, W 12"):
+        solver.solve([board(*START), board(START[0], START[1], START[2], "6.QJ6.J987.JT43")])
 
 
 # -- everything below needs the solver --------------------------------------------------------

@@ -21,7 +21,8 @@ from inference.contract import Strain
 from inference.errors import InvalidArgumentError
 from inference.inferences import DependencyGraph, Inference, Tag, one_fewer
 from inference.leads import lead_interpretations, load_lead_agreement
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
+from inference.trick import trick_winner
 from inference.testing import rule_run
 from tests.inference.helpers import brute_force_layouts, random_play, replay
 from tests.strategies import deals
