@@ -35,14 +35,25 @@ def test_select_by_board_record_or_all(tmp_path: Path) -> None:
         select_records(str(path), board="2")
     with pytest.raises(RecordError, match=r"\(record 2"):
         select_records(str(path), record=2)
-    with pytest.raises(RecordError, match="no replayable play for record 9; 1 malformed records"):
+    with pytest.raises(RecordError, match="no replayable play for record 9"):  # only record 9 is read
         select_records(str(path), record=9)
 
 
-def test_the_merge_line_is_marked() -> None:
-    """The selection reads every record today; one marked line switches it to ``read_records(path, record=K)``."""
-    source = (Path(__file__).resolve().parents[3] / "inference" / "commands" / "inputs.py").read_text()
-    assert source.count("# merge: use read_records(path, record=record)") == 1
+def test_a_record_number_reads_only_that_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--record K`` hands K to the reader, which parses that record alone (not the whole file's play)."""
+    import inference.records as records
+
+    asked: list[int | None] = []
+    real = records.read_records
+
+    def spy(path: str, *, record: int | None = None):  # type: ignore[no-untyped-def]
+        asked.append(record)
+        return real(path, record=record)
+
+    monkeypatch.setattr(records, "read_records", spy)
+    select_records("scenarios/records/example.pbn", record=2)
+    select_records("scenarios/records/example.pbn", board="1")
+    assert asked == [2, None]
 
 
 def test_record_index() -> None:

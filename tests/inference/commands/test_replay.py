@@ -84,7 +84,7 @@ def test_replay_errors(tmp_path: Path) -> None:
 
 def card_blocks(text: str) -> list[tuple[int, int, str, str]]:
     """``(trick, card number, card, the lines under it until the next card)`` from the text output."""
-    found = list(re.finditer(r"^trick (\d+), card (\d): .* plays (\w+)(?:, .*)?$", text, re.M))
+    found = list(re.finditer(r"^trick (\d+), card (\d): .* plays? (\w+)(?:, .*)?$", text, re.M))
     ends = [m.start() for m in found[1:]] + [text.find("bounds at the end")]
     return [(int(m[1]), int(m[2]), m[3], text[m.end():end]) for m, end in zip(found, ends)]
 
