@@ -269,6 +269,8 @@ def test_readme_is_short_and_points_to_the_docs() -> None:
     text = README.read_text()
     assert len(text.encode()) <= README_MAX_BYTES, f"README.md is {len(text.encode())} bytes; move detail to docs/"
     assert "## Quick start" in text and "docs/" in text
+    for page in re.findall(r"docs/[\w/.-]+\.rst", text):
+        assert (ROOT / page).is_file(), f"README.md points to {page}, which does not exist"
 
 
 # -- the Sphinx build ------------------------------------------------------------------------------
