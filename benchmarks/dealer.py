@@ -19,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from dealer.condition import MAX_HCP  # noqa: E402
+from dealer.grid import MAX_HCP  # noqa: E402
 from dealer.exact import ExactDealer, _suit_automaton  # noqa: E402
 from dealer.pbnio import write_deals  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402

@@ -25,7 +25,8 @@ from dealer import Deal, Seat  # noqa: E402
 from dealer.exact import ExactDealer  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
 from inference.contract import Strain  # noqa: E402
-from inference.play import PlayState, trick_winner  # noqa: E402
+from inference.play import PlayState  # noqa: E402
+from inference.trick import trick_winner  # noqa: E402
 
 
 

@@ -50,7 +50,7 @@ def rejection_rate(state: PlayState, claims, seconds: float = 0.3) -> tuple[floa
     probability (product of weights) / (largest possible product): plain rejection when every weight
     is 0 or 1, the textbook weighted rejection otherwise.
     """
-    from inference.claims import _evaluate
+    from inference.features import evaluate
 
     snap = state.snapshot
     seats = state.concealed()
@@ -76,7 +76,7 @@ def rejection_rate(state: PlayState, claims, seconds: float = 0.3) -> tuple[floa
             value = _hand_values(rows, state, seats)
             weight = np.ones(len(rows))
             for claim, w_true, w_false in claims:
-                weight *= np.where(_evaluate(claim, value, len(rows)).astype(bool), w_true, w_false)
+                weight *= np.where(evaluate(claim, value, len(rows)).astype(bool), w_true, w_false)
             kept += int((rng.random(len(rows)) * top < weight).sum())
         else:
             kept += int(ok.sum())

@@ -32,8 +32,8 @@ from typing import Callable, Sequence, cast
 import numpy as np
 
 from .card import HCP_BY_INDEX
-from .cardset import CardSet
-from .condition import GRID, MAX_HCP
+from .cardset import CardSet, SUIT_MASK
+from .grid import GRID, MAX_HCP
 from .shapes import ALL_SHAPES
 
 __all__ = [
@@ -100,7 +100,7 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def build_suit_automaton(labels: np.ndarray) -> SuitAutomaton:
     """The minimal suit-level DFA for a labelled set of (shape, HCP) classes.
 
-    ``labels`` is an int array over :data:`~dealer.condition.GRID`: -1 where
+    ``labels`` is an int array over :data:`~dealer.grid.GRID`: -1 where
     the class is rejected, else its label (0 when there is only "accept").
     """
     n_labels = int(labels.max()) + 1 if labels.size and labels.max() >= 0 else 1
@@ -313,7 +313,7 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     holdings: list[HoldingAutomaton] = []
     fixed_weight = 1
     for j in range(4):
-        pre = (predeal >> (13 * j) & 0x1FFF) << (13 * j)
+        pre = (predeal >> (13 * j) & SUIT_MASK) << (13 * j)
         cards = by_suit[j]
         allowed = [not (forbidden >> c & 1) for c in cards]
         ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j))
@@ -484,7 +484,7 @@ def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list
 def feature_projection(labels: np.ndarray) -> tuple[tuple[int, ...], bool]:
     """The fewest suits whose lengths the labels depend on, and whether they depend on HCP.
 
-    ``labels`` is over :data:`~dealer.condition.GRID`. A seat constrained by
+    ``labels`` is over :data:`~dealer.grid.GRID`. A seat constrained by
     HCP only gives ``((), True)``; ``spades >= 5`` gives ``((0,), False)``.
     """
     table = labels.reshape(len(ALL_SHAPES), _H)
@@ -524,7 +524,7 @@ def build_projected_automaton(order: Sequence[int], predeal: int, forbidden: int
     else:  # every shape has the same labels
         final[...] = values[0]
     radix = [int(np.prod(dims[:i])) for i in range(len(dims))]
-    pre_len = [(predeal >> (13 * s) & 0x1FFF).bit_count() for s in suits]
+    pre_len = [(predeal >> (13 * s) & SUIT_MASK).bit_count() for s in suits]
     pre_hcp = sum(HCP_BY_INDEX[i] for i in range(52) if predeal >> i & 1) if hcp_matters else 0
     start_code = predeal.bit_count() * radix[0] + sum(v * radix[1 + i] for i, v in enumerate(pre_len)) \
         + pre_hcp * radix[-1]

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Sequence
 from .card import Card
 from .cardset import FULL_MASK, CardSet, Hand
 from .errors import IncompleteDealError, InvalidDealError, InvalidHandError, InvalidSeatError
+from .pavlicek import masks_to_number, number_to_masks
 from .seat import Seat
 
 __all__ = ["Deal", "PartialDeal"]
@@ -205,16 +206,12 @@ class Deal:
 
     @classmethod
     def from_number(cls, number: int) -> "Deal":
-        """The deal with this Pavlicek number (see :mod:`dealer.numbering`)."""
-        from .numbering import number_to_deal
-
-        return number_to_deal(number)
+        """The deal with this Pavlicek number (see :mod:`dealer.pavlicek`)."""
+        return cls.from_masks(number_to_masks(number))
 
     def number(self) -> int:
         """This deal's Pavlicek number in ``0 .. D-1``."""
-        from .numbering import deal_to_number
-
-        return deal_to_number(self)
+        return masks_to_number(self.masks)
 
     def to_pbn(self, first: Seat | str = Seat.N) -> str:
         """Format as a PBN deal string starting with ``first``."""

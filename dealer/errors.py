@@ -16,6 +16,7 @@ __all__ = [
     "InvalidDealError",
     "IncompleteDealError",
     "DealNumberError",
+    "InvalidSeedError",
     "SpecError",
     "SpecSyntaxError",
     "UnsupportedSpecError",
@@ -60,6 +61,10 @@ class DealNumberError(DealerError, ValueError):
     """A deal number outside ``0 .. D-1`` or that is not an integer."""
 
 
+class InvalidSeedError(DealerError, TypeError, ValueError):
+    """A source of randomness that is none of: a whole number >= 0, a numpy Generator, a ``random.Random``."""
+
+
 class SpecError(DealerError, ValueError):
     """Root of the errors about a dealing specification."""
 
@@ -67,11 +72,12 @@ class SpecError(DealerError, ValueError):
 class SpecSyntaxError(SpecError):
     """A spec text that does not parse; the message gives line and column.
 
-    ``source``, ``line`` and ``column`` (1-based) locate the fault.
+    ``source``, ``line`` and ``column`` (1-based) locate the fault; ``reason`` is the message alone.
     """
 
     def __init__(self, message: str, *, source: str = "<spec>", line: int = 1, column: int = 1,
                  text: str = "") -> None:
+        self.reason = message
         self.source = source
         self.line = line
         self.column = column

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -23,20 +22,18 @@ from .automaton import (
     feature_projection, labels_from_mask,
 )
 from .cardset import CardSet, mask_hcp
-from .condition import GRID, MAX_HCP
+from .grid import GRID, MAX_HCP
 from .deal import Deal
 from .engine import DEFAULT_LIMIT, make_tables
 from .errors import ImpossibleSpecError
 from .numbering import D
+from .rng import RandomSource, make_rng
 from .seat import Seat
 from .shapes import ALL_SHAPES, shape_index
 from .spec import DealSpec, SeatSpec
 from .suit import Suit
 
-__all__ = ["ExactDealer", "RandomSource", "make_rng", "FEATURES", "pattern_of"]
-
-#: Anything a sampler accepts as its source of randomness.
-RandomSource = "int | np.random.Generator | random.Random | None"
+__all__ = ["ExactDealer", "FEATURES", "pattern_of"]
 
 #: Per-seat features whose exact distribution :meth:`ExactDealer.distribution` gives.
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
@@ -51,17 +48,6 @@ _PATTERN_OF_SHAPE = np.array([_PATTERN_ID[tuple(sorted(s, reverse=True))] for s 
 def pattern_of(shape: Sequence[int]) -> str:
     """The pattern of a shape as text: ``(5, 2, 3, 3)`` -> ``'5-3-3-2'``."""
     return "-".join(str(x) for x in sorted(shape, reverse=True))
-
-
-def make_rng(source: "int | np.random.Generator | random.Random | None") -> np.random.Generator:
-    """A numpy Generator from a seed, a Generator (used as is) or a ``random.Random``."""
-    if isinstance(source, np.random.Generator):
-        return source
-    if isinstance(source, random.Random):
-        return np.random.default_rng(source.getrandbits(128))
-    if source is None or (isinstance(source, int) and not isinstance(source, bool)):
-        return np.random.default_rng(source)
-    raise TypeError(f"expected a seed (int), a numpy Generator or a random.Random, got {source!r}")
 
 
 @lru_cache(maxsize=64)
@@ -247,7 +233,7 @@ class ExactDealer:
         return dict(sorted(out.items(), key=lambda kv: (str(kv[0]) if feature == "pattern" else kv[0])))
 
     # -- sampling -----------------------------------------------------------------
-    def sample_masks(self, n: int, seed: "int | np.random.Generator | random.Random | None" = None) -> np.ndarray:
+    def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
         """``n`` deals as an ``(n, 4)`` uint64 array of hand bit-sets (North, East, South, West).
 
         ``seed``: an int, a numpy Generator (used as is, so consecutive calls continue its stream)
@@ -294,12 +280,12 @@ class ExactDealer:
                 masks[seat] += (lab == j) * bit
         return np.stack(masks, axis=1)
 
-    def sample(self, n: int, seed: "int | np.random.Generator | random.Random | None" = None) -> list[Deal]:
+    def sample(self, n: int, seed: RandomSource = None) -> list[Deal]:
         """``n`` independent deals satisfying the spec (see :meth:`sample_masks`)."""
         masks = self.sample_masks(n, seed)
         return [Deal.from_masks([int(x) for x in row]) for row in masks]
 
-    def deals(self, seed: "int | np.random.Generator | random.Random | None" = None,
+    def deals(self, seed: RandomSource = None,
               batch: int = 4096) -> Iterator[Deal]:
         """An endless stream of independent deals, drawn in batches."""
         gen = make_rng(seed)

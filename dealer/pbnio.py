@@ -13,6 +13,7 @@ from typing import Iterable, Iterator, TextIO
 
 import numpy as np
 
+from .cardset import SUIT_MASK
 from .deal import Deal, PartialDeal
 from .errors import InvalidDealError
 from .seat import Seat
@@ -42,7 +43,7 @@ def board_vulnerability(board: int) -> str:
 
 
 def _hand_text(mask: int) -> str:
-    return ".".join(HOLDING_TEXT[(mask >> (13 * s)) & 0x1FFF] for s in range(4))
+    return ".".join(HOLDING_TEXT[(mask >> (13 * s)) & SUIT_MASK] for s in range(4))
 
 
 def masks_to_pbn(row: "Iterable[int]", first: Seat = Seat.N) -> str:

@@ -9,7 +9,7 @@ have
 * ``shapes``: a set of allowed shapes, ``"any 5332 + 9xxx"``;
 * ``hcp``: a range of dealt HCP;
 * ``condition``: any boolean combination of conditions on its shape and HCP
-  (a :class:`~dealer.condition.Cond` or text in the ``dealer`` language);
+  (a :class:`~dealer.expr.Cond` or text in the ``dealer`` language);
 * ``holdings``: per suit, a filter or weight on the exact holding dealt in
   that suit: a function of the holding (a :class:`~dealer.cardset.CardSet`)
   returning a bool, an int or a Fraction.
@@ -32,11 +32,15 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .cardset import CardSet
-from .condition import GRID, MAX_HCP, And, Compare, Cond, Const, FeatureGrid, Hcp, Length, ShapeIn
-from .errors import SpecError
+from .errors import ImpossibleSpecError, SpecError, UnsupportedSpecError
+from .expr import (
+    Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
+)
+from .grid import COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
 from .seat import Seat
 from .shapes import ShapeSet
 from .suit import Suit
+from .syntax import parse_statements
 
 __all__ = ["SeatSpec", "DealSpec", "HoldingFilter"]
 
@@ -168,7 +172,7 @@ class SeatSpec(BaseModel):
     def accepted(self, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray | None:
         """Boolean mask over the (shape, HCP) grid of the classes this seat may be dealt (None: all)."""
         cond = self.feature_condition(seat)
-        return None if cond is None else cond.mask(grid)
+        return None if cond is None else grid_mask(cond, grid)
 
     @property
     def is_free(self) -> bool:
@@ -242,9 +246,20 @@ class DealSpec(BaseModel):
     @classmethod
     def parse(cls, text: str, *, source: str = "<spec>") -> "DealSpec":
         """Parse a spec in the ``dealer`` program's language (see :mod:`dealer.language`)."""
-        from .language import parse_spec
+        script = parse_statements(text, source=source)
+        return cls.from_conditions(script.conditions, script.predeals, text.strip())
 
-        return parse_spec(text, source=source)
+    @classmethod
+    def from_conditions(cls, conditions: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
+                        text: str = "") -> "DealSpec":
+        """The spec of conditions on any seats joined by ``&&``, split into one condition per seat.
+
+        ``hascard`` becomes a predealt card, ``!hascard`` a forbidden one, ``hcp(seat, suit)`` compared
+        with numbers a filter on the seat's holding in the suit. A condition that relates seats to
+        each other (an ``||`` or arithmetic over two seats) cannot be dealt exactly by per-seat
+        tables and is refused (:class:`~dealer.errors.UnsupportedSpecError`) with the reason.
+        """
+        return _split(conditions, predeals, text)
 
     def seat(self, seat: Seat | str) -> SeatSpec:
         """The spec of ``seat`` (an empty one if the seat is free)."""
@@ -266,6 +281,119 @@ class DealSpec(BaseModel):
             for suit in ss.holdings:
                 parts.append(f"holding({seat.name_long}, {suit.name_long}) ~ {_fn_name(ss.holdings[suit])}")
         return " && ".join(parts) if parts else "1"
+
+
+def _contains(cond: Node, kinds: tuple[type, ...]) -> bool:
+    return any(isinstance(node, kinds) for node in walk(cond))
+
+
+def _flatten(cond: Cond) -> list[Cond]:
+    if isinstance(cond, And):
+        out: list[Cond] = []
+        for c in cond.items:
+            out.extend(_flatten(c))
+        return out
+    return [cond]
+
+
+def _suit_hcp_filter(cond: Compare) -> tuple[Seat, Suit, Callable[[CardSet], bool]] | None:
+    """``hcp(north, spades) >= 3`` -> (north, spades, filter on the spade holding)."""
+    nodes = [n for n in walk(cond) if isinstance(n, (Length, Hcp, SuitHcp))]
+    if not nodes or not all(isinstance(n, SuitHcp) for n in nodes):
+        return None
+    keys = {(n.seat, n.suit) for n in nodes if isinstance(n, SuitHcp)}
+    if len(keys) != 1:
+        return None
+    seat, suit = next(iter(keys))
+
+    def value(expr: Expr, hcp: int) -> int:
+        if isinstance(expr, Const):
+            return expr.value
+        if isinstance(expr, SuitHcp):
+            return hcp
+        if isinstance(expr, Arith):
+            a, b = value(expr.left, hcp), value(expr.right, hcp)
+            return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
+        raise TypeError(expr)  # pragma: no cover
+
+    def holding_filter(holding: CardSet) -> bool:
+        h = holding.hcp
+        return bool(COMPARE[cond.op](value(cond.left, h), value(cond.right, h)))
+
+    holding_filter.__name__ = str(cond)
+    return seat, suit, holding_filter
+
+
+def _refusal(c: Cond, seats: frozenset[Seat]) -> UnsupportedSpecError:
+    names = " and ".join(s.name_long for s in sorted(seats))
+    if isinstance(c, Or) or _contains(c, (Or,)):
+        why = (f"an '||' that joins {names} cannot be dealt exactly: each seat is dealt from "
+               "its own table, so conditions on different seats must be joined by '&&'")
+    elif isinstance(c, Not):
+        why = (f"a '!' over a condition on {names} is an '||' in disguise and cannot be dealt "
+               "exactly; state each seat's condition separately, joined by '&&'")
+    else:
+        why = (f"this condition relates {names} to each other; the exact dealer takes "
+               "conditions on one seat at a time, joined by '&&'")
+    return UnsupportedSpecError(f"{c.pos}: {c}: {why}")
+
+
+def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", text: str) -> DealSpec:
+    predeal = {s: c for s, (c, _) in predeals.items()}
+    forbidden: dict[Seat, CardSet] = {}
+    per_seat: dict[Seat, list[Cond]] = {}
+    filters: dict[Seat, dict[Suit, list[Callable[[CardSet], bool]]]] = {}
+    for top in conds:
+        for c in _flatten(top):
+            seats = c.seats()
+            if not seats and not _contains(c, (HasCard, ShapeIn, Length, Hcp, SuitHcp)):
+                if not bool(grid_mask(c, GRID)[0]):
+                    raise ImpossibleSpecError(f"{c.pos}: the condition {c} is never true: no deal satisfies it")
+                continue
+            if len(seats) > 1:
+                raise _refusal(c, seats)
+            seat = next(iter(seats))
+            if isinstance(c, HasCard):
+                predeal[seat] = predeal.get(seat, CardSet()) | CardSet([c.card])
+                continue
+            if isinstance(c, Not) and isinstance(c.item, HasCard):
+                forbidden[seat] = forbidden.get(seat, CardSet()) | CardSet([c.item.card])
+                continue
+            if isinstance(c, Compare):
+                f = _suit_hcp_filter(c)
+                if f is not None:
+                    filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
+                    continue
+            if _contains(c, (HasCard, SuitHcp)):
+                raise UnsupportedSpecError(
+                    f"{c.pos}: {c}: hascard() and hcp(seat, suit) can be dealt exactly only as conditions of "
+                    "their own joined by '&&' (hcp(seat, suit) compared with numbers), not inside '||', '!' "
+                    "or arithmetic with other features"
+                )
+            per_seat.setdefault(seat, []).append(c)
+    seats_out = {}
+    for seat in Seat:
+        parts = per_seat.get(seat, [])
+        cond: Cond | None = None
+        if parts:
+            cond = parts[0] if len(parts) == 1 else And(tuple(parts), pos=parts[0].pos)
+        holdings = {suit: _all_of(fns) for suit, fns in filters.get(seat, {}).items()}
+        if cond is None and seat not in predeal and seat not in forbidden and not holdings:
+            continue
+        seats_out[seat] = SeatSpec(predeal=predeal.get(seat, CardSet()), forbidden=forbidden.get(seat, CardSet()),
+                                   condition=cond, holdings=holdings)
+    return DealSpec(seats=seats_out, text=text)
+
+
+def _all_of(fns: list[Callable[[CardSet], bool]]) -> Callable[[CardSet], bool]:
+    if len(fns) == 1:
+        return fns[0]
+
+    def combined(holding: CardSet) -> bool:
+        return all(f(holding) for f in fns)
+
+    combined.__name__ = " && ".join(f.__name__ for f in fns)
+    return combined
 
 
 def _fn_name(fn: Callable[..., Any]) -> str:

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from scipy.stats import chi2  # type: ignore[import-untyped]
 
+from .cardset import SUIT_MASK
 from .errors import SpecLimitError
 from .exact import FEATURES, ExactDealer, pattern_of
 from .seat import Seat
@@ -49,7 +50,7 @@ def tabulate_masks(masks: np.ndarray, tally: Tally | None = None) -> Tally:
         lengths = []
         hcp = np.zeros(len(col), dtype=np.int64)
         for suit, shift in _SUIT_SHIFT.items():
-            holding = (col >> np.uint64(shift)) & np.uint64(0x1FFF)
+            holding = (col >> np.uint64(shift)) & np.uint64(SUIT_MASK)
             length = _POPCOUNT[holding.astype(np.int64)]
             lengths.append(length)
             hcp += _HCP_NIBBLE[(holding & np.uint64(0xF)).astype(np.int64)]

@@ -27,17 +27,18 @@ from typing import Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
-from dealer import CARDS, Card, Deal, Rank, Seat, Suit
+from dealer import CARDS, Card, CardSet, Deal, Rank, Seat, Suit
 from dealer.suit import RANK_CHARS
 
 from .contract import Contract, Strain
-from .errors import BotUnavailableError, InferenceError, InvalidArgumentError
+from .errors import BotUnavailableError, InferenceError, InvalidArgumentError, InvalidBoardError
 from .inferences import Tag
 from .layouts import VIEWS
 from .leads import CardingAgreement, LeadAgreement, count_signal, lead_interpretations
-from .play import PlayState, trick_winner
+from .play import PlayState
+from .trick import Trick, irregularity, legal_cards, trick_winner
 
-__all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "legal_cards", "Defence",
+__all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "Defence",
            "RecordedDefence", "AgreementDefence", "CardReader", "GameHistory", "PlayedCard", "DealResult",
            "play_deal", "opening_lead"]
 
@@ -54,13 +55,6 @@ def tie_key(card: Card) -> tuple[int, int]:
     return (-int(card.rank), int(card.suit))
 
 
-def legal_cards(hand: int, led: Suit | None) -> list[Card]:
-    """The cards of ``hand`` (a mask) that may be played to a trick led in ``led`` (None: on lead)."""
-    if led is not None and hand >> (13 * led) & _SUIT:
-        hand &= _SUIT << (13 * led)
-    return [CARDS[i] for i in range(52) if hand >> i & 1]
-
-
 @dataclass(frozen=True)
 class Table:
     """A position for the double-dummy solver: every hand's remaining cards (the cards of the trick in
@@ -74,6 +68,48 @@ class Table:
     def pbn(self) -> str:
         """The hands as a PBN deal string from North (holdings may be short)."""
         return "N:" + " ".join(".".join(_HOLDING[m >> (13 * s) & _SUIT] for s in range(4)) for m in self.hands)
+
+    def check(self) -> None:
+        """Raise :class:`~inference.errors.InvalidBoardError` unless this is a board the solver can take.
+
+        The four hands hold distinct cards (52 at the start of play), the same number each (the
+        current trick's cards are still in them), at least one; the trick has at most three cards,
+        each held by the seat on turn when it was played and following suit when that seat could.
+        """
+        hands = self.hands
+        if len(hands) != 4 or any(not isinstance(m, int) or m < 0 or m >> 52 for m in hands):
+            raise InvalidBoardError(f"invalid board for the double-dummy solver: four hand masks expected, "
+                                    f"got {hands!r}")
+        where = f" (board {self.pbn()}, {self.leader.name_long} to lead{_trick_text(self.trick)})"
+        seen = 0
+        for seat, m in zip(Seat, hands):
+            if seen & m:
+                twice = CardSet(seen & m)
+                others = [s.name_long for s, o in zip(Seat, hands[:seat]) if o & twice.mask]
+                raise InvalidBoardError(f"invalid board for the double-dummy solver: {twice.to_text()} in the hands "
+                                        f"of both {' and '.join(others)} and {seat.name_long}{where}")
+            seen |= m
+        sizes = [m.bit_count() for m in hands]
+        if len(set(sizes)) != 1 or not 1 <= sizes[0] <= 13:
+            raise InvalidBoardError(
+                "invalid board for the double-dummy solver: hands of " + ", ".join(
+                    f"{s.name} {n}" for s, n in zip(Seat, sizes)) + " cards; each must hold the same number, 1 to "
+                "13 (the cards played to the current trick still in them)" + where)
+        if len(self.trick) > 3:
+            raise InvalidBoardError(f"invalid board for the double-dummy solver: {len(self.trick)} cards in the "
+                                    f"current trick; at most 3{where}")
+        trick = Trick(self.leader)
+        remaining = list(hands)
+        played = [0, 0, 0, 0]
+        for card in self.trick:
+            seat = trick.to_play
+            fault = irregularity(trick, card, hands=remaining, played=played)
+            if fault is not None:
+                raise InvalidBoardError(f"invalid board for the double-dummy solver: {seat.name_long} cannot have "
+                                        f"played {card} to the current trick ({fault.fault.value}){where}")
+            remaining[seat] &= ~card.bit
+            played[seat] |= card.bit
+            trick = trick.add(card, self.strain)
 
 
 class DoubleDummy:
@@ -97,7 +133,13 @@ class DoubleDummy:
         self.positions_solved = 0
 
     def solve(self, tables: Sequence[Table]) -> list[dict[Card, int]]:
-        """Tricks the side on play takes with each legal card, per table (one batch)."""
+        """Tricks the side on play takes with each legal card, per table (one batch).
+
+        Every table is checked first (:meth:`Table.check`): an invalid board raises
+        :class:`~inference.errors.InvalidBoardError` and nothing is solved.
+        """
+        for t in tables:
+            t.check()
         deals = []
         for t in tables:
             d = self._deal(t.pbn())
@@ -208,6 +250,10 @@ class GameHistory:
     dealt: tuple[int, int, int, int] = (0, 0, 0, 0)
     declarer: Seat = Seat.S
     strain: Strain = Strain.NT
+
+
+def _trick_text(trick: Sequence[Card]) -> str:
+    return f", trick so far {' '.join(map(str, trick))}" if trick else ""
 
 
 def _dd_best(solver: DoubleDummy, table: Table, legal: Sequence[Card]) -> list[Card]:
@@ -427,15 +473,14 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
     history = GameHistory(dealt=dealt, declarer=declarer, strain=strain)
     out: list[PlayedCard] = []
     fallbacks = 0
-    leader = declarer.lho
-    trick: list[tuple[Seat, Card]] = []
+    current = Trick(declarer.lho)
     ns = declarer in (Seat.N, Seat.S)
     won = 0
     for k in range(52):
-        seat = Seat((leader + len(trick)) % 4)
+        seat = current.to_play
         number = k // 4 + 1
-        table = Table(tuple(h | sum(c.bit for s, c in trick if s == i) for i, h in enumerate(hands)),  # type: ignore
-                      leader, tuple(c for _, c in trick), strain)
+        table = Table(tuple(h | sum(c.bit for s, c in current.cards if s == i) for i, h in enumerate(hands)),  # type: ignore
+                      current.leader, tuple(c for _, c in current.cards), strain)
         decision = None
         if seat in (declarer.lho, declarer.rho):
             card = defence.card(table, seat, history)
@@ -445,7 +490,7 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
             decision = choose_card(state, n=n, seed=seed + k, view=view, solver=solver)
             card = decision.card
             fallbacks += bool(decision.note)
-        if not hands[seat] >> card.index & 1 or card not in _legal_at(table, seat):
+        if irregularity(current, card, hands=hands, played=[d & ~h for d, h in zip(dealt, hands)]) is not None:
             raise InvalidArgumentError(f"trick {number}: {seat.name_long} cannot play {card}")
         hands[seat] &= ~card.bit
         state.play(card)
@@ -453,14 +498,13 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
             state.table_dummy(deal[declarer.partner])
             if reader is not None:
                 reader.after_lead(state, card)
-        trick.append((seat, card))
+        current = current.add(card, strain)
         history.cards.append((number, seat, card))
         played = PlayedCard(number, seat, card, decision)
         out.append(played)
-        if len(trick) == 4:
-            leader = trick_winner(trick, strain)
-            won += (leader in (Seat.N, Seat.S)) == ns
-            trick = []
+        if current.complete:
+            won += (current.winner in (Seat.N, Seat.S)) == ns
+            current = current.next_trick()
             if reader is not None:
                 reader.after_trick(state)
         if on_card is not None:

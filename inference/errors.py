@@ -19,6 +19,7 @@ __all__ = [
     "RecordError",
     "TooComplexError",
     "BotUnavailableError",
+    "InvalidBoardError",
 ]
 
 
@@ -73,3 +74,9 @@ class TooComplexError(InferenceError, ValueError):
 
 class BotUnavailableError(InferenceError, ImportError):
     """The reference declarer's double-dummy solver is missing: install the extra ``kibitz[bot]``."""
+
+
+class InvalidBoardError(InferenceError, ValueError):
+    """A board that cannot go to the double-dummy solver: a card in two hands, hands of different sizes,
+    a trick card its seat does not hold or a revoke in the trick; checked before the solver is called
+    (handed such a board, DDS fails and writes a crash dump)."""

@@ -9,7 +9,7 @@ over when the claim becomes impossible ("5+ hearts, else 4+"), and a *group*:
 inferences of one group are alternatives joined by XOR (the interpretations
 of a lead).
 
-Status, recomputed exactly after every event (see :mod:`inference.claims`):
+Status, recomputed exactly after every event (see :mod:`inference.evaluation`):
 
 * ``active`` - true in some lawful layouts, false in others;
 * ``confirmed`` - true in every lawful layout;
@@ -39,8 +39,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from dealer import Seat
 
-from .claims import And, Claim, Evaluator, Position, Xor, parse_claim
+from dealer.grid import COMPARE
+
+from .claims import And, Claim, Compare, Const, Length, Xor, claim_text, one_fewer, parse_claim
 from .errors import InvalidArgumentError
+from .evaluation import Evaluator
+from .features import Kind, features_of
+from .position import Position
 
 __all__ = ["Tag", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
            "evaluate_statuses", "agreement_units", "agreement_claim", "DEFAULT_POLICY"]
@@ -134,32 +139,6 @@ class Inference(BaseModel):
         return tuple(parse_claim(text, viewer=viewer, declarer=declarer) for text in (self.claim, *self.fallbacks))
 
 
-def one_fewer(claim_text: str) -> str:
-    """The seed's "one fewer" fallback: minimum lengths lowered by one, maximum lengths raised by one.
-
-    >>> one_fewer("hearts(LHO) >= 5")
-    'hearts(LHO) >= 4'
-    >>> one_fewer("spades(RHO) <= 3 && hearts(RHO) == 6")
-    'spades(RHO) <= 4 && hearts(RHO) >= 5 && hearts(RHO) <= 7'
-    """
-    import re
-
-    def repl(m: "re.Match[str]") -> str:
-        lhs, op, n = m.group(1), m.group(2), int(m.group(3))
-        if op == ">=":
-            return f"{lhs} >= {max(n - 1, 0)}"
-        if op == ">":
-            return f"{lhs} > {max(n - 2, -1)}"
-        if op == "<=":
-            return f"{lhs} <= {n + 1}"
-        if op == "<":
-            return f"{lhs} < {n + 2}"
-        return f"{lhs} >= {max(n - 1, 0)} && {lhs} <= {n + 1}"
-
-    pattern = r"((?:spades|hearts|diamonds|clubs)\s*\([^)]*\))\s*(>=|<=|==|>|<)\s*(\d+)"
-    return re.sub(pattern, repl, claim_text)
-
-
 @dataclass(frozen=True)
 class InferenceState:
     """An inference's standing now: which claim of its chain is in force, and its status."""
@@ -195,16 +174,14 @@ class DependencyGraph:
     def add(self, name: str, claims: Iterable[Claim]) -> None:
         self.graph.add_node(("inference", name))
         for claim in claims:
-            for key in claim.keys():
-                seat = key[1]
-                self.graph.add_edge(("seat", seat), ("inference", name))
-                if key[0] in ("len", "hon"):
-                    self.graph.add_edge(("suit", int(cast(int, key[2]))), ("inference", name))
-                elif key[0] in ("above", "card"):
-                    self.graph.add_edge(("suit", int(cast(int, key[2])) // 13), ("inference", name))
-                    self.graph.add_edge(("card", int(cast(int, key[2]))), ("inference", name))
-                elif key[0] == "hcp":
+            for key in features_of(claim):
+                self.graph.add_edge(("seat", key.seat), ("inference", name))
+                if key.kind == Kind.HCP:
                     self.graph.add_edge(("hcp",), ("inference", name))
+                else:
+                    self.graph.add_edge(("suit", key.suit), ("inference", name))
+                if key.kind.of_card:
+                    self.graph.add_edge(("card", key.arg), ("inference", name))
 
     def affected(self, nodes: Iterable[tuple[object, ...]]) -> set[str]:
         out: set[str] = set()
@@ -233,8 +210,6 @@ def _length_atom(claim: Claim, bounds: Any) -> Status | None:
     A seat's feasible lengths in a suit form an interval (the lawful layouts are a transportation
     polytope), and the lawful bounds are its tight ends, so this is exact.
     """
-    from .claims import Compare, Const, Length
-
     if bounds is None or not isinstance(claim, Compare):
         return None
     left, right = claim.left, claim.right
@@ -248,9 +223,7 @@ def _length_atom(claim: Claim, bounds: Any) -> Status | None:
     if length.seat not in bounds.concealed:
         return None
     lo, hi = bounds[length.seat].length[length.suit]
-    import operator as _op
-
-    test = {"==": _op.eq, "!=": _op.ne, "<": _op.lt, "<=": _op.le, ">": _op.gt, ">=": _op.ge}[op]
+    test = COMPARE[op]
     values = [test(v, n) for v in range(lo, hi + 1)]
     if not any(values):
         return Status.IMPOSSIBLE
@@ -280,7 +253,8 @@ def evaluate_statuses(position: Position, inferences: Sequence[Inference], parse
         status = _verdict_status(ev, claims[level], bounds)
         reasons = []
         while status == Status.IMPOSSIBLE and level + 1 < len(claims):
-            reasons.append(f"{claims[level]} is impossible; its fallback {claims[level + 1]} takes over")
+            reasons.append(f"{claim_text(claims[level])} is impossible; its fallback {claim_text(claims[level + 1])} "
+                           "takes over")
             level += 1
             status = _verdict_status(ev, claims[level], bounds)
         new = InferenceState(inf.name, level, status)
@@ -329,10 +303,10 @@ def _label(state: InferenceState) -> str:
 
 def _why(status: Status, claim: Claim) -> str:
     if status == Status.IMPOSSIBLE:
-        return f"no lawful layout has {claim}"
+        return f"no lawful layout has {claim_text(claim)}"
     if status == Status.CONFIRMED:
-        return f"every lawful layout has {claim}"
-    return f"some lawful layouts have {claim}, others not"
+        return f"every lawful layout has {claim_text(claim)}"
+    return f"some lawful layouts have {claim_text(claim)}, others not"
 
 
 def agreement_units(inferences: Sequence[Inference], parsed: dict[str, tuple[Claim, ...]],

@@ -27,23 +27,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
-from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
+from typing import Any, Mapping, Sequence, cast
 
 import numpy as np
 
-from dealer import CARDS, Card, CardSet, Deal, Seat
+from dealer import CARDS, Card, CardSet, Deal, DealerError, Seat
+from dealer.rng import RandomSource, make_rng
 
-from .claims import (
-    And, Claim, Position, _evaluate, _suit_feature, _unique_rows, feature_values, hcp_caps, join_counts,
-    state_columns, value_classes,
-)
+from .claims import And, Claim
 from .errors import InconsistentCardsError, InvalidArgumentError
-from .inferences import Inference, InferenceState, Status, Tag
+from .features import Feature, FeatureValues, Kind, evaluate, features_of
+from .inferences import DEFAULT_POLICY, Inference, InferenceState, Status, Tag, agreement_claim, agreement_units
+from .joint import feature_values, hcp_caps, state_columns, value_classes
+from .kernel import assignments, holding_of, join_counts, popcount13, suit_feature, unique_rows
+from .position import Position
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .play import PlayState
-
-__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "to_rng", "layout_space"]
+__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "layout_space"]
 
 VIEWS = ("lawful", "agreement", "weighted")
 #: Likelihood of an action given a layout, by the tag of the reading that holds in it.
@@ -62,17 +61,6 @@ class View:
     def __post_init__(self) -> None:
         if self.kind not in VIEWS:
             raise InvalidArgumentError(f"invalid view {self.kind!r}: expected one of {', '.join(VIEWS)}")
-
-
-def to_rng(seed: "int | random.Random | np.random.Generator | None") -> random.Random:
-    """A ``random.Random`` from a seed, a Random (used as is) or a numpy Generator (seeded from it)."""
-    if isinstance(seed, random.Random):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return random.Random(int(seed.integers(0, 2 ** 63)))
-    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
-        return random.Random(seed)
-    raise InvalidArgumentError(f"expected a seed (int), a random.Random or a numpy Generator, got {seed!r}")
 
 
 @dataclass(frozen=True)
@@ -114,29 +102,20 @@ def _suit_groups(unseen_suit: int, k: int, void: tuple[bool, ...], bases: tuple[
                  specs: tuple[tuple[str, int, int], ...], hcp_seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Assignments of a suit's unseen cards to ``k`` seats, grouped by features.
 
-    Returns (group key rows: counts of the first k-1 seats, HCP of the first ``hcp_seats`` seats, spec
-    features; group index of each assignment; assignment masks (rows, k)).
+    ``specs`` are (kind, seat index, bit) of the per-suit features wanted. Returns (group key rows:
+    counts of the first k-1 seats, HCP of the first ``hcp_seats`` seats, spec features; group index of
+    each assignment; assignment masks (rows, k)).
     """
-    bits = [b for b in range(13) if unseen_suit >> b & 1]
-    allowed = [i for i in range(k) if not void[i]]
-    n = len(bits)
-    if bits and not allowed:
-        empty = np.zeros((0, 0), dtype=np.int64)
-        return empty, np.zeros(0, dtype=np.int64), np.zeros((0, k), dtype=np.int64)
-    m = len(allowed)
-    codes = np.arange(m ** n, dtype=np.int64)
-    masks = np.zeros((m ** n, k), dtype=np.int64)
-    for j, b in enumerate(bits):
-        owner = (codes // (m ** j)) % m
-        for slot, seat_i in enumerate(allowed):
-            masks[:, seat_i] |= (owner == slot).astype(np.int64) << b
+    masks = assignments(unseen_suit, k, void)
+    if not len(masks):
+        return np.zeros((0, 0), dtype=np.int64), np.zeros(0, dtype=np.int64), masks
     dealt = masks | np.array(bases, dtype=np.int64)[None, :]
-    cols = [_suit_feature("len", 0, masks[:, i]) for i in range(k - 1)]
-    cols += [_suit_feature("hcp", 0, dealt[:, i]) for i in range(hcp_seats)]
-    for kind, seat_i, arg in specs:
-        cols.append(_suit_feature(kind, arg, dealt[:, seat_i]))
+    cols = [popcount13(masks[:, i]) for i in range(k - 1)]
+    cols += [suit_feature(Kind.HCP, 0, dealt[:, i]) for i in range(hcp_seats)]
+    for kind, seat_i, bit in specs:
+        cols.append(suit_feature(kind, bit, dealt[:, seat_i]))
     table = np.stack(cols, axis=1)
-    groups, index = _unique_rows(table, return_inverse=True)
+    groups, index = unique_rows(table, return_inverse=True)
     return groups, index, masks
 
 
@@ -187,31 +166,26 @@ class LayoutSpace:
         all_claims = [c for c, _, _ in weighted_claims] + [c for ms in group_members.values() for c, _ in ms]
         if filter_claim is not None:
             all_claims.append(filter_claim)
-        keys = sorted({key for c in all_claims for key in c.keys() if key[1] in seats}, key=str)
+        keys = sorted({key for c in all_claims for key in features_of(c) if key.seat in seats}, key=str)
         # with two concealed hands the state carries the first one's HCP (the other's is the rest); with
         # three, only the HCP the claims read (clamped where they only compare it with constants), and
         # each hand's HCP odds come from a space that carries that hand's exact HCP (``exact_hcp``)
         self.hcp_cols = 1 if k == 2 else 0
         joint = And(tuple(all_claims))
-        caps = {} if self.hcp_cols else {key: cap for key, cap in hcp_caps(joint).items() if key[1] != exact_hcp}
+        caps = {} if self.hcp_cols else {key: cap for key, cap in hcp_caps(joint).items() if key.seat != exact_hcp}
         classes = value_classes(joint)
-        if exact_hcp is not None and not self.hcp_cols and ("hcp", exact_hcp) not in keys:
-            keys.append(("hcp", exact_hcp))
-        spec_cols: list[tuple[str, int, int, int]] = []  # kind, seat index, suit (-1 all), arg
+        if exact_hcp is not None and not self.hcp_cols and Feature.hcp(exact_hcp) not in keys:
+            keys.append(Feature.hcp(exact_hcp))
+        spec_cols: list[Feature] = []  # the claims' features of concealed seats carried in the state
         self.caps: list[tuple[int, int]] = []  # (state column, cap)
         for key in keys:
-            kind, seat_i = str(key[0]), seats.index(key[1])
-            if kind == "hcp":
+            if key.kind == Kind.HCP:
                 if not self.hcp_cols:  # three hands: a column for this hand's HCP, over every suit
                     if key in caps:
                         self.caps.append((len(spec_cols), caps[key]))
-                    spec_cols.append(("hcp", seat_i, -1, 0))
+                    spec_cols.append(key)
                 continue
-            if kind in ("len", "hon"):
-                spec_cols.append((kind, seat_i, int(cast(int, key[2])), 0))
-            else:
-                card = CARDS[int(cast(int, key[2]))]
-                spec_cols.append((kind, seat_i, card.suit, card.index % 13))
+            spec_cols.append(key)
         self.spec_cols = spec_cols
         # state columns: counts of seats 0..k-2, the first seat's HCP when k == 2, the claims' features
         self.caps = [((k - 1) + self.hcp_cols + j, cap) for j, cap in self.caps]
@@ -223,12 +197,12 @@ class LayoutSpace:
         self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per suit: src, group, dst
         self.mult: list[np.ndarray] = []
         for s in range(4):
-            suit_specs = [j for j, col in enumerate(spec_cols) if col[2] in (s, -1)]
-            specs = tuple((spec_cols[j][0], spec_cols[j][1], spec_cols[j][3]) for j in suit_specs)
-            unseen_s = pos.unseen >> (13 * s) & 0x1FFF
-            void = tuple(bool(pos.voids[seat] >> s & 1) for seat in seats)
-            bases = tuple(pos.known[seat] >> (13 * s) & 0x1FFF for seat in seats)
-            groups, index, masks = _suit_groups(unseen_s, k, void, bases, specs, self.hcp_cols)
+            suit_specs = [j for j, f in enumerate(spec_cols) if f.suit in (s, -1)]
+            specs = tuple((spec_cols[j].kind.value, seats.index(spec_cols[j].seat), spec_cols[j].bit)
+                          for j in suit_specs)
+            void = tuple(pos.void(seat, s) for seat in seats)
+            bases = tuple(holding_of(pos.known[seat], s) for seat in seats)
+            groups, index, masks = _suit_groups(pos.unseen_in(s), k, void, bases, specs, self.hcp_cols)
             if not len(groups):
                 raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen "
                                              f"{('spades', 'hearts', 'diamonds', 'clubs')[s]}")
@@ -238,8 +212,7 @@ class LayoutSpace:
             contrib[:, :lead] = groups[:, :lead]
             for pos_in_suit, j in enumerate(suit_specs):
                 values = groups[:, lead + pos_in_suit]
-                kind, seat_i, suit, _ = spec_cols[j]
-                table = classes.get((kind, seats[seat_i], suit)) if kind in ("len", "hon") else None
+                table = classes.get(spec_cols[j])
                 contrib[:, lead + j] = values if table is None else table[values]
             self.groups.append(contrib)
             self.members.append((index, masks))
@@ -258,15 +231,15 @@ class LayoutSpace:
             # join each state with the groups that keep every seat able to reach its vacant places:
             # after this suit a seat holds at most its vacancy, and at least the vacancy less the
             # later suits' unseen cards it may take (so dead states are never built)
-            later = [sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1, 4)
-                         if not pos.voids[seat] >> t & 1) for seat in seats]
+            later = [sum(pos.unseen_in(t).bit_count() for t in range(s + 1, 4) if not pos.void(seat, t))
+                     for seat in seats]
             src, grp = join_counts(prev, contrib, vac, later, what="the layouts") if k > 1 else (
                 np.repeat(np.arange(len(prev)), len(contrib)), np.tile(np.arange(len(contrib)), len(prev)))
             counts = prev[src, :k - 1] + contrib[grp, :k - 1]
             ok = np.ones(len(src), dtype=bool)
             for i in range(1, k - 1):
                 ok &= (counts[:, i] <= vac[i]) & (counts[:, i] >= vac[i] - later[i])
-            dealt = sum(bin(pos.unseen >> (13 * t) & 0x1FFF).count("1") for t in range(s + 1))
+            dealt = sum(pos.unseen_in(t).bit_count() for t in range(s + 1))
             last = dealt - counts.sum(axis=1)
             ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
             src, grp = src[ok], grp[ok]
@@ -279,14 +252,14 @@ class LayoutSpace:
                     dst = dst.reshape(-1)
                     nxt = combo[first]
                 else:
-                    nxt, dst = _unique_rows(combo, return_inverse=True)
+                    nxt, dst = unique_rows(combo, return_inverse=True)
             elif radix is not None:
                 keys = cast(Any, prev_key[src] + contrib[grp] @ radix)
                 prev_key, first, dst = np.unique(cast(np.ndarray, keys), return_index=True, return_inverse=True)
                 dst = dst.reshape(-1)
                 nxt = prev[src[first]] + contrib[grp[first]]
             else:
-                nxt, dst = _unique_rows(prev[src] + contrib[grp], return_inverse=True)
+                nxt, dst = unique_rows(prev[src] + contrib[grp], return_inverse=True)
             self.links.append((src, grp, dst))
             self.layers.append(nxt)
         final = self.layers[4]
@@ -300,16 +273,16 @@ class LayoutSpace:
         factors: list[np.ndarray] = []
         scale = 1
         if filter_claim is not None and accept.any():
-            accept &= _evaluate(filter_claim, value, n).astype(bool)
+            accept &= evaluate(filter_claim, value, n).astype(bool)
         for claim, w_true, w_false in weighted_claims:
-            truth = _evaluate(claim, value, n).astype(bool)
+            truth = evaluate(claim, value, n).astype(bool)
             d = lcm(w_true.denominator, w_false.denominator)
             factors.append(np.where(truth, int(w_true * d), int(w_false * d)).astype(np.int64))
             scale *= d
         for members in group_members.values():
             hit = np.full(n, len(members), dtype=np.int64)
             for j, (claim, _) in reversed(list(enumerate(members))):
-                hit = np.where(_evaluate(claim, value, n).astype(bool), j, hit)
+                hit = np.where(evaluate(claim, value, n).astype(bool), j, hit)
             ws = [w for _, w in members] + [weights[Tag.INCONSISTENT]]
             d = lcm(*(w.denominator for w in ws))
             factors.append(np.array([int(w * d) for w in ws], dtype=np.int64)[hit])
@@ -381,12 +354,12 @@ class LayoutSpace:
             back = b
         return False
 
-    def _values(self, rows: np.ndarray) -> Any:
-        """The feature reader over state rows (see :func:`~inference.claims.feature_values`)."""
+    def _values(self, rows: np.ndarray) -> FeatureValues:
+        """The feature reader over state rows (see :func:`~inference.joint.feature_values`)."""
         seats, k = self.seats, self.k
-        column = state_columns(self.spec_cols, seats, (k - 1) + self.hcp_cols)
+        column = state_columns(self.spec_cols, (k - 1) + self.hcp_cols)
         for i in range(self.hcp_cols):
-            column[("hcp", seats[i])] = k - 1 + i
+            column[Feature.hcp(seats[i])] = k - 1 + i
         base = feature_values(rows, column, self.position)
         if self.hcp_cols != k - 1:
             return base
@@ -394,8 +367,8 @@ class LayoutSpace:
         pos = self.position
         total_hcp = CardSet(pos.unseen).hcp + sum(CardSet(pos.known[s_]).hcp for s_ in seats)
 
-        def value(key: tuple[object, ...]) -> np.ndarray:
-            if key == ("hcp", seats[-1]):
+        def value(key: Feature) -> np.ndarray:
+            if key == Feature.hcp(seats[-1]):
                 return total_hcp - sum((rows[:, k - 1 + i] for i in range(self.hcp_cols)),
                                        np.zeros(len(rows), dtype=np.int64))
             return base(key)
@@ -452,8 +425,8 @@ class LayoutSpace:
                     held = (member_w @ has).tolist()
                 for b, w in zip(unseen_s, held):
                     holder.setdefault(CARDS[13 * s + b], {})[seat] = Fraction(int(w), total)
-            counts = np.stack([_suit_feature("len", 0, masks[:, i]) for i in range(self.k)], axis=1)
-            base = np.array([(pos.known[seat] >> (13 * s) & 0x1FFF).bit_count() for seat in self.seats])
+            counts = np.stack([popcount13(masks[:, i]) for i in range(self.k)], axis=1)
+            base = np.array([holding_of(pos.known[seat], s).bit_count() for seat in self.seats])
             radix = 14 ** np.arange(self.k, dtype=np.int64)
             by_split = _sum_by((counts + base[None, :]) @ radix, member_w, 14 ** self.k)
             split[s] = {}
@@ -471,7 +444,7 @@ class LayoutSpace:
             space = self if self.hcp_cols == self.k - 1 else self._hcp_space(seat)
             fw = space.forward[4] * space.final_weight
             value = space._values(space.layers[4])
-            by_h = _sum_by(np.asarray(value(("hcp", seat)), dtype=np.int64), fw, 38)
+            by_h = _sum_by(np.asarray(value(Feature.hcp(seat)), dtype=np.int64), fw, 38)
             hcp[seat] = {h: Fraction(w, space.total_scaled) for h, w in enumerate(by_h) if w}
         return Odds(self.support(), self.count(), holder, length, hcp, split)
 
@@ -548,7 +521,7 @@ class LayoutSpace:
             self._members_cache[s] = cached
         return cached
 
-    def sample_masks(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None) -> np.ndarray:
+    def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
         """``n`` layouts as an ``(n, 4)`` uint64 array of *dealt* hands (N, E, S, W; known cards included).
 
         Exact: each layout is drawn with probability its weight over the total, with integer
@@ -558,16 +531,15 @@ class LayoutSpace:
             raise InvalidArgumentError(f"expected a number of layouts >= 0, got {n!r}")
         if self.empty:
             raise InconsistentCardsError("no layout in this view: it is empty")
-        if not isinstance(seed, random.Random):
-            gen = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(
-                seed if isinstance(seed, int) and not isinstance(seed, bool) else None)
-            if seed is not None and not isinstance(seed, (int, np.random.Generator)) or isinstance(seed, bool):
-                raise InvalidArgumentError(f"expected a seed (int), a random.Random or a numpy Generator, got {seed!r}")
-            fast = self._sample_fast(n, gen)
-            if fast is not None:
-                return fast
-            seed = random.Random(int(gen.integers(0, 2 ** 63)))
-        rng = to_rng(seed)
+        try:
+            gen = make_rng(seed)
+        except DealerError as exc:
+            raise InvalidArgumentError(str(exc)) from None
+        fast = self._sample_fast(n, gen)
+        if fast is not None:
+            return fast
+        # exact weights beyond 64 bits: Python integers, drawn from a stream seeded by the generator
+        rng = random.Random(int(gen.integers(0, 2 ** 63)))
         out = np.zeros((n, 4), dtype=np.uint64)
         for seat in range(4):
             out[:, seat] = np.uint64(self.position.known[seat])
@@ -598,30 +570,30 @@ class LayoutSpace:
             out[:] = np.array(rows_out, dtype=np.uint64)
         return out
 
-    def sample(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None) -> list[Deal]:
+    def sample(self, n: int, seed: RandomSource = None) -> list[Deal]:
         """``n`` complete deals (every seat's 13 dealt cards) drawn exactly from the view."""
         return [Deal.from_masks([int(x) for x in row]) for row in self.sample_masks(n, seed)]
 
 
-def layout_space(state: "PlayState", view: "str | View" = "lawful", *, policy: "frozenset[Tag] | None" = None,
-                 weights: "Mapping[Tag, Fraction] | None" = None) -> LayoutSpace:
-    """The layouts of a play state's unseen cards in a view (see :class:`View`)."""
-    from .inferences import DEFAULT_POLICY, agreement_claim, agreement_units
+def layout_space(position: Position, inferences: Sequence[Inference], claims: Mapping[str, Sequence[Claim]],
+                 states: Mapping[str, InferenceState], viewer: Seat, view: "str | View" = "lawful", *,
+                 policy: "frozenset[Tag] | None" = None, weights: "Mapping[Tag, Fraction] | None" = None
+                 ) -> LayoutSpace:
+    """The layouts of a position's unseen cards in a view (see :class:`View`).
 
+    ``claims`` holds each inference's claim and fallbacks, parsed; ``states`` its standing now. In the
+    agreement view, when the claims can all hold (the space is not empty) the conflict policy has
+    nothing to decide; otherwise it decides, and the view is built on its claim.
+    """
     v = view if isinstance(view, View) else View(view, DEFAULT_POLICY if policy is None else frozenset(policy),
                                                   weights)
-    snap = state.snapshot
-    pos = snap.position()
-    parsed = {i.name: state._parsed_claims(i) for i in snap.inferences}
-    states = {st.name: st for st in snap.states}
+    parsed = {name: tuple(cs) for name, cs in claims.items()}
+    live = dict(states)
     if v.kind != "agreement":
-        return LayoutSpace(pos, v, snap.inferences, parsed, states)
-    # the agreement view: when the claims can all hold (the space is not empty) the conflict policy
-    # has nothing to decide; otherwise it decides, and the view is built on its claim
-    units = agreement_units(snap.inferences, parsed, states, v.policy, state.viewer)
-    space = LayoutSpace(pos, v, snap.inferences, parsed, states, And(tuple(c for _, _, c in units)))
+        return LayoutSpace(position, v, inferences, parsed, live)
+    units = agreement_units(inferences, parsed, live, v.policy, viewer)
+    space = LayoutSpace(position, v, inferences, parsed, live, And(tuple(c for _, _, c in units)))
     if not space.empty or not units:
         return space
-    agreement, _, _ = agreement_claim(pos, snap.inferences, parsed, states, v.policy, state.viewer)
-    return LayoutSpace(pos, v, snap.inferences, parsed, states, agreement)
-
+    agreement, _, _ = agreement_claim(position, inferences, parsed, live, v.policy, viewer)
+    return LayoutSpace(position, v, inferences, parsed, live, agreement)

@@ -22,161 +22,38 @@ and an :class:`Update` listing which bounds changed and why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+import copy
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
 
-from dealer import Card, CardSet, Hand, InvalidCardError, InvalidHandError, Seat, Suit
+import numpy as np
 
+from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
+from dealer.cardset import SUIT_MASK
+
+from .arguments import cards_argument, contract_argument, inference_argument, seat_argument, voids_argument
+from .claims import Claim
 from .contract import Contract, Strain
-from .errors import (
-    IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError,
-)
+from .errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
+from .events import Change, Snapshot, Update, agree, possessive, relative_name
+from .inferences import Inference, InferenceState, StatusChange, Tag
 from .lawful import Bounds, lawful_bounds
+from .layouts import LayoutSpace, Odds, View, layout_space
+from .reasons import explain
+from .reexamination import Event, StatusKeeper
+from .trick import Fault, Irregularity, Trick, irregularity
 
-if TYPE_CHECKING:  # pragma: no cover
-    import random
-
-    import numpy as np
-
-    from dealer import Deal
-
-    from .claims import Claim, Position
-    from .layouts import LayoutSpace, Odds, View
-    from .inferences import Inference, InferenceState, StatusChange, Tag
-
-__all__ = ["Trick", "Change", "Update", "Snapshot", "PlayState", "relative_name"]
+__all__ = ["PlayState"]
 
 _FULL = (1 << 52) - 1
-_SUIT_BITS = 0x1FFF
-
-
-def relative_name(seat: Seat, viewer: Seat, declarer: Seat) -> str:
-    """How the viewer speaks of ``seat``: LHO, RHO, partner/dummy/declarer, or "we"."""
-    if seat == viewer:
-        return "we"
-    if seat == viewer.lho:
-        return "LHO"
-    if seat == viewer.rho:
-        return "RHO"
-    if viewer == declarer:
-        return "dummy"
-    if seat == declarer:
-        return "declarer"
-    return "partner"
 
 
 @dataclass(frozen=True)
-class Trick:
-    """A trick: its leader, the cards played in order, and (when complete) its winner."""
-
-    leader: Seat
-    cards: tuple[tuple[Seat, Card], ...] = ()
-    winner: Seat | None = None
-
-    @property
-    def complete(self) -> bool:
-        return len(self.cards) == 4
-
-    @property
-    def led_suit(self) -> Suit | None:
-        return self.cards[0][1].suit if self.cards else None
-
-    @property
-    def to_play(self) -> Seat:
-        return Seat((self.leader + len(self.cards)) % 4)
-
-    def __str__(self) -> str:
-        return " ".join(f"{s.name}:{c}" for s, c in self.cards)
-
-
-def trick_winner(cards: Sequence[tuple[Seat, Card]], strain: Strain) -> Seat:
-    """Who wins four cards played to a trick at ``strain``."""
-    trump = strain.trump
-    best_seat, best = cards[0]
-    for seat, card in cards[1:]:
-        if card.suit == best.suit and card.rank > best.rank:
-            best_seat, best = seat, card
-        elif trump is not None and card.suit == trump and best.suit != trump:
-            best_seat, best = seat, card
-    return best_seat
-
-
-@dataclass(frozen=True)
-class Change:
-    """One bound that moved: seat, quantity (S/H/D/C/HCP, or a card for its holders), old, new, reason."""
-
-    seat: Seat
-    quantity: str
-    old: tuple[int, int]
-    new: tuple[int, int]
-    reason: str
-
-    def as_dict(self) -> dict[str, object]:
-        return {"seat": self.seat.name, "quantity": self.quantity, "old": list(self.old), "new": list(self.new),
-                "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class Update:
-    """What one event did: its description, where it happened, and the bounds it changed."""
-
-    event: str
-    trick: int
-    seat: Seat | None
-    card: Card | None
-    changes: tuple[Change, ...]
-    located: tuple[tuple[Card, Seat], ...] = ()
-    statuses: tuple["StatusChange", ...] = ()
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The whole play state after an event; immutable, so undo just drops later snapshots."""
-
-    remaining: tuple[int, int, int, int]  # cards still held by each *visible* seat (mask), -1 if concealed
-    played: tuple[int, int, int, int]  # cards each seat has played
-    voids: tuple[int, int, int, int]  # suits each seat has shown out of (4-bit)
-    tricks: tuple[Trick, ...]  # completed tricks
-    current: Trick  # trick in progress (possibly empty)
-    dummy_tabled: bool
-    bounds: Bounds
-    update: Update
-    won: tuple[int, int] = (0, 0)  # tricks won by N-S, E-W
-    inferences: tuple["Inference", ...] = ()
-    states: tuple["InferenceState", ...] = ()
-
-    def position(self) -> "Position":
-        """What the viewer knows, for evaluating claims."""
-        from .claims import Position
-
-        known = tuple(self.played[s] | (self.remaining[s] if self.remaining[s] >= 0 else 0) for s in range(4))
-        concealed = tuple(s for s in self.bounds.concealed)
-        return Position(concealed, self.unseen, known, self.voids)  # type: ignore[arg-type]
-
-    def state_of(self, name: str) -> "InferenceState":
-        for st in self.states:
-            if st.name == name:
-                return st
-        raise KeyError(f"no inference named {name!r}")
-
-    @property
-    def unseen(self) -> int:
-        """Mask of the cards whose place the viewer does not know."""
-        seen = 0
-        for m in self.remaining:
-            if m >= 0:
-                seen |= m
-        for m in self.played:
-            seen |= m
-        return _FULL & ~seen
-
-
-@dataclass
 class _Setup:
     viewer: Seat
     declarer: Seat
     contract: Contract
-    dealt_visible: dict[Seat, int] = field(default_factory=dict)
 
 
 class PlayState:
@@ -201,13 +78,13 @@ class PlayState:
                  dummy: "CardSet | str | None" = None, played: "Mapping[Seat | str, CardSet | str] | None" = None,
                  voids: "Mapping[Seat | str, str] | None" = None, leader: "Seat | str | None" = None,
                  won: tuple[int, int] = (0, 0)) -> None:
-        decl = _seat(declarer, "declarer")
-        view = decl if viewer is None else _seat(viewer, "viewer")
-        contract_v = _contract(contract)
+        decl = seat_argument(declarer, "declarer")
+        view = decl if viewer is None else seat_argument(viewer, "viewer")
+        contract_v = contract_argument(contract)
         played_m = [0, 0, 0, 0]
         for s, cards in (played or {}).items():
-            played_m[_seat(s, "played")] = _cards(cards, f"played[{s}]").mask
-        hand_m = _cards(hand, "hand").mask
+            played_m[seat_argument(s, "played")] = cards_argument(cards, f"played[{s}]").mask
+        hand_m = cards_argument(hand, "hand").mask
         counts = {len(CardSet(m)) for m in played_m}
         if len(counts) > 1:
             raise OutOfOrderError(
@@ -226,7 +103,7 @@ class PlayState:
         if dummy is not None:
             if done == 0:
                 raise OutOfOrderError("dummy is tabled after the opening lead, not before")
-            d_m = _cards(dummy, "dummy").mask
+            d_m = cards_argument(dummy, "dummy").mask
             dseat = decl.partner
             if dseat != view:
                 if len(CardSet(d_m)) + done != 13:
@@ -241,46 +118,43 @@ class PlayState:
                     dup = CardSet(seen & m).to_text()
                     raise InvalidArgumentError(f"cards given twice: {dup}")
                 seen |= m
-        void_m = [0, 0, 0, 0]
-        for s, suits in (voids or {}).items():
-            for word in str(suits).replace(",", " ").split():
-                parts = [word] if word.lower() in ("spades", "hearts", "diamonds", "clubs") else list(word)
-                for ch in parts:
-                    try:
-                        void_m[_seat(s, "voids")] |= 1 << Suit.parse(ch)
-                    except ValueError as exc:
-                        raise InvalidArgumentError(f"voids[{s}]: {exc}") from None
-        lead = decl.lho if leader is None else _seat(leader, "leader")
+        void_m = voids_argument(voids)
+        lead = decl.lho if leader is None else seat_argument(leader, "leader")
         if done and leader is None:
             raise OutOfOrderError("a mid-hand start must say who is on lead (leader)")
         self._setup = _Setup(view, decl, contract_v)
-        self._claims: dict[tuple[Any, ...], tuple["Claim", ...]] = {}
-        self._graphs: dict[tuple[str, ...], Any] = {}
-        snap = self._make_snapshot(tuple(remaining), tuple(played_m), tuple(void_m), (),  # type: ignore[arg-type]
-                                   Trick(lead), tabled, won, None, "start of play" if not done
-                                   else f"start after {done} tricks", trick_no=done + 1)
+        self._keeper = StatusKeeper(view, decl)
+        masks = (_four(remaining), _four(played_m), _four(void_m))
+        bounds = self._lawful(*masks, where="")
+        label = "start of play" if not done else f"start after {done} tricks"
+        snap = Snapshot(*masks, (), Trick(lead), tabled, bounds, Update(label, done + 1, None, None, ()), won)
         self._stack: list[Snapshot] = [snap]
-        self._layout_cache: tuple[Snapshot | None, dict[Any, "LayoutSpace"]] = (None, {})
+        self._layout_cache: tuple[Snapshot | None, dict[Any, LayoutSpace]] = (None, {})
 
     # -- properties -------------------------------------------------------------
     @property
     def viewer(self) -> Seat:
+        """The seat whose view this is."""
         return self._setup.viewer
 
     @property
     def declarer(self) -> Seat:
+        """The declarer's seat."""
         return self._setup.declarer
 
     @property
     def dummy(self) -> Seat:
+        """Dummy's seat (declarer's partner)."""
         return self._setup.declarer.partner
 
     @property
     def contract(self) -> Contract:
+        """The contract being played."""
         return self._setup.contract
 
     @property
     def strain(self) -> Strain:
+        """The contract's strain: trumps, or no trump."""
         return self._setup.contract.strain
 
     @property
@@ -337,7 +211,7 @@ class PlayState:
             raise OutOfOrderError("dummy is already on the table")
         if not early and not snap.tricks and not snap.current.cards and self._offset_tricks() == 0:
             raise OutOfOrderError("dummy is tabled after the opening lead, not before")
-        cards = _cards(hand, "dummy")
+        cards = cards_argument(hand, "dummy")
         dseat = self.dummy
         dealt = cards.mask | snap.played[dseat]
         if dseat == self.viewer:
@@ -355,12 +229,10 @@ class PlayState:
                 raise IllegalPlayError(f"dummy's hand holds cards already seen elsewhere: {CardSet(clash).to_text()}")
             if snap.voids[dseat]:
                 for s in range(4):
-                    if snap.voids[dseat] >> s & 1 and dealt >> (13 * s) & _SUIT_BITS & ~snap.played[dseat] >> (13 * s):
+                    if snap.voids[dseat] >> s & 1 and dealt >> (13 * s) & SUIT_MASK & ~snap.played[dseat] >> (13 * s):
                         raise RevokeError(f"dummy showed out of {Suit(s).name_long} but the hand tabled holds some")
             remaining = tuple(cards.mask if s == dseat else m for s, m in enumerate(snap.remaining))  # type: ignore
-        new = self._make_snapshot(remaining, snap.played, snap.voids, snap.tricks, snap.current,
-                                  True, snap.won, None, f"dummy tabled: {cards.to_pbn()}",
-                                  trick_no=self.trick_number)
+        new = self._advance(replace(snap, remaining=remaining, dummy_tabled=True), f"dummy tabled: {cards.to_pbn()}")
         self._stack.append(new)
         return new.update
 
@@ -376,125 +248,86 @@ class PlayState:
         where = f"trick {self.trick_number}, card {len(trick.cards) + 1}"
         if len(snap.tricks) + self._offset_tricks() >= 13:
             raise OutOfOrderError(f"all 13 tricks have been played; {c} cannot follow")
-        if seat is not None and _seat(seat, "seat") != on_turn:
-            raise IllegalPlayError(f"{where}: {_seat(seat, 'seat').name_long} cannot play {c}: it is "
+        fault = irregularity(trick, c, seat=None if seat is None else seat_argument(seat, "seat"), hands=snap.remaining,
+                             played=snap.played, shown_out=snap.voids)
+        if fault is not None and fault.fault is Fault.OUT_OF_TURN:
+            raise IllegalPlayError(f"{where}: {fault.seat.name_long} cannot play {c}: it is "
                                    f"{on_turn.name_long}'s turn")
         if trick.cards and not snap.dummy_tabled and self.dummy != self.viewer and on_turn == self.dummy:
             raise OutOfOrderError(f"{where}: table dummy before dummy plays")
-        if not (snap.unseen >> c.index & 1) and not (snap.remaining[on_turn] >= 0 and snap.remaining[on_turn] >> c.index & 1):
-            holder = next((s for s in Seat if snap.played[s] >> c.index & 1), None)
-            if holder is not None:
-                raise IllegalPlayError(f"{where}: {c} was already played by {holder.name_long}")
-            owner = next(s for s in Seat if snap.remaining[s] >= 0 and snap.remaining[s] >> c.index & 1)
-            raise IllegalPlayError(f"{where}: {c} is in {owner.name_long}'s hand, not {on_turn.name_long}'s")
+        if fault is not None:
+            raise _illegal(fault, where, trick.led_suit)
         led = trick.led_suit
         voids = list(snap.voids)
-        visible = snap.remaining[on_turn] >= 0
-        if visible:
-            hand = snap.remaining[on_turn]
-            if not hand >> c.index & 1:
-                raise IllegalPlayError(f"{where}: {on_turn.name_long} does not hold {c}")
-            if led is not None and c.suit != led and hand >> (13 * led) & _SUIT_BITS:
-                raise IllegalPlayError(f"{where}: {on_turn.name_long} must follow suit in {led.name_long}, "
-                                       f"holding {CardSet(hand).suit(led).to_text()}, but played {c}")
-        else:
-            if voids[on_turn] >> c.suit & 1:
-                raise RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")
         if led is not None and c.suit != led:
             voids[on_turn] |= 1 << led
         remaining = list(snap.remaining)
-        if visible:
+        if remaining[on_turn] >= 0:
             remaining[on_turn] &= ~c.bit
         played = list(snap.played)
         played[on_turn] |= c.bit
-        cards = trick.cards + ((on_turn, c),)
+        current = trick.add(c, self.strain)
         tricks = snap.tricks
         won = snap.won
-        if len(cards) == 4:
-            winner = trick_winner(cards, self.strain)
-            tricks = tricks + (Trick(trick.leader, cards, winner),)
-            current = Trick(winner)
-            won = (won[0] + (winner in (Seat.N, Seat.S)), won[1] + (winner in (Seat.E, Seat.W)))
-        else:
-            current = Trick(trick.leader, cards)
-        label = f"{where}: {self.name(on_turn)} ({on_turn.name}) plays {c}"
+        if current.complete:
+            tricks = tricks + (current,)
+            won = (won[0] + (current.winner in (Seat.N, Seat.S)), won[1] + (current.winner in (Seat.E, Seat.W)))
+            current = current.next_trick()
+        who = self.name(on_turn)
+        label = f"{where}: {who} ({on_turn.name}) {agree(who, 'plays')} {c}"
         if led is not None and c.suit != led:
             label += f", showing out of {led.name_long}"
-        new = self._make_snapshot(tuple(remaining), tuple(played), tuple(voids), tricks, current,  # type: ignore
-                                  snap.dummy_tabled, won, (on_turn, c), label, where=where,
-                                  trick_no=self.trick_number)
+        draft = replace(snap, remaining=_four(remaining), played=_four(played), voids=_four(voids), tricks=tricks,
+                        current=current, won=won)
+        new = self._advance(draft, label, move=(on_turn, c), where=where)
         self._stack.append(new)
         return new.update
 
-    def add_inference(self, inference: "Inference | Mapping[str, Any]") -> Update:
+    def add_inference(self, inference: Inference | Mapping[str, Any]) -> Update:
         """Take an inference (from the auction or the carding) into account; an event that undo removes."""
         return self.add_inferences([inference])
 
     def add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]") -> Update:
         """Take several inferences into account at once, as one event (one conflict check)."""
-        from .claims import _seat_word
-        from .inferences import Inference
-
-        built = []
-        for inference in inferences:
-            if isinstance(inference, Inference):
-                built.append(inference)
-                continue
-            data = dict(inference)
-            if isinstance(data.get("by"), str):
-                try:
-                    data["by"] = _seat_word(data["by"], self.viewer, self.declarer)
-                except ValueError as exc:
-                    raise InvalidArgumentError(f"invalid inference {data.get('name', '?')!r}: by: {exc}") from None
-            built.append(Inference(**data))
+        built = [inference_argument(i, self.viewer, self.declarer) for i in inferences]
         snap = self.snapshot
         names = [i.name for i in snap.inferences]
         for inf in built:
             if inf.name in names:
                 raise InvalidArgumentError(f"an inference named {inf.name!r} is already in force")
             names.append(inf.name)
-            self._parsed_claims(inf)  # check the claims parse, before anything changes
+            self._keeper.claims(inf)  # check the claims parse, before anything changes
         if not built:
             raise InvalidArgumentError("no inference given")
-        label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {self.name(i.by)}'s "
+        label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {possessive(self.name(i.by))} "
                           f"{i.action or i.kind})" for i in built)
-        new = self._make_snapshot(snap.remaining, snap.played, snap.voids, snap.tricks, snap.current,
-                                  snap.dummy_tabled, snap.won, None, label, trick_no=self.trick_number,
-                                  inferences=snap.inferences + tuple(built), force=frozenset(i.name for i in built))
+        new = self._advance(replace(snap, inferences=snap.inferences + tuple(built)), label,
+                            added=frozenset(i.name for i in built))
         self._stack.append(new)
         return new.update
 
-    def statuses(self) -> dict[str, "InferenceState"]:
+    def statuses(self) -> dict[str, InferenceState]:
         """Every inference's standing now, by name."""
         return {st.name: st for st in self.snapshot.states}
 
-    def claim_in_force(self, name: str) -> "Claim":
+    def claim_in_force(self, name: str) -> Claim:
         """The claim of an inference's chain that is in force now (the claim or a fallback)."""
         snap = self.snapshot
         inf = next((i for i in snap.inferences if i.name == name), None)
         if inf is None:
             raise InvalidArgumentError(f"no inference named {name!r}")
-        return self._parsed_claims(inf)[snap.state_of(name).level]
+        return self._keeper.claims(inf)[snap.state_of(name).level]
 
-    def agreement_bounds(self, policy: "frozenset[Tag] | None" = None) -> tuple[Bounds, tuple["StatusChange", ...]]:
+    def agreement_bounds(self, policy: frozenset[Tag] | None = None) -> tuple[Bounds, tuple[StatusChange, ...]]:
         """Tight bounds under lawful AND the inferences whose tags are in ``policy`` (default: consistent).
 
         Returns the bounds and the conflict-policy decisions taken to form the view. Raises
         :class:`~inference.errors.InconsistentCardsError` if the view is empty.
         """
-        from .claims import Evaluator
-        from .inferences import DEFAULT_POLICY, agreement_claim
-
-        snap = self.snapshot
-        parsed = {i.name: self._parsed_claims(i) for i in snap.inferences}
-        states = {st.name: st for st in snap.states}
-        pos = snap.position()
-        claim, events, _ = agreement_claim(pos, snap.inferences, parsed, states,
-                                           DEFAULT_POLICY if policy is None else frozenset(policy), self.viewer)
-        return _support_bounds(Evaluator(pos), claim, snap.bounds), tuple(events)
+        return self._keeper.agreement_bounds(self.snapshot, policy)
 
     # -- layouts: exact odds and samples ----------------------------------------
-    def layouts(self, view: "str | View" = "lawful") -> "LayoutSpace":
+    def layouts(self, view: str | View = "lawful") -> LayoutSpace:
         """The layouts of the unseen cards consistent with everything known, in a view.
 
         ``view`` is ``"lawful"`` (every lawful layout once), ``"agreement"`` (those where the
@@ -502,8 +335,6 @@ class PlayState:
         its inferences' tags), or a :class:`~inference.layouts.View` for a custom policy or weights.
         Built once per state and view (kept until the next event or undo).
         """
-        from .layouts import View, layout_space
-
         key = view if isinstance(view, View) else str(view)
         if not isinstance(key, View) and key not in ("lawful", "agreement", "weighted"):
             raise InvalidArgumentError(f"invalid view {view!r}: expected one of lawful, agreement, weighted")
@@ -513,34 +344,36 @@ class PlayState:
         try:
             hash(key)
         except TypeError:  # a View with a dict of weights: built each time
-            return layout_space(self, key)
+            return self._layout_space(key)
         space = cache[1].get(key)
         if space is None:
-            space = layout_space(self, key)
+            space = self._layout_space(key)
             cache[1][key] = space
         return space
 
-    def odds(self, view: "str | View" = "lawful") -> "Odds":
+    def odds(self, view: str | View = "lawful") -> Odds:
         """Exact odds now (fractions): who holds each unseen card, dealt lengths, HCP, suit splits."""
         return self.layouts(view).odds()
 
     def sample(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None,
-               view: "str | View" = "lawful") -> "list[Deal]":
+               view: str | View = "lawful") -> "list[Deal]":
         """``n`` complete deals (13 dealt cards a seat) drawn exactly from the view; same seed, same deals."""
         return self.layouts(view).sample(n, seed)
 
     def sample_masks(self, n: int, seed: "int | random.Random | np.random.Generator | None" = None,
-                     view: "str | View" = "lawful") -> "np.ndarray":
+                     view: str | View = "lawful") -> "np.ndarray":
         """The fast form of :meth:`sample`: an ``(n, 4)`` uint64 array of dealt hands (N, E, S, W)."""
         return self.layouts(view).sample_masks(n, seed)
 
-    def _parsed_claims(self, inf: "Inference") -> tuple["Claim", ...]:
-        key = (inf.name, inf.claim, inf.fallbacks)
-        cached = self._claims.get(key)
-        if cached is None:
-            cached = inf.claims(self.viewer, self.declarer)
-            self._claims[key] = cached
-        return cached
+    def _layout_space(self, view: str | View) -> LayoutSpace:
+        snap = self.snapshot
+        claims = {i.name: self._keeper.claims(i) for i in snap.inferences}
+        return layout_space(snap.position(), snap.inferences, claims, {st.name: st for st in snap.states},
+                            self.viewer, view)
+
+    def _parsed_claims(self, inf: Inference) -> tuple[Claim, ...]:
+        """The inference's claims, parsed once (the layouts module reads them through here)."""
+        return self._keeper.claims(inf)
 
     def pop(self) -> Update:
         """Undo the last event; returns what it was."""
@@ -552,11 +385,9 @@ class PlayState:
         """A separate copy of this state as it was just after event ``ply`` (this one is untouched)."""
         if not isinstance(ply, int) or not 0 <= ply < len(self._stack):
             raise UndoError(f"no ply {ply!r}: expected 0 .. {len(self._stack) - 1}")
-        import copy
-
         other = copy.copy(self)
         other._stack = self._stack[:ply + 1]
-        other._claims = self._claims
+        other._keeper = self._keeper.copy()  # its own, with the claims parsed so far
         return other
 
     def undo_to(self, ply: int) -> None:
@@ -566,147 +397,53 @@ class PlayState:
         del self._stack[ply + 1:]
 
     # -- internals --------------------------------------------------------------
-    def _make_snapshot(self, remaining: tuple[int, int, int, int], played: tuple[int, int, int, int],
-                       voids: tuple[int, int, int, int], tricks: tuple[Trick, ...], current: Trick,
-                       tabled: bool, won: tuple[int, int], move: tuple[Seat, Card] | None, label: str,
-                       where: str = "", trick_no: int = 1, inferences: "tuple[Inference, ...] | None" = None,
-                       force: frozenset[str] = frozenset()) -> Snapshot:
+    def _lawful(self, remaining: tuple[int, int, int, int], played: tuple[int, int, int, int],
+                voids: tuple[int, int, int, int], where: str) -> Bounds:
+        """Lawful bounds of the concealed hands (those without remaining cards), in order from the viewer's LHO."""
         seen = 0
-        for m in remaining:
-            if m >= 0:
-                seen |= m
-        for m in played:
-            seen |= m
+        for m in (*remaining, *played):
+            seen |= max(m, 0)
         unseen = _FULL & ~seen
-        concealed = tuple(s for s in self._setup.viewer.lho.rotation() if remaining[s] < 0)
-        known = {s: played[s] for s in concealed}
-        void_map = {s: voids[s] for s in concealed}
+        concealed = tuple(s for s in self.viewer.lho.rotation() if remaining[s] < 0)
         try:
-            bounds = lawful_bounds(concealed, unseen, known, void_map)
+            return lawful_bounds(concealed, unseen, {s: played[s] for s in concealed}, {s: voids[s] for s in concealed})
         except InconsistentCardsError as exc:
             raise InconsistentCardsError(f"{where + ': ' if where else ''}{exc}") from None
-        previous = self._stack[-1] if hasattr(self, "_stack") else None
-        from .reasons import explain
 
-        changes: tuple[Change, ...] = ()
-        located: tuple[tuple[Card, Seat], ...] = ()
-        if previous is not None:
-            changes, located = explain(previous, bounds, played, voids, unseen, move, self)
-        infs = (previous.inferences if previous is not None else ()) if inferences is None else inferences
-        states: tuple["InferenceState", ...] = previous.states if previous is not None else ()
-        status_changes: tuple["StatusChange", ...] = ()
-        if infs:
-            states, status_changes = self._restatus(previous, infs, states, remaining, played, voids, unseen,
-                                                    bounds, changes, move, force, tabled)
-        update = Update(label, trick_no, move[0] if move else None, move[1] if move else None, changes, located,
-                        status_changes)
-        return Snapshot(remaining, played, voids, tricks, current, tabled, bounds, update, won, infs, states)
-
-    def _restatus(self, previous: "Snapshot | None", infs: "tuple[Inference, ...]",
-                  states: "tuple[InferenceState, ...]", remaining: tuple[int, ...], played: tuple[int, ...],
-                  voids: tuple[int, ...], unseen: int, bounds: Bounds, changes: tuple[Change, ...],
-                  move: tuple[Seat, Card] | None, force: frozenset[str], tabled: bool
-                  ) -> "tuple[tuple[InferenceState, ...], tuple[StatusChange, ...]]":
-        from .claims import Position
-        from .inferences import DependencyGraph, evaluate_statuses
-
-        parsed = {i.name: self._parsed_claims(i) for i in infs}
-        graph_key = tuple(i.name for i in infs)
-        graph = self._graphs.get(graph_key)
-        if graph is None:
-            graph = DependencyGraph()
-            for inf in infs:
-                graph.add(inf.name, parsed[inf.name])
-            self._graphs = {graph_key: graph}
-        nodes: set[tuple[object, ...]] = {("seat", c.seat) for c in changes}
-        if move is not None:
-            nodes |= {("suit", int(move[1].suit)), ("card", move[1].index), ("seat", move[0])}
-            if move[1].hcp:
-                nodes.add(("hcp",))
-        todo: "set[str] | None" = graph.affected(nodes) | set(force)
-        if previous is not None and previous.dummy_tabled != tabled:
-            todo = None  # dummy coming down changes what is concealed: look at everything
-        elif move is not None and move[0] not in bounds.concealed:
-            todo = set(force)  # a visible hand's card: the concealed hands' layouts are unchanged
-        if not self._incremental:
-            todo = None
-        known = tuple(played[s] | (remaining[s] if remaining[s] >= 0 else 0) for s in range(4))
-        position = Position(bounds.concealed, unseen, known, voids)  # type: ignore[arg-type]
-        new_states, status_changes = evaluate_statuses(position, infs, parsed, {s.name: s for s in states}, todo,
-                                                       bounds)
-        if force:  # an inference was added: apply the conflict policy (the agreement view applies it too)
-            new_states, conflict_events = self._apply_conflicts(position, infs, parsed, new_states)
-            status_changes = list(status_changes) + conflict_events
-        return tuple(new_states[i.name] for i in infs), tuple(status_changes)
-
-    def _apply_conflicts(self, position: "Position", infs: "tuple[Inference, ...]", parsed: dict[str, Any],
-                         states: dict[str, "InferenceState"]) -> "tuple[dict[str, InferenceState], list[StatusChange]]":
-        """Run the conflict policy on the agreement-consistent inferences; mark what gives way."""
-        from dataclasses import replace
-
-        from .inferences import DEFAULT_POLICY, Status, agreement_claim
-
-        live = [i for i in infs if i.tag in DEFAULT_POLICY
-                and states[i.name].status in (Status.ACTIVE, Status.CONFIRMED)]
-        if len(live) < 2:
-            return states, []
-        _, events, superseded = agreement_claim(position, infs, parsed, states, DEFAULT_POLICY, self.viewer)
-        out = dict(states)
-        for name in superseded:
-            if name in out:
-                out[name] = replace(out[name], status=Status.SUPERSEDED)
-        for ev in events:
-            if ev.new == "joined by XOR" and ev.name in out:
-                out[ev.name] = replace(out[ev.name], note=ev.reason)
-        return out, events
+    def _advance(self, draft: Snapshot, label: str, *, move: tuple[Seat, Card] | None = None, where: str = "",
+                 added: frozenset[str] = frozenset()) -> Snapshot:
+        """The snapshot after an event. ``draft``: the cards and inferences after it, with the bounds, update
+        and standings still those of the current snapshot."""
+        previous = self.snapshot
+        bounds = self._lawful(draft.remaining, draft.played, draft.voids, where)
+        changes, located = explain(previous.bounds, bounds, draft.played, draft.voids, draft.unseen, move, self)
+        after = replace(draft, bounds=bounds)
+        states = after.states
+        status_changes: tuple[StatusChange, ...] = ()
+        if after.inferences:
+            event = Event(move, changes, added, previous.dummy_tabled != after.dummy_tabled)
+            states, status_changes = self._keeper.reexamine(after, event, incremental=self._incremental)
+        update = Update(label, self.trick_number, move[0] if move else None, move[1] if move else None, changes,
+                        located, status_changes)
+        return replace(after, update=update, states=states)
 
 
-def _support_bounds(ev: "Any", claim: "Claim", lawful: Bounds) -> Bounds:
-    """Bounds of every concealed seat over the lawful layouts where ``claim`` holds."""
-    from .lawful import SeatBounds
-
-    from .claims import joint_support
-
-    seats = []
-    concealed = lawful.concealed
-    named = {key[1] for key in claim.keys() if key[1] in concealed}
-    joint = len(concealed) == 3 and len(named) > 0
-    if joint:
-        targets = [("len", seat, s) for seat in concealed for s in range(4)] + [("hcp", seat) for seat in concealed]
-        everything = joint_support(ev.position, claim, targets)
-    for seat in concealed:
-        keys = [("len", seat, s) for s in range(4)] + [("hcp", seat)]
-        support = everything if joint else ev.support(claim, keys)
-        if not support:
-            raise InconsistentCardsError(f"no lawful layout satisfies the agreement view: {claim}")
-        length = tuple(support[("len", seat, s)] for s in range(4))
-        seats.append((seat, SeatBounds(length, support[("hcp", seat)])))  # type: ignore[arg-type]
-    return Bounds(tuple(seats), lawful.holders)
+def _four(masks: Sequence[int]) -> tuple[int, int, int, int]:
+    return masks[0], masks[1], masks[2], masks[3]
 
 
-def _seat(value: "Seat | str", what: str) -> Seat:
-    try:
-        return Seat.parse(value)
-    except ValueError as exc:
-        raise InvalidArgumentError(f"{what}: {exc}") from None
-
-
-def _cards(value: "CardSet | str", what: str) -> CardSet:
-    if isinstance(value, CardSet):
-        return value
-    try:
-        return CardSet.parse(value) if str(value).strip() not in ("", "-") else CardSet()
-    except (InvalidHandError, InvalidCardError) as exc:
-        raise InvalidArgumentError(f"{what}: {exc}") from None
-
-
-def _contract(value: "Contract | Strain | str") -> Contract:
-    if isinstance(value, Contract):
-        return value
-    if isinstance(value, Strain):
-        return Contract(1, value)
-    text = str(value).strip()
-    if text and text[0].isdigit():
-        return Contract.parse(text)
-    return Contract(1, Strain.parse(text))
-
+def _illegal(fault: Irregularity, where: str, led: Suit | None) -> IllegalPlayError:
+    """The play state's words for a card the rules of play refuse (the seat on turn is checked before)."""
+    c, on_turn = fault.card, fault.on_turn
+    if fault.fault is Fault.PLAYED_BEFORE:
+        assert fault.other is not None
+        return IllegalPlayError(f"{where}: {c} was already played by {fault.other.name_long}")
+    if fault.fault is Fault.NOT_HELD and fault.other is not None:
+        return IllegalPlayError(f"{where}: {c} is in {fault.other.name_long}'s hand, not {on_turn.name_long}'s")
+    if fault.fault is Fault.NOT_HELD:
+        return IllegalPlayError(f"{where}: {on_turn.name_long} does not hold {c}")
+    if fault.fault is Fault.REVOKE:
+        assert led is not None
+        return IllegalPlayError(f"{where}: {on_turn.name_long} must follow suit in {led.name_long}, "
+                                f"holding {fault.holding.to_text()}, but played {c}")
+    return RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")

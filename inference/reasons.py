@@ -9,14 +9,10 @@ can hold), or how many places the seat's other suits leave.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dealer import CARDS, Card, CardSet, Seat, Suit
 
+from .events import Change, SeatNames
 from .lawful import QUANTITIES, Bounds
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .play import Change, PlayState, Snapshot
 
 __all__ = ["explain"]
 
@@ -27,12 +23,13 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n != 1 else f"1 {word[:-1] if word.endswith('s') else word}"
 
 
-def explain(previous: "Snapshot", bounds: Bounds, played: tuple[int, ...], voids: tuple[int, ...], unseen: int,
-            move: "tuple[Seat, Card] | None", state: "PlayState") -> "tuple[tuple[Change, ...], tuple[tuple[Card, Seat], ...]]":
-    """The changes from ``previous.bounds`` to ``bounds``, each with its reason, and newly located cards."""
-    from .play import Change
+def explain(old: Bounds, bounds: Bounds, played: tuple[int, ...], voids: tuple[int, ...], unseen: int,
+            move: tuple[Seat, Card] | None, names: SeatNames) -> tuple[tuple[Change, ...], tuple[tuple[Card, Seat], ...]]:
+    """The changes from ``old`` to ``bounds``, each with its reason, and newly located cards.
 
-    old = previous.bounds
+    ``played``, ``voids`` and ``unseen`` are the position after the event, ``move`` the card just
+    played (None for another event); ``names`` names the seats (a play state or a viewpoint).
+    """
     old_seats = set(old.concealed)
     changes: list[Change] = []
     u = [(unseen >> (13 * s) & _SUIT).bit_count() for s in range(4)]
@@ -41,16 +38,16 @@ def explain(previous: "Snapshot", bounds: Bounds, played: tuple[int, ...], voids
         if seat not in old_seats:
             continue
         ob = old[seat]
-        name = state.name(seat)
+        name = names.name(seat)
         for q in QUANTITIES:
             before, after = ob.get(q), nb.get(q)
             if before == after:
                 continue
             if q == "HCP":
-                reason = _hcp_reason(seat, name, after, before, bounds, played, unseen, move, state)
+                reason = _hcp_reason(seat, name, after, before, bounds, played, unseen, move, names)
             else:
                 reason = _length_reason(seat, name, Suit.parse(q), after, before, bounds, played, voids, u,
-                                        move, state, new_concealed)
+                                        move, names, new_concealed)
             changes.append(Change(seat, q, before, after, reason))
     located: list[tuple[Card, Seat]] = []
     for i in range(52):
@@ -65,14 +62,14 @@ def explain(previous: "Snapshot", bounds: Bounds, played: tuple[int, ...], voids
         for seat, cards in by_seat.items():
             text = CardSet(cards).to_text()
             changes.append(Change(seat, "located", (0, 0), (len(cards), len(cards)),
-                                  f"{text} located: only {state.name(seat)} can hold "
+                                  f"{text} located: only {names.name(seat)} can hold "
                                   f"{'it' if len(cards) == 1 else 'them'}"))
     return tuple(changes), tuple(located)
 
 
 def _length_reason(seat: Seat, name: str, suit: Suit, new: tuple[int, int], old: tuple[int, int], bounds: Bounds,
-                   played: tuple[int, ...], voids: tuple[int, ...], u: list[int], move: "tuple[Seat, Card] | None",
-                   state: "PlayState", concealed: tuple[Seat, ...]) -> str:
+                   played: tuple[int, ...], voids: tuple[int, ...], u: list[int], move: tuple[Seat, Card] | None,
+                   names: SeatNames, concealed: tuple[Seat, ...]) -> str:
     s = int(suit)
     word = suit.name_long
     p = (played[seat] >> (13 * s) & _SUIT).bit_count()
@@ -89,7 +86,7 @@ def _length_reason(seat: Seat, name: str, suit: Suit, new: tuple[int, int], old:
         if b == u[s] - other_min:
             text = f"only {_plural(u[s], word)} remain unseen"
             if other_min:
-                holders = " and ".join(state.name(o) for o in others
+                holders = " and ".join(names.name(o) for o in others
                                        if bounds[o].length[s][0] > (played[o] >> (13 * s) & _SUIT).bit_count())
                 text += f", and {holders} must hold at least {other_min} of them"
             return f"{text}: {name} was dealt at most {hi}"
@@ -106,7 +103,7 @@ def _length_reason(seat: Seat, name: str, suit: Suit, new: tuple[int, int], old:
         if a == u[s] - other_max:
             shown = [o for o in others if voids[o] >> s & 1]
             if shown and len(shown) == len(others):
-                who = " and ".join(state.name(o) for o in shown)
+                who = " and ".join(names.name(o) for o in shown)
                 return f"{who} showed out of {word}: {name} was dealt the other {a} ({lo} in all)"
             return (f"the other hands can hold at most {other_max} of the {u[s]} unseen {word}, so {name} was "
                     f"dealt at least {lo}")
@@ -120,7 +117,7 @@ def _length_reason(seat: Seat, name: str, suit: Suit, new: tuple[int, int], old:
 
 
 def _hcp_reason(seat: Seat, name: str, new: tuple[int, int], old: tuple[int, int], bounds: Bounds,
-                played: tuple[int, ...], unseen: int, move: "tuple[Seat, Card] | None", state: "PlayState") -> str:
+                played: tuple[int, ...], unseen: int, move: tuple[Seat, Card] | None, names: SeatNames) -> str:
     shown = CardSet(played[seat]).hcp
     lo, hi = new
     if lo > old[0]:
@@ -132,7 +129,7 @@ def _hcp_reason(seat: Seat, name: str, new: tuple[int, int], old: tuple[int, int
         if hi - shown == free:
             return f"only {free} HCP remain unseen: {name} was dealt at most {hi}"
         if move is not None and move[1].hcp and move[0] != seat:
-            return (f"{state.name(move[0])} played {move[1]}: {name}'s unseen cards can hold at most "
+            return (f"{names.name(move[0])} played {move[1]}: {name}'s unseen cards can hold at most "
                     f"{hi - shown} HCP ({hi} dealt)")
         return f"{name}'s unseen cards can hold at most {hi - shown} HCP ({hi} dealt)"
     return f"{name}'s HCP bounds are now {lo}..{hi}"  # pragma: no cover - bounds only tighten

@@ -35,8 +35,8 @@ from typing import Iterator, Sequence
 from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
 
 from .contract import Contract, Strain
-from .errors import InvalidContractError, RecordError
-from .play import trick_winner
+from .errors import InvalidArgumentError, InvalidContractError, RecordError
+from .trick import Fault, Irregularity, Trick, irregularity, play_order, trick_winner
 
 __all__ = ["PlayRecord", "Skipped", "read_records", "read_pbn", "read_lin", "parse_calls", "contract_from_auction"]
 
@@ -82,20 +82,22 @@ _TAG = re.compile(r'^\[\s*([A-Za-z][\w]*)\s*(?:"([^"]*)"|([^\]]*?))\s*\]\s*$')
 _CALL_BID = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C|♠|♥|♦|♣)$", re.IGNORECASE)
 
 
-def _strip_comments(text: str) -> list[tuple[int, str]]:
+def _strip_comments(text: str) -> Iterator[tuple[int, str]]:
     """Lines with ``{...}`` and ``;`` comments and ``%`` lines removed, with 1-based line numbers.
 
     Only a line that is blank in the file separates games; a line emptied by
     removing a comment is dropped (``None`` text), not taken as a separator.
     """
-    out: list[tuple[int, str]] = []
     in_brace = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.replace("\ufeff", "")
         if not in_brace and not line.strip():
-            out.append((number, ""))
+            yield number, ""
             continue
         if not in_brace and line.lstrip().startswith("%"):
+            continue
+        if not in_brace and "{" not in line and ";" not in line:  # nothing to strip (most lines)
+            yield number, line
             continue
         buf = []
         in_quote = False
@@ -119,8 +121,7 @@ def _strip_comments(text: str) -> list[tuple[int, str]]:
             i += 1
         kept = "".join(buf)
         if kept.strip():
-            out.append((number, kept))
-    return out
+            yield number, kept
 
 
 @dataclass
@@ -130,15 +131,16 @@ class _Game:
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
 
-def _pbn_games(text: str) -> list[_Game]:
-    games: list[_Game] = []
+def _pbn_games(text: str) -> Iterator[_Game]:
+    """The games of a PBN text in order, each as soon as it ends: a game is a run of lines with tags,
+    ended by a line blank in the file."""
     game: _Game | None = None
     current: str | None = None
     for number, line in _strip_comments(text):
         stripped = line.strip()
         if not stripped:
             if game is not None and game.tags:
-                games.append(game)
+                yield game
                 game = None
                 current = None
             continue
@@ -166,8 +168,7 @@ def _pbn_games(text: str) -> list[_Game]:
         if game is not None and current is not None:
             game.sections[current].append((number, stripped))
     if game is not None and game.tags:
-        games.append(game)
-    return games
+        yield game
 
 
 def parse_calls(tokens: Sequence[str]) -> list[str]:
@@ -223,34 +224,35 @@ def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract,
 
 def _check_play(deal: Deal, declarer: Seat, strain: Strain, order: Sequence[tuple[Seat, Card]],
                 where: str) -> None:
-    """Each card from the seat on turn, dealt to it, not played twice, following suit."""
-    played: set[int] = set()
-    leader = declarer.lho
-    trick: list[tuple[Seat, Card]] = []
+    """Each card from the seat on turn, dealt to it, not played twice, following suit (the rules of :mod:`.trick`)."""
+    hands = list(deal.masks)
+    played = [0, 0, 0, 0]
+    trick = Trick(declarer.lho)
     for n, (seat, card) in enumerate(order):
-        trick_no = n // 4 + 1
-        expected = Seat((leader + len(trick)) % 4)
-        if seat != expected:
-            raise RecordError(f"{where}, trick {trick_no}: {card} given to {seat.name_long}, "
-                              f"but it is {expected.name_long}'s turn")
-        if card.index in played:
-            raise RecordError(f"{where}, trick {trick_no}: {card} played twice")
-        holder = deal.holder(card)
-        if holder != seat:
-            raise RecordError(f"{where}, trick {trick_no}: {card} belongs to {holder.name_long}, "
-                              f"not {seat.name_long} (wrong player or order)")
-        if trick:
-            led = trick[0][1].suit
-            if card.suit != led:
-                still = [c for c in deal[seat] if c.suit == led and c.index not in played]
-                if still:
-                    raise RecordError(f"{where}, trick {trick_no}: {seat.name_long} revokes: plays {card} on a "
-                                      f"{led.name_long[:-1]} lead holding {CardSet(still).to_text()}")
-        played.add(card.index)
-        trick.append((seat, card))
-        if len(trick) == 4:
-            leader = trick_winner(trick, strain)
-            trick = []
+        if trick.complete:
+            trick = trick.next_trick()
+        fault = irregularity(trick, card, seat=seat, hands=hands, played=played)
+        if fault is not None:
+            raise RecordError(f"{where}, trick {n // 4 + 1}: {_fault_text(fault, trick)}")
+        hands[seat] &= ~card.bit
+        played[seat] |= card.bit
+        trick = trick.add(card, strain)
+
+
+def _fault_text(fault: Irregularity, trick: Trick) -> str:
+    """The record reader's words for a card the rules of play refuse (every hand is known)."""
+    card, seat = fault.card, fault.seat
+    if fault.fault is Fault.OUT_OF_TURN:
+        return f"{card} given to {seat.name_long}, but it is {fault.on_turn.name_long}'s turn"
+    if fault.fault is Fault.PLAYED_BEFORE:
+        return f"{card} played twice"
+    if fault.fault is Fault.NOT_HELD:
+        holder = fault.other.name_long if fault.other is not None else "another hand"
+        return f"{card} belongs to {holder}, not {seat.name_long} (wrong player or order)"
+    led = trick.led_suit
+    assert fault.fault is Fault.REVOKE and led is not None
+    return (f"{seat.name_long} revokes: plays {card} on a {led.name_long[:-1]} lead holding "
+            f"{fault.holding.to_text()}")
 
 
 def _pbn_play_order(rows: list[list[str]], first: Seat, declarer: Seat, strain: Strain, deal: Deal,
@@ -303,8 +305,14 @@ def _card_tokens(lines: list[tuple[int, str]]) -> list[str]:
 _INHERITED = ("Deal", "Board", "Dealer", "Vulnerable", "Event")
 
 
-def read_pbn(text: str, source: str = "<pbn>") -> Iterator["PlayRecord | Skipped | RecordError"]:
-    """Every record of a PBN text: a PlayRecord, a Skipped (passed out, no play) or a RecordError."""
+def read_pbn(text: str, source: str = "<pbn>", *, record: int | None = None
+             ) -> Iterator["PlayRecord | Skipped | RecordError"]:
+    """Every record of a PBN text: a PlayRecord, a Skipped (passed out, no play) or a RecordError.
+
+    ``record``: only the record at that 1-based position (the others' tags are read, for what
+    it inherits from them, but not their deals or play).
+    """
+    _check_record(record)
     previous: dict[str, str] = {}
     sticky: dict[str, str] = {}
     for index, game in enumerate(_pbn_games(text), start=1):
@@ -322,6 +330,8 @@ def read_pbn(text: str, source: str = "<pbn>") -> Iterator["PlayRecord | Skipped
                 if name not in tags and name in previous:
                     tags[name] = previous[name]
         previous = dict(tags)
+        if record is not None and index != record:
+            continue
         board = tags.get("Board", "?")
         where = f"{source}, board {board} (record {index}, line {game.first_line})"
         try:
@@ -330,6 +340,13 @@ def read_pbn(text: str, source: str = "<pbn>") -> Iterator["PlayRecord | Skipped
             yield exc
         except (DealerError, ValueError) as exc:
             yield RecordError(f"{where}: {exc}")
+        if index == record:
+            return
+
+
+def _check_record(record: int | None) -> None:
+    if record is not None and (isinstance(record, bool) or not isinstance(record, int) or record < 1):
+        raise InvalidArgumentError(f"invalid record {record!r}: expected a 1-based position in the file")
 
 
 def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, board: str,
@@ -412,8 +429,10 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
 _LIN_DEALER = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
 
 
-def read_lin(text: str, source: str = "<lin>") -> Iterator["PlayRecord | Skipped | RecordError"]:
-    """Every record (one per ``md``) of a LIN text."""
+def read_lin(text: str, source: str = "<lin>", *, record: int | None = None
+             ) -> Iterator["PlayRecord | Skipped | RecordError"]:
+    """Every record (one per ``md``) of a LIN text; ``record``: only the record at that 1-based position."""
+    _check_record(record)
     flat = text.replace("\r", "").replace("\n", "")
     parts = flat.split("|")
     pairs = [(parts[i].strip().lower(), parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts) - 1, 2)]
@@ -429,10 +448,14 @@ def read_lin(text: str, source: str = "<lin>") -> Iterator["PlayRecord | Skipped
         if records:
             records[-1].append((key, value))
     for index, rec in enumerate(records, start=1):
+        if record is not None and index != record:
+            continue
         try:
             yield _lin_record(rec, source, index)
         except RecordError as exc:
             yield exc
+        if index == record:
+            return
 
 
 def _lin_hand(text: str) -> CardSet:
@@ -485,20 +508,13 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRec
     contract, declarer = found
     if not plays:
         return Skipped(source, index, board, "no play recorded")
-    order: list[tuple[Seat, Card]] = []
-    leader = declarer.lho
-    trick: list[tuple[Seat, Card]] = []
+    cards: list[Card] = []
     for n, token in enumerate(plays):
         try:
-            card = Card.parse(token.strip())
+            cards.append(Card.parse(token.strip()))
         except DealerError as exc:
             raise RecordError(f"{where}, trick {n // 4 + 1}: {exc}") from None
-        seat = Seat((leader + len(trick)) % 4)
-        order.append((seat, card))
-        trick.append((seat, card))
-        if len(trick) == 4:
-            leader = trick_winner(trick, contract.strain)
-            trick = []
+    order = list(play_order(cards, declarer.lho, contract.strain))
     # the seat on turn is by construction; check the card was dealt to it and suit was followed
     _check_play(deal, declarer, contract.strain, order, where)
     claim = None
@@ -508,8 +524,14 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRec
                       vul, tuple(calls), claim, None, "")
 
 
-def read_records(path: "str | Path") -> Iterator["PlayRecord | Skipped | RecordError"]:
-    """Records of a ``.pbn`` or ``.lin`` file (by extension; content sniffed otherwise)."""
+def read_records(path: "str | Path", *, record: int | None = None) -> Iterator["PlayRecord | Skipped | RecordError"]:
+    """Records of a ``.pbn`` or ``.lin`` file (by extension; content sniffed otherwise).
+
+    ``record``: only the item of the record at that 1-based position in the file (the ``index`` of
+    a PlayRecord or Skipped, the ``record N`` of an error), found without reading the other
+    records' deals and play; nothing if the file has fewer records.
+    """
+    _check_record(record)
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -518,7 +540,7 @@ def read_records(path: "str | Path") -> Iterator["PlayRecord | Skipped | RecordE
     text = raw.decode("utf-8", errors="replace")
     ext = p.suffix.lower()
     if ext == ".lin" or (ext != ".pbn" and re.search(r"(^|\|)md\|", text)):
-        yield from read_lin(text, str(p))
+        yield from read_lin(text, str(p), record=record)
     else:
-        yield from read_pbn(text, str(p))
+        yield from read_pbn(text, str(p), record=record)
 

@@ -17,14 +17,12 @@ Arithmetic: ``1 <= clubs_dealt_LHO <= 4``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from dealer import Seat, Suit  # noqa: F401 - Seat is used by the doctests
 
+from .events import Change, SeatNames, Update
 from .lawful import QUANTITIES, Bounds
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .play import Change, PlayState, Update
 
 __all__ = ["iconic", "arithmetic", "render_change", "render_update", "bounds_table", "render_bounds"]
 
@@ -48,9 +46,9 @@ def _symbol(quantity: str) -> str:
     return "HCP" if quantity == "HCP" else Suit.parse(quantity).symbol
 
 
-def render_change(change: "Change", state: "PlayState") -> str:
+def render_change(change: Change, names: SeatNames) -> str:
     """One change: iconic before -> after, arithmetic form, and the reason."""
-    who = state.name(change.seat)
+    who = names.name(change.seat)
     if change.quantity == "located":
         return f"  {change.reason}"
     if change.quantity == "HCP":
@@ -61,22 +59,22 @@ def render_change(change: "Change", state: "PlayState") -> str:
             f"({arithmetic(change.quantity, who, change.new)})\n      because {change.reason}")
 
 
-def render_update(update: "Update", state: "PlayState") -> str:
+def render_update(update: Update, names: SeatNames) -> str:
     """An event and every bound it changed, with reasons."""
     lines = [update.event]
     if not update.changes and not update.statuses:
         lines.append("  (no bound changes)")
-    lines += [render_change(c, state) for c in update.changes]
+    lines += [render_change(c, names) for c in update.changes]
     for sc in update.statuses:
         lines.append(f"  inference {sc.name!r}: {sc.old} -> {sc.new}\n      because {sc.reason}")
     return "\n".join(lines)
 
 
-def render_bounds(bounds: Bounds, state: "PlayState") -> str:
+def render_bounds(bounds: Bounds, names: SeatNames) -> str:
     """Each concealed seat's bounds, suit by suit, iconic and arithmetic."""
     lines = []
     for seat, sb in bounds.seats:
-        who = state.name(seat)
+        who = names.name(seat)
         lines.append(f"{who} ({seat.name})")
         for q in QUANTITIES[:4]:
             lines.append(f"  {_symbol(q)}: {iconic(sb.get(q)):<15} {arithmetic(q, who, sb.get(q))}")

@@ -15,7 +15,8 @@ from dealer import Card, Seat
 
 from .errors import InferenceError, RecordError
 from .lawful import Bounds
-from .play import PlayState, Update
+from .events import Update
+from .play import PlayState
 from .records import PlayRecord
 
 __all__ = ["Step", "replay_record", "step_json"]

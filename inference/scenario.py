@@ -23,13 +23,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from dealer import Card, CardSet, DealerError, Seat, Suit
 
+from .claims import one_fewer, seat_word
 from .errors import InferenceError, ScenarioError
+from .inferences import Inference, Tag
 from .lawful import Bounds
-from .play import PlayState, Update
+from .leads import lead_interpretations, load_lead_agreement
+from .events import Update
+from .play import PlayState
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
-           "ScenarioRun", "Check", "scenario_events", "by_after"]
+           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "add_entry"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
@@ -403,11 +407,12 @@ def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) 
     return out
 
 
-def _add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list[Update]:
-    from .inferences import Inference, one_fewer
-    from .leads import lead_interpretations, load_lead_agreement
-    from .claims import _seat_word
+def add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list[Update]:
+    """Add an ``[[inference]]`` or ``[[lead]]`` entry to ``state``; return the updates it made.
 
+    A rejected entry raises :class:`~inference.errors.ScenarioError` naming ``path``, the entry's
+    line in ``text`` (when given) and the field.
+    """
     try:
         if isinstance(entry, LeadEntry):
             card = Card.parse(entry.card)
@@ -426,7 +431,7 @@ def _add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> lis
         fallbacks = list(entry.fallbacks)
         if entry.one_fewer:
             fallbacks.append(one_fewer(entry.claim))
-        inf = Inference(name=entry.name, by=_seat_word(entry.by, state.viewer, state.declarer), action=entry.action,
+        inf = Inference(name=entry.name, by=seat_word(entry.by, state.viewer, state.declarer), action=entry.action,
                         kind=entry.kind, claim=entry.claim, tag=entry.tag, fallbacks=fallbacks, group=entry.group)
         return [state.add_inference(inf)]
     except (InferenceError, DealerError) as exc:
@@ -442,8 +447,6 @@ def _add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> lis
 
 
 def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Check]:
-    from .inferences import Tag
-
     out = []
     statuses = state.statuses()
     want: str | tuple[int, int]
@@ -489,7 +492,7 @@ def run_scenario(path: str | Path) -> ScenarioRun:
             run.updates.append((label, update))
         seen.add(label)
         for entry in adds.get(label, []):
-            for new_update in _add_entry(entry, state, str(p), text):
+            for new_update in add_entry(entry, state, str(p), text):
                 run.updates.append((label, new_update))
         for exp in wanted.get(label, []):
             run.checks.extend(_check(exp, label, state.bounds(), update))
@@ -500,6 +503,3 @@ def run_scenario(path: str | Path) -> ScenarioRun:
             run.checks.append(Check(key, "expectation point reached", False,
                                     f"the play never reaches {key!r} (events: {', '.join(sorted(seen))})"))
     return run
-
-
-

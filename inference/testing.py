@@ -18,7 +18,7 @@ from dealer import Seat
 from .inferences import DEFAULT_POLICY, Tag
 from .lawful import Bounds
 from .play import PlayState
-from .scenario import InferenceEntry, LeadEntry, Scenario, _add_entry, scenario_events
+from .scenario import InferenceEntry, LeadEntry, Scenario, add_entry, scenario_events
 
 __all__ = ["RuleRun", "rule_run"]
 
@@ -72,7 +72,7 @@ def rule_run(hand: str, *, declarer: str, contract: str = "NT", viewer: str | No
         if run is None:
             run = RuleRun(state)
         for entry in adds.get(label, []):
-            _add_entry(entry, state, "<rule>", None)
+            add_entry(entry, state, "<rule>", None)
         run.plies[label] = state.ply
     assert run is not None
     return run

@@ -66,3 +66,59 @@ def test_mypy_strict_is_clean() -> None:
     out, err, status = api.run(["--strict", "--no-incremental", "--config-file", str(ROOT / "pyproject.toml"),
                                 str(ROOT / "dealer"), str(ROOT / "inference")])
     assert status == 0, out + err
+
+
+def _module_imports(package: str) -> dict[str, set[str]]:
+    """Every module of ``package`` -> the modules of both packages it imports, at any level of the file
+    (function-level and type-checking imports included: a cycle hidden inside a function is still one)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        here = name.split(".") if rel.name == "__init__" else name.split(".")[:-1]
+        out: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = here[: len(here) - node.level + 1] if node.level else []
+                module = ".".join(base + ([node.module] if node.module else []))
+                targets = [module] + [f"{module}.{a.name}" for a in node.names]
+            else:
+                continue
+            out.update(t for t in targets if t.split(".")[0] in ("dealer", "inference"))
+        graph[name] = out
+    return graph
+
+
+def test_no_import_cycles_between_modules() -> None:
+    """No module reaches itself through imports (package __init__ re-exports aside)."""
+    import networkx as nx
+
+    graph = {**_module_imports("dealer"), **_module_imports("inference")}
+    g = nx.DiGraph()
+    for module, targets in graph.items():
+        for t in targets:
+            while t not in graph and "." in t:
+                t = t.rsplit(".", 1)[0]
+            if t in graph and t != module and not t.endswith("__init__") and t not in ("dealer", "inference"):
+                g.add_edge(module, t)
+    cycles = list(nx.simple_cycles(g))
+    assert not cycles, cycles[:5]
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    for package in ("dealer", "inference"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                    private = [a.name for a in node.names if a.name.startswith("_")]
+                    assert not private, f"{path.relative_to(ROOT)} imports {private} from {node.module}"
+
+
+def test_modules_stay_small() -> None:
+    """A module is one concept: none grows past about 600 lines."""
+    for package in ("dealer", "inference"):
+        for path in (ROOT / package).rglob("*.py"):
+            lines = len(path.read_text().splitlines())
+            assert lines <= 620, f"{path.relative_to(ROOT)} has {lines} lines"

@@ -34,7 +34,7 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 from dealer.card import HCP_BY_INDEX
 from dealer.cardset import CardSet
-from dealer.condition import (
+from dealer.expr import (
     Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Not, Or, ShapeIn, SuitHcp,
 )
 from dealer.seat import Seat

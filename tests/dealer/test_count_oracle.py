@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from dealer.card import CARDS
 from dealer.cardset import CardSet
-from dealer.condition import (
+from dealer.expr import (
     And, Arith, Compare, Cond, Const, Hcp, Length, Not, Or, ShapeIn,
 )
 from dealer.errors import DealerError

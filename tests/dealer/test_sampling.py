@@ -10,7 +10,8 @@ import pytest
 
 from dealer import CardSet, Seat
 from dealer.engine import _exact_choice, bounded_uniform
-from dealer.exact import ExactDealer, make_rng
+from dealer.exact import ExactDealer
+from dealer.rng import make_rng
 from dealer.spec import DealSpec, SeatSpec
 from dealer.stats import chi_square, compare, tabulate_masks
 
@@ -42,10 +43,10 @@ def satisfies(spec: DealSpec, row: np.ndarray) -> bool:
             return False
         cond = ss.feature_condition(seat)
         if cond is not None:
-            from dealer.condition import GRID, MAX_HCP
+            from dealer.grid import GRID, MAX_HCP, grid_mask
             from dealer.shapes import shape_index
 
-            if not cond.mask(GRID)[shape_index(hand.shape) * (MAX_HCP + 1) + hand.hcp]:
+            if not grid_mask(cond, GRID)[shape_index(hand.shape) * (MAX_HCP + 1) + hand.hcp]:
                 return False
         for suit, fn in ss.holdings.items():
             if not fn(hand.suit(suit)):

@@ -8,7 +8,8 @@ from typing import Iterator
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
 from inference.contract import Strain
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
+from inference.trick import trick_winner
 
 
 def legal_cards(deal: Deal, played: set[int], trick: list[tuple[Seat, Card]], seat: Seat) -> list[Card]:

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
-import io
 import random
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -18,26 +16,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
-from inference.bot import (AgreementDefence, CardReader, GameHistory, _signal_cards, choose_card, legal_cards, opening_lead,
-                           play_deal, tie_key)
-from inference.cli import main
+from inference.bot import (AgreementDefence, CardReader, DoubleDummy, GameHistory, Table, _signal_cards, choose_card,
+                           opening_lead, play_deal, tie_key)
 from inference.contract import Strain
-from inference.errors import BotUnavailableError, InvalidArgumentError
+from inference.errors import BotUnavailableError, InvalidArgumentError, InvalidBoardError
 from inference.leads import load_carding_agreement, load_lead_agreement
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
 from inference.records import read_pbn
+from inference.trick import legal_cards, trick_winner
 from tests.inference.helpers import random_play
 from tests.inference.test_records import pbn_rows, pbn_text
 from tests.strategies import deals
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "records" / "example.pbn"
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,8 +44,6 @@ def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest
 
     with pytest.raises(BotUnavailableError, match=r"pip install 'kibitz\[bot\]'"):
         DoubleDummy()
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3")
-    assert status == 2 and "kibitz[bot]" in err
 
 
 def test_opening_lead_follows_the_agreement() -> None:
@@ -72,6 +61,59 @@ def test_opening_lead_follows_the_agreement() -> None:
     assert lead("8765.AK32.Q82.72", Strain.H) == "S5"  # not a trump, fourth highest of spades
     assert lead("Q532.Q3.983.K542") == "C2"         # four-card suits tie: clubs (more HCP)
     assert lead("K52.Q3.987.AJ5432") == "C4"
+
+
+def board(*hands: str, leader: Seat = Seat.W, trick: str = "", strain: Strain = Strain.NT) -> Table:
+    return Table(tuple(CardSet.parse(h).mask for h in hands), leader,  # type: ignore[arg-type]
+                 tuple(Card.parse(t) for t in trick.split()), strain)
+
+
+FULL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
+START = tuple(h.to_pbn() for h in FULL.hands)
+
+
+@pytest.mark.parametrize("table", [
+    board(*START),
+    board(*START, trick="SQ S2 S3"),  # west led; north and east followed: the cards are still in the hands
+    board(*START, trick="HQ HT"),
+    board("A...", "K...", "Q...", "J...", leader=Seat.N, trick="SA SK"),
+    board("A...", ".A..", "..A.", "...A", leader=Seat.N, trick="SA HA", strain=Strain.H),
+])
+def test_a_valid_board_passes(table: Table) -> None:
+    table.check()
+
+
+@pytest.mark.parametrize("table,fragment", [
+    (board(START[0], START[1], START[2], START[3].replace("Q6", "Q2")), "S2 in the hands of both north and west"),
+    (board(START[0], START[1], START[2], "6.QJ6.J987.JT43"), "hands of N 13, E 13, S 13, W 12 cards"),
+    (board("", "", "", ""), "hands of N 0, E 0, S 0, W 0 cards"),
+    (board(*START, trick="SQ S2 S3 SA"), "4 cards in the current trick"),
+    (board(*START, trick="SK"), "west cannot have played SK to the current trick (not held)"),
+    (board(*START, trick="SQ H4"), "north cannot have played H4"),  # H4 is east's
+    (board(*START, trick="SQ D3"), "north cannot have played D3 to the current trick (revoke)"),
+    (board(*START, trick="SQ S2 S2"), "east cannot have played S2 to the current trick (played before)"),
+])
+def test_an_invalid_board_is_refused_with_what_is_wrong(table: Table, fragment: str) -> None:
+    with pytest.raises(InvalidBoardError) as info:
+        table.check()
+    assert fragment in str(info.value) and isinstance(info.value, ValueError)
+    assert "invalid board for the double-dummy solver" in str(info.value)
+
+
+def test_the_solver_is_not_reached_with_an_invalid_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check runs before anything of the solver: here there is none (endplay cannot be imported)."""
+    real = builtins.__import__
+
+    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("endplay"):
+            raise AssertionError(f"the solver was imported: {name}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    solver = DoubleDummy.__new__(DoubleDummy)  # a solver object whose DDS must never be called
+    solver._solve_all = lambda deals: pytest.fail("DDS called with an invalid board")  # type: ignore[attr-defined]
+    with pytest.raises(InvalidBoardError, match="hands of N 13, E 13, S 13, W 12"):
+        solver.solve([board(*START), board(START[0], START[1], START[2], "6.QJ6.J987.JT43")])
 
 
 # -- everything below needs the solver --------------------------------------------------------
@@ -195,30 +237,9 @@ def test_whole_deal_is_legal_and_counted() -> None:
     assert [p.card for p in again.cards] == cards  # same seed, same play
 
 
-@needs_solver
-def test_kibitz_play_prints_every_card_and_the_result() -> None:
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3", "--tricks", "2")
-    assert status == 0, err
-    lines = out.splitlines()
-    assert sum(1 for line in lines if line.startswith("  trick")) == 52
-    assert sum("won by" in line for line in lines) == 13
-    assert "3 lawful layouts:" in out and "double dummy (past --tricks)" in out
-    assert lines[-2].startswith("declarer's side took ")
-    assert "(the record: 10; double dummy from the lead: 10)" in lines[-2]
-
-
-def test_kibitz_play_rejects_bad_input() -> None:
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "0")
-    assert status == 2 and "invalid -n 0" in err and out == ""
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--seed", "-5")
-    assert status == 2 and "invalid --seed -5" in err and out == ""
-    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--tricks", "14")
-    assert status == 2 and "invalid --tricks 14" in err and out == ""
+def test_choose_card_rejects_an_unknown_view() -> None:
     state = PlayState("K62.A873.QJ4.Q95", declarer="S", contract="3NT")
     state.play("D3")
     state.table_dummy("AQ4.KJ5.AT92.K73")
     with pytest.raises(InvalidArgumentError, match="invalid view 'lawfull'"):
         choose_card(state, n=3, view="lawfull")
-    status, _, err = run("play", str(EXAMPLE), "--board", "9")
-    assert status == 2 and "board 9" in err
-

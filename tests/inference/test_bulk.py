@@ -1,9 +1,7 @@
-"""Replaying many files at once (``kibitz replay FOLDER``): exact counts, reasons, soundness, workers."""
+"""Replaying many files at once: exact counts, reasons, soundness, workers (the command: tests/inference/commands)."""
 
 from __future__ import annotations
 
-import json
-import re
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +15,6 @@ from inference.errors import InvalidArgumentError
 from inference.records import PlayRecord, read_pbn
 from inference.replay import replay_record
 from tests.inference.helpers import random_play
-from tests.inference.test_cli_replay import run
 from tests.inference.test_records import DEAL, pbn_rows, pbn_text
 
 
@@ -70,22 +67,6 @@ def test_the_soundness_check_can_fail() -> None:
     narrowed = replace(sb, length=((true + 1, 13),) + sb.length[1:])
     bounds = replace(step.bounds, seats=((seat, narrowed),) + step.bounds.seats[1:])
     assert violations(rec, bounds, state.snapshot.unseen)
-
-
-def test_kibitz_replay_folder_summary(tmp_path: Path) -> None:
-    root = folder(tmp_path)
-    status, out, err = run("replay", str(root), "--no-progress")
-    assert status == 0, err
-    assert re.search(r"records read +4\n", out) and re.search(r"soundness violations +0\n", out)
-    assert re.search(r"rejected +1\n +card played twice +1\n", out) and re.search(r"passed out +1\n", out)
-    assert re.search(r"throughput +[\d,]+ cards/s", out)
-    status, out, _ = run("replay", str(root / "a.pbn"), "--summary", "--json")
-    obj = json.loads(out)
-    assert (obj["read"], obj["replayed"], obj["cards"], obj["soundness_violations"]) == (2, 2, 69, 0)
-    status, _, err = run("replay", str(root), "--board", "7")
-    assert status == 2 and "--board" in err
-    status, _, err = run("replay", str(tmp_path / "nothing-here"), str(root))
-    assert status == 2 and "nothing-here" in err
 
 
 def test_replay_file_equals_one_file_of_many(tmp_path: Path) -> None:

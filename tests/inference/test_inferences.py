@@ -11,14 +11,18 @@ from hypothesis import strategies as st
 
 from dealer import CARDS, Card, CardSet, Deal, Seat, Suit
 from inference.claims import (
-    And, Claim, Compare, Const, Evaluator, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, Xor,
-    joint_support, parse_claim, random_witness,
+    And, Claim, Compare, Const, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, ShapeIn, SuitHcp, Xor,
+    parse_claim,
 )
+from inference.evaluation import Evaluator
+from inference.features import Feature
+from inference.joint import joint_support, random_witness
 from inference.contract import Strain
 from inference.errors import InvalidArgumentError
 from inference.inferences import DependencyGraph, Inference, Tag, one_fewer
 from inference.leads import lead_interpretations, load_lead_agreement
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
+from inference.trick import trick_winner
 from inference.testing import rule_run
 from tests.inference.helpers import brute_force_layouts, random_play, replay
 from tests.strategies import deals
@@ -33,6 +37,8 @@ def value_of(expr: object, hands: dict[Seat, CardSet]) -> int:
         return hands[expr.seat].length(expr.suit)
     if isinstance(expr, Hcp):
         return hands[expr.seat].hcp
+    if isinstance(expr, SuitHcp):
+        return sum(c.hcp for c in hands[expr.seat].suit(expr.suit))
     if isinstance(expr, Longest):
         return sum(sorted(hands[expr.seat].shape, reverse=True)[:expr.count])
     if isinstance(expr, Honours):
@@ -53,6 +59,8 @@ def holds(claim: Claim, hands: dict[Seat, CardSet]) -> bool:
         return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[claim.op]
     if isinstance(claim, HasCard):
         return claim.card in hands[claim.seat]
+    if isinstance(claim, ShapeIn):
+        return hands[claim.seat].shape in claim.shapes
     if isinstance(claim, And):
         return all(holds(c, hands) for c in claim.items)
     if isinstance(claim, Or):
@@ -77,7 +85,13 @@ def claim_texts(draw: st.DrawFn, seats: tuple[str, ...], cards: list[Card], dept
     seat = draw(st.sampled_from(seats))
     suit = draw(st.sampled_from(["spades", "hearts", "diamonds", "clubs"]))
     op = draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
-    kind = draw(st.integers(0, 7 if depth > 0 else 6))
+    kind = draw(st.integers(0, 9))
+    if kind == 7 and depth == 0:
+        kind = 0
+    if kind == 8:
+        return f"hcp({seat}, {suit}) {op} {draw(st.integers(0, 7))}"
+    if kind == 9:
+        return f"shape({seat}, {draw(st.sampled_from(['any 4333', 'any 5xxx', '4xxx + x4xx - any 4441', 'xx3x']))})"
     if kind == 0:
         return f"{suit}({seat}) {op} {draw(st.integers(0, 6))}"
     if kind == 1:
@@ -122,15 +136,15 @@ def test_status_equals_brute_force(deal: Deal, declarer: Seat, n: int, rnd: rand
     assert verdict.satisfiable == any(truth), text
     assert verdict.valid == all(truth), text
     seat = state.viewer.rho
-    keys = [("len", seat, s) for s in range(4)] + [("hcp", seat)]
+    keys = [Feature.length(seat, s) for s in range(4)] + [Feature.hcp(seat)]
     support = ev.support(claim, keys)
     if any(truth):
         good = [h for h, t in zip(hands, truth) if t]
         for s in range(4):
             vals = [h[seat].length(s) for h in good]
-            assert support[("len", seat, s)] == (min(vals), max(vals)), text
+            assert support[Feature.length(seat, s)] == (min(vals), max(vals)), text
         vals = [h[seat].hcp for h in good]
-        assert support[("hcp", seat)] == (min(vals), max(vals)), text
+        assert support[Feature.hcp(seat)] == (min(vals), max(vals)), text
     else:
         assert support == {}
 
@@ -169,7 +183,7 @@ def test_three_concealed_hands_joint_claims(deal: Deal, declarer: Seat, tricks: 
     assert ev.verdict(claim).valid == all(truth), text
     assert ev.satisfiable(claim) == any(truth), text  # a random witness, else the exact joint pass
     assert not random_witness(state.snapshot.position(), claim) or any(truth), text
-    targets = [("len", s, q) for s in state.concealed() for q in range(4)] + [("hcp", s) for s in state.concealed()]
+    targets = [Feature.length(s, q) for s in state.concealed() for q in range(4)] + [Feature.hcp(s) for s in state.concealed()]
     support = joint_support(state.snapshot.position(), claim, targets)
     good = [h for h, t in zip(hands, truth) if t]
     if not good:
@@ -221,9 +235,9 @@ def test_python_constraint_oracle(deal: Deal, declarer: Seat, n: int, rnd: rando
     assert verdict.satisfiable == bool(solutions) and verdict.valid == (not negation), text
     if solutions:
         seat = state.viewer.lho
-        support = ev.support(claim, [("hcp", seat), ("len", seat, 0)])
-        assert support[("hcp", seat)] == (min(h[seat].hcp for h in solutions), max(h[seat].hcp for h in solutions))
-        assert support[("len", seat, 0)] == (min(h[seat].length(0) for h in solutions),
+        support = ev.support(claim, [Feature.hcp(seat), Feature.length(seat, 0)])
+        assert support[Feature.hcp(seat)] == (min(h[seat].hcp for h in solutions), max(h[seat].hcp for h in solutions))
+        assert support[Feature.length(seat, 0)] == (min(h[seat].length(0) for h in solutions),
                                               max(h[seat].length(0) for h in solutions))
 
 
@@ -364,14 +378,15 @@ def test_lead_group_verdicts() -> None:
 
 def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before dummy, claims on two defenders need the joint pass; past its limit: TooComplexError, no crash."""
-    import inference.claims as claims_module
+    import inference.evaluation as evaluation_module
+    import inference.kernel as kernel_module
     from inference.errors import TooComplexError
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
     state.add_inference(dict(name="W", by="LHO", claim="hearts(LHO) >= 5"))
     before = (state.ply, state.snapshot)
-    monkeypatch.setattr(claims_module, "JOINT_LIMIT", 10)
-    monkeypatch.setattr(claims_module, "random_witness", lambda *a, **k: False)  # force the exact pass
+    monkeypatch.setattr(kernel_module, "JOINT_LIMIT", 10)
+    monkeypatch.setattr(evaluation_module, "random_witness", lambda *a, **k: False)  # force the exact pass
     with pytest.raises(TooComplexError, match="over the limit of 10"):
         state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) >= 6"))
     assert (state.ply, state.snapshot) == before

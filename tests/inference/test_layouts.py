@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import random
-import subprocess
-import sys
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -19,12 +14,10 @@ from hypothesis import strategies as st
 from dealer import CardSet, Deal, Seat, Suit
 from dealer.stats import chi_square
 from inference.claims import parse_claim
-from inference.cli import main
 from inference.contract import Strain
 from inference.errors import InconsistentCardsError, InvalidArgumentError
 from inference.inferences import Tag
-from inference.layouts import DEFAULT_WEIGHTS
-from inference.layouts import View, layout_space
+from inference.layouts import DEFAULT_WEIGHTS, View
 from inference.play import PlayState
 from tests.inference.helpers import random_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
@@ -43,7 +36,7 @@ def textbook(out: int, suit: str = "S") -> dict[tuple[int, ...], Fraction]:
     dummy = CardSet(rest[13 - len(ours): 26 - len(ours)])
     state = PlayState(viewer, declarer="S", contract="NT")
     state.table_dummy(dummy, early=True)
-    return layout_space(state).odds().split[Suit.parse(suit)]
+    return state.layouts().odds().split[Suit.parse(suit)]
 
 
 def split_odds(split: dict[tuple[int, ...], Fraction], a: int, b: int) -> Fraction:
@@ -68,7 +61,7 @@ def test_cards_lie_in_proportion_to_vacant_places() -> None:
         state.play(card)
         if i == 0:
             state.table_dummy(DEAL[Seat.N])
-    odds = layout_space(state).odds()
+    odds = state.layouts().odds()
     snap = state.snapshot
     places = {s: 13 - CardSet(snap.played[s]).__len__() for s in state.concealed()}
     for card, by in odds.holder.items():
@@ -116,7 +109,7 @@ def assert_odds_equal_brute_force(state: PlayState, text: str) -> None:
             continue  # an impossible claim is not in the agreement view
         hcp: dict = {}
         total, holder, length = brute_odds(state, weight, hcp)
-        space = layout_space(state, view)
+        space = state.layouts(view)
         assert space.count() == total, (view, text)
         if not total:
             assert space.empty
@@ -162,7 +155,7 @@ def test_samples_are_consistent_with_the_play_and_view(deal: Deal, declarer: Sea
     text = data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen))))
     claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     state.add_inference(dict(name="x", by="LHO", claim=text))
-    space = layout_space(state, "agreement")
+    space = state.layouts("agreement")
     if space.empty:
         with pytest.raises(InconsistentCardsError):
             space.sample_masks(1, 1)
@@ -191,7 +184,7 @@ def test_sampled_frequencies_match_exact_odds(view: str, seed: int) -> None:
     state = ending(deal, declarer, rnd.randrange(1, 30), rnd)
     seat = state.concealed()[0]
     state.add_inference(dict(name="long spades", by="LHO", claim="spades(LHO) >= 4 || hcp(RHO) >= 8", tag="unspecified"))
-    space = layout_space(state, view)
+    space = state.layouts(view)
     odds = space.odds()
     sample = space.sample(3000, seed=seed)
     for s in range(4):
@@ -207,12 +200,12 @@ def test_weighted_view_weights_by_tag() -> None:
     state.play("SQ")
     state.table_dummy(DEAL[Seat.N])
     state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))
-    lawful = layout_space(state)
-    weighted = layout_space(state, "weighted")
-    agree = layout_space(state, "agreement")
+    lawful = state.layouts()
+    weighted = state.layouts("weighted")
+    agree = state.layouts("agreement")
     yes = agree.count()
     assert weighted.count() == yes + Fraction(lawful.count() - yes, 20)
-    custom = layout_space(state, View("weighted", weights={Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1),
+    custom = state.layouts(View("weighted", weights={Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1),
                                                            Tag.INCONSISTENT: Fraction(0)}))
     assert custom.count() == yes
     # layouts of non-zero weight: every lawful one by default, the agreement ones when "inconsistent" weighs 0
@@ -231,8 +224,8 @@ def test_agreement_view_applies_the_conflict_policy() -> None:
     # 7 hearts and 19 other cards unseen; West has 12 places (the SQ is played), East 13
     assert CardSet(state.snapshot.unseen).length(Suit.H) == 7 and len(CardSet(state.snapshot.unseen)) == 26 - 1
     expected = sum(comb(7, h) * comb(18, 12 - h) for h in range(8) if h >= 5 or 7 - h >= 5)
-    space = layout_space(state, "agreement")
-    assert 0 < space.count() == expected < layout_space(state).count()
+    space = state.layouts("agreement")
+    assert 0 < space.count() == expected < state.layouts().count()
     for layout in space.sample(30, seed=2):
         assert holds(xor, {s: layout[s] for s in Seat})
 
@@ -244,10 +237,10 @@ def test_python_int_path_equals_int64_path(view: str, monkeypatch: pytest.Monkey
     state.table_dummy(DEAL[Seat.N])
     state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))
     state.add_inference(dict(name="points", by="LHO", claim="hcp(LHO) <= 9", tag="unspecified"))
-    fast = layout_space(state, view)
+    fast = state.layouts(view)
     assert fast.dtype is not object
     monkeypatch.setattr(type(fast), "_overflows", lambda self, w: True)
-    slow = layout_space(state, view)
+    slow = state.layouts(View(view))  # a View is its own cache key: built afresh
     assert slow.dtype is object
     assert slow.count() == fast.count()
     assert slow.odds() == fast.odds()
@@ -258,127 +251,11 @@ def test_python_int_path_equals_int64_path(view: str, monkeypatch: pytest.Monkey
             assert holds(claim, {s: layout[s] for s in Seat})
 
 
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
-
-
-def record_file(tmp_path: Path) -> tuple[Path, list]:
-    from tests.inference.test_records import pbn_rows, pbn_text
-
-    cards = random_play(DEAL, Seat.S, Strain.H, random.Random(5), 52)
-    path = tmp_path / "r.pbn"
-    path.write_text(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, cards, Seat.W)))
-    return path, cards
-
-
-def test_cli_odds_json(tmp_path: Path) -> None:
-    path, cards = record_file(tmp_path)
-    status, out, _ = run_cli("odds", str(path), "--after", "5", "--json")
-    assert status == 0
-    obj = json.loads(out)
-    assert set(obj) >= {"layouts", "holder", "length", "hcp"}
-    assert set(obj["length"]) == {"W", "E"} and set(obj["hcp"]) == {"W", "E"}
-    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
-    for i, c in enumerate(cards[:5]):
-        state.play(c)
-        if i == 0:
-            state.table_dummy(DEAL[Seat.N])
-    odds = layout_space(state).odds()
-    assert obj["layouts"] == odds.layouts
-    for card, by in obj["holder"].items():
-        assert sum(Fraction(v) for v in by.values()) == 1
-        for seat, v in by.items():
-            assert Fraction(v) == odds.holder[__import__("dealer").Card.parse(card)][Seat.parse(seat)]
-    for seat in ("W", "E"):
-        for suit in "SHDC":
-            assert sum(Fraction(v) for v in obj["length"][seat][suit].values()) == 1
-
-
-def test_cli_sample_pbn(tmp_path: Path) -> None:
-    path, cards = record_file(tmp_path)
-    status, out, _ = run_cli("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
-    assert status == 0
-    import re
-
-    deals = [Deal.from_pbn(m) for m in re.findall(r'\[Deal "([^"]+)"\]', out)]
-    assert len(deals) == 25
-    played = set(cards[:9])
-    for d in deals:
-        assert d[Seat.S] == DEAL[Seat.S] and d[Seat.N] == DEAL[Seat.N]
-        for seat in Seat:
-            for c in played:
-                if DEAL.holder(c) == seat:
-                    assert c in d[seat]
-    _, again, _ = run_cli("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
-    assert again == out
-
-
-@pytest.mark.parametrize("argv,fragment", [
-    (["odds", "X.pbn"], "cannot read"),
-    (["sample", "R", "--after", "99"], "fewer than --after 99"),
-    (["sample", "R", "-n", "-3"], "invalid -n -3"),
-])
-def test_cli_bad_input(tmp_path: Path, argv: list[str], fragment: str) -> None:
-    path, _ = record_file(tmp_path)
-    argv = [str(path) if a == "R" else str(tmp_path / a) if a.endswith(".pbn") else a for a in argv]
-    status, out, err = run_cli(*argv)
-    assert status == 2 and out == "" and fragment in err
-
-
-def test_serve_protocol_subprocess() -> None:
-    lines = [
-        {"cmd": "play", "card": "SK"},  # out of order: no hand yet
-        {"cmd": "new", "hand": "A.A432.A432.A432", "declarer": "S", "contract": "3NT", "id": 1},
-        {"cmd": "play", "card": "SK", "id": 2},
-        "this is not json",
-        {"cmd": "dummy", "hand": "2.KJT.KJT9.KJT98"},
-        {"cmd": "play", "card": "S2"},
-        {"cmd": "play", "card": "S2"},  # already played: an error, state intact
-        {"cmd": "play", "card": "CA", "seat": "W"},  # wrong seat
-        {"cmd": "inference", "name": "long hearts", "by": "RHO", "claim": "hearts(RHO) >= 5"},
-        {"cmd": "play", "card": "H5"},
-        {"cmd": "bounds"},
-        {"cmd": "statuses"},
-        {"cmd": "odds", "view": "agreement"},
-        {"cmd": "sample", "n": 3, "seed": 9, "view": "weighted"},
-        {"cmd": "sample", "n": "many"},
-        {"cmd": "fly"},
-        [1, 2],
-        {"cmd": "undo"},
-        {"cmd": "state"},
-        {"cmd": "quit"},
-        {"cmd": "state"},  # after quit: never read
-    ]
-    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "inference.cli", "serve"], input=text, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
-    replies = [json.loads(x) for x in proc.stdout.splitlines()]
-    assert proc.returncode == 0 and len(replies) == len(lines) - 1
-    ok = [r["ok"] for r in replies]
-    assert ok == [False, True, True, False, True, True, False, False, True, True, True, True, True, True, False,
-                  False, False, True, True, True]
-    assert replies[0]["kind"] == "OutOfOrderError" and replies[1]["id"] == 1 and replies[2]["id"] == 2
-    assert replies[3]["kind"] == "InvalidJSON"
-    assert replies[5]["seat"] == "N"
-    assert replies[6]["kind"] == "IllegalPlayError" and "already played" in replies[6]["error"]
-    assert replies[7]["kind"] == "IllegalPlayError"
-    assert replies[10]["bounds"]["E"]["S"] == [0, 0] and replies[10]["bounds"]["W"]["S"] == [11, 11]
-    assert replies[11]["statuses"]["long hearts"]["status"] in ("active", "confirmed")
-    assert Fraction(replies[12]["odds"]["layouts"]) > 0
-    deals = [Deal.from_pbn(d) for d in replies[13]["deals"]]
-    assert len(deals) == 3 and all(d[Seat.W].length("S") == 11 for d in deals)
-    assert replies[18]["ply"] == 4 and replies[18]["to_play"] == "E"  # undo took back RHO's card
-    assert replies[19] == {"ok": True, "bye": True}
-
-
 def test_api_validates_and_keeps_state() -> None:
     state = PlayState(DEAL[Seat.S], declarer="S")
     before = state.snapshot
     with pytest.raises(InvalidArgumentError):
-        layout_space(state, "psychic")
+        state.layouts("psychic")
     with pytest.raises(InvalidArgumentError):
-        layout_space(state).sample_masks(-1, 1)
+        state.layouts().sample_masks(-1, 1)
     assert state.snapshot is before

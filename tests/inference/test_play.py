@@ -15,7 +15,8 @@ from inference.contract import Contract, Strain
 from inference.errors import (
     IllegalPlayError, InconsistentCardsError, InferenceError, OutOfOrderError, RevokeError, UndoError,
 )
-from inference.play import PlayState, trick_winner
+from inference.play import PlayState
+from inference.trick import trick_winner
 from tests.inference.helpers import bounds_from_layouts, brute_force_layouts, random_play, replay
 from tests.strategies import deals, seats
 
@@ -233,3 +234,20 @@ def test_determinism() -> None:
     a = [s.snapshot.update for s in replay(DEAL, Seat.S, Strain.H, cards)]
     b = [s.snapshot.update for s in replay(DEAL, Seat.S, Strain.H, cards)]
     assert a == b
+
+
+def test_narration_agrees_with_we() -> None:
+    """The viewer is "we": "we (S) play", not "we (S) plays"; the others keep the singular."""
+    state = fresh(Seat.W)  # west is on lead: the viewer plays first
+    assert state.play("SQ").event == "trick 1, card 1: we (W) play SQ"
+    state.table_dummy(DEAL[Seat.N])
+    assert state.play("S2").event == "trick 1, card 2: LHO (N) plays S2"
+    update = state.add_inference(dict(name="lead", by="we", claim="spades(W) >= 2", kind="lead", action="SQ"))
+    assert "from our SQ)" in update.event and "we's" not in update.event
+    east = fresh(Seat.E)
+    east.play("SQ")
+    east.table_dummy(DEAL[Seat.N])
+    east.play("S2")
+    assert east.play("SK").event == "trick 1, card 3: we (E) play SK"
+    south = fresh(Seat.S)
+    assert south.play("SQ").event == "trick 1, card 1: LHO (W) plays SQ"

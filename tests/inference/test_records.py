@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from dealer import Card, Deal, Seat
 from inference.contract import Strain
-from inference.errors import RecordError
-from inference.play import trick_winner
-from inference.records import PlayRecord, Skipped, contract_from_auction, parse_calls, read_lin, read_pbn
+from inference.errors import InvalidArgumentError, RecordError
+from inference.records import (PlayRecord, Skipped, contract_from_auction, parse_calls, read_lin, read_pbn,
+                               read_records)
+from inference.trick import trick_winner
 from tests.inference.helpers import random_play
 
+ROOT = Path(__file__).resolve().parents[2]
 DEAL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
 
 
@@ -230,3 +234,100 @@ def test_lin_errors() -> None:
     assert isinstance(err, RecordError) and "x.lin, board 5" in str(err) and "trick 2" in str(err)
     err = next(iter(read_lin("md|9SA|", "y.lin")))
     assert isinstance(err, RecordError) and "dealer digit" in str(err)
+
+
+# -- one record of a file, without reading the others' play -----------------------------------------------
+
+def comparable(item: object) -> object:
+    """Records compare as values; an error by its type and message."""
+    return (type(item), str(item)) if isinstance(item, RecordError) else item
+
+
+def many_records() -> str:
+    """A PBN file of every kind of record: inheritance (``##``, ``#``, a record omitting Deal and Board),
+    comments (one of them alone on a line between records), passed out, no play, illegal play, errors."""
+    rnd = random.Random(21)
+    parts = []
+    for k in range(6):
+        declarer = Seat(k % 4)
+        cards = random_play(DEAL, declarer, Strain.H, rnd, 4 * (k + 1))
+        parts.append(pbn_text(DEAL, declarer, "4H", pbn_rows(DEAL, declarer, Strain.H, cards, declarer.lho),
+                              extra='[Event "##Club night"]\n' if k == 0 else "").replace('"7"', f'"{k + 1}"'))
+    inherited = random_play(DEAL, Seat.N, Strain.S, rnd, 8)
+    parts.insert(2, '[Declarer "N"]\n[Contract "4S"]\n[Play "E"]\n'
+                 + "\n".join(" ".join(r) for r in pbn_rows(DEAL, Seat.N, Strain.S, inherited, Seat.E)) + "\n*\n")
+    parts.insert(4, f'[Board "#"]\n[Deal "{DEAL.to_pbn()}"]\n[Contract "Pass"]\n')
+    parts.insert(5, f'[Board "20"]\n[Deal "{DEAL.to_pbn()}"]\n[Declarer "S"]\n[Contract "3NT"]\n')
+    parts.insert(6, parts[0].replace("4H", "8H"))
+    twice = pbn_rows(DEAL, Seat.S, Strain.NT, random_play(DEAL, Seat.S, Strain.NT, rnd, 8), Seat.W)
+    twice[1][1] = twice[0][1]
+    parts.append(pbn_text(DEAL, Seat.S, "3NT", twice).replace('"7"', '"30"'))
+    parts.append('[Board "31"]\n[Deal "N:AKQ.. - - -"]\n[Declarer "S"]\n[Contract "1C"]\n[Play "W"]\nC2 - - -\n')
+    return "% PBN 2.0\n\n" + "\n{ a comment alone between records }\n".join(parts)
+
+
+@pytest.fixture(scope="module")
+def many_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("records") / "many.pbn"
+    path.write_text(many_records())
+    return str(path)
+
+
+def test_the_generated_file_has_every_kind_of_record(many_path: str) -> None:
+    items = list(read_records(many_path))
+    kinds = {type(i).__name__ for i in items}
+    assert kinds == {"PlayRecord", "Skipped", "RecordError"} and len(items) == 12
+    assert [i.index for i in items if not isinstance(i, RecordError)] == [
+        n for n, i in enumerate(items, start=1) if not isinstance(i, RecordError)]
+
+
+@pytest.mark.parametrize("path", ["scenarios/records/example.pbn", "many"])
+def test_one_record_is_the_item_the_full_read_gives(path: str, many_path: str) -> None:
+    path = many_path if path == "many" else str(ROOT / path)
+    items = list(read_records(path))
+    assert len(items) >= 2
+    for k, item in enumerate(items, start=1):
+        assert [comparable(i) for i in read_records(path, record=k)] == [comparable(item)], k
+    assert list(read_records(path, record=len(items) + 1)) == []
+
+
+def test_one_lin_record(tmp_path: Path) -> None:
+    text, _ = lin_with_play(12, claim=8)
+    path = tmp_path / "three.lin"
+    path.write_text(LIN + text + "qx|o3|md|9SA|")
+    items = list(read_records(path))
+    assert [type(i) for i in items] == [Skipped, PlayRecord, RecordError]
+    for k, item in enumerate(items, start=1):
+        assert [comparable(i) for i in read_records(path, record=k)] == [comparable(item)]
+
+
+def test_one_record_reads_no_other_record(monkeypatch: pytest.MonkeyPatch, many_path: str) -> None:
+    """Only the chosen record's deal and play are parsed and checked; the reader stops after it."""
+    import inference.records as records
+
+    calls: list[int] = []
+    real = records._pbn_record
+
+    def counting(tags: dict[str, str], game: object, source: str, index: int, board: str, where: str) -> object:
+        calls.append(index)
+        return real(tags, game, source, index, board, where)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(records, "_pbn_record", counting)
+    assert len(list(read_records(many_path, record=5))) == 1 and calls == [5]
+    games: list[int] = []
+    real_games = records._pbn_games
+
+    def counting_games(text: str) -> Iterator[object]:
+        for game in real_games(text):
+            games.append(1)
+            yield game
+
+    monkeypatch.setattr(records, "_pbn_games", counting_games)
+    list(read_records(many_path, record=2))
+    assert len(games) == 2  # the games after the chosen one are not even split off
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, "2"])
+def test_record_must_be_a_position(bad: object, many_path: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="invalid record"):
+        list(read_records(many_path, record=bad))  # type: ignore[arg-type]

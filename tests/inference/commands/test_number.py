@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import subprocess
 import sys
 
@@ -11,15 +9,8 @@ import pytest
 from hypothesis import given, settings
 
 from dealer import D, Deal, number_to_deal
-from inference.cli import main
+from tests.inference.commands.helpers import run
 from tests.strategies import deal_numbers
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 @settings(max_examples=25)
@@ -48,6 +39,15 @@ def test_bad_input_exit_2(arg: str, fragment: str) -> None:
 
 
 def test_console_script_help() -> None:
-    proc = subprocess.run([sys.executable, "-m", "inference.cli", "--help"], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "inference.commands", "--help"], capture_output=True, text=True,
                           check=True)
     assert "number" in proc.stdout
+
+
+def test_several_items_checked_before_any_is_printed() -> None:
+    status, out, err = run("number", "0", "hello")
+    assert status == 2 and out == "" and "invalid PBN deal 'hello'" in err
+    status, out, _ = run("number", "0", str(D - 1), "--first", "W")
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 2 and all(line.startswith("W:") for line in lines)
+    assert Deal.from_pbn(lines[1]) == number_to_deal(D - 1)

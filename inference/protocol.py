@@ -1,4 +1,4 @@
-"""``kibitz serve``: the engine behind a JSON-lines protocol, for bots in any language.
+"""The engine behind a JSON-lines protocol, for bots in any language (the ``kibitz serve`` command).
 
 Each line on stdin is a JSON object with a ``cmd``; each answer is one JSON line on stdout with
 ``"ok": true`` and the results, or ``"ok": false``, an ``"error"`` message and its ``"kind"`` (the
@@ -24,18 +24,22 @@ quit        end the session
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Any, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from dealer import DealerError
-from dealer.pbnio import masks_to_pbn
 
 from .errors import InferenceError, InvalidArgumentError, OutOfOrderError
-from .play import PlayState
 
-__all__ = ["Session", "register", "serve"]
+if TYPE_CHECKING:
+    from .play import PlayState
+
+__all__ = ["COMMANDS", "Session", "serve"]
+
+#: The protocol's commands, in the order the module's table documents them.
+COMMANDS = ("new", "inference", "lead", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample", "state",
+            "quit")
 
 
 class Session:
@@ -50,14 +54,17 @@ class Session:
         return self.state
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The answer to one request (without ``ok`` and ``id``); an error leaves the state as it was."""
         cmd = request.get("cmd")
         handler: Callable[[dict[str, Any]], dict[str, Any]] | None = getattr(self, f"cmd_{cmd}", None)
         if not isinstance(cmd, str) or handler is None:
-            raise InvalidArgumentError(f"unknown command {cmd!r}: expected one of new, inference, lead, dummy, play, "
-                                       "undo, bounds, statuses, odds, sample, state, quit")
+            raise InvalidArgumentError(f"unknown command {cmd!r}: expected one of {', '.join(COMMANDS)}")
         return handler(request)
 
     def cmd_new(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``new``: a fresh play state from ``hand``, ``declarer``, ``contract`` and ``viewer``."""
+        from .play import PlayState
+
         for field in ("hand", "declarer"):
             if field not in r:
                 raise InvalidArgumentError(f"new: missing {field!r}")
@@ -66,23 +73,27 @@ class Session:
         return self.cmd_state({})
 
     def cmd_inference(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``inference``: add an inference; the statuses it changed."""
         data = {k: v for k, v in r.items() if k not in ("cmd", "id")}
         update = self._need().add_inference(data)
         return {"statuses": [sc.as_dict() for sc in update.statuses]}
 
     def cmd_lead(self, r: dict[str, Any]) -> dict[str, Any]:
-        from .scenario import LeadEntry, _add_entry
+        """``lead``: read the opening lead ``card`` by an ``agreement``; the statuses it changed."""
+        from .scenario import LeadEntry, add_entry
 
         entry = LeadEntry(card=r.get("card", ""), agreement=r.get("agreement", "fourth-best-nt"),
                           group=r.get("group", "lead"))
-        updates = _add_entry(entry, self._need(), "<serve>", None)
+        updates = add_entry(entry, self._need(), "<serve>", None)
         return {"statuses": [sc.as_dict() for u in updates for sc in u.statuses]}
 
     def cmd_dummy(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``dummy``: table dummy's ``hand``; the bounds it changed."""
         update = self._need().table_dummy(r.get("hand", ""), early=bool(r.get("early", False)))
         return {"changes": [c.as_dict() for c in update.changes]}
 
     def cmd_play(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``play``: the ``card`` played (by ``seat``, if given); the bounds and statuses it changed."""
         if "card" not in r:
             raise InvalidArgumentError("play: missing 'card'")
         update = self._need().play(r["card"], r.get("seat"))
@@ -91,6 +102,7 @@ class Session:
                 "statuses": [sc.as_dict() for sc in update.statuses]}
 
     def cmd_undo(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``undo``: back to ply ``to`` (default: before the last event); the state then."""
         state = self._need()
         if "to" in r:
             state.undo_to(r["to"])
@@ -99,6 +111,7 @@ class Session:
         return self.cmd_state({})
 
     def cmd_bounds(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``bounds``: the lawful or agreement bounds of the concealed seats."""
         state = self._need()
         view = r.get("view", "lawful")
         if view == "lawful":
@@ -109,28 +122,35 @@ class Session:
         raise InvalidArgumentError(f"bounds: view {view!r} must be lawful or agreement")
 
     def cmd_statuses(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``statuses``: every inference's status, fallback level and note."""
         return {"statuses": {n: {"status": st.status.value, "level": st.level, "note": st.note}
                              for n, st in self._need().statuses().items()}}
 
     def cmd_odds(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``odds``: the exact odds in a ``view``."""
         return {"odds": self._need().odds(r.get("view", "lawful")).as_json()}
 
     def cmd_sample(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``sample``: ``n`` layouts drawn with ``seed`` in a ``view``, as PBN deal strings."""
         n = r.get("n", 1)
         if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 100_000:
             raise InvalidArgumentError(f"sample: n must be an integer 0..100000, got {n!r}")
         seed = r.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise InvalidArgumentError(f"sample: seed must be an integer, got {seed!r}")
+        from dealer.pbnio import masks_to_pbn
+
         masks = self._need().sample_masks(n, seed, r.get("view", "lawful"))
         return {"deals": [masks_to_pbn(row) for row in masks.tolist()]}
 
     def cmd_state(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``state``: whose turn, the trick, the ply, the concealed seats."""
         state = self._need()
         return {"ply": state.ply, "to_play": state.to_play.name, "trick": state.trick_number,
                 "concealed": [s.name for s in state.concealed()], "dummy_tabled": state.snapshot.dummy_tabled}
 
     def cmd_quit(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``quit``: end the session."""
         return {"bye": True}
 
 
@@ -159,19 +179,3 @@ def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
         if reply.get("bye"):
             break
     return 0
-
-
-def _cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
-    return serve(sys.stdin, out)
-
-
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Add ``serve`` to the ``kibitz`` subcommands."""
-    p = sub.add_parser("serve", help="JSON-lines protocol on stdin/stdout, for bots in any language",
-                       description="\n\n".join((__doc__ or "").split("\n\n")[1:]).replace("``", "")
-                       .replace("=" * 10 + "  " + "=" * 91 + "\n", ""),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.set_defaults(handler=_cmd_serve)
-
-
-

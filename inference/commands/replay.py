@@ -1,65 +1,79 @@
-"""``kibitz replay``: a scenario file, or a real deal from PBN/LIN, card by card with the bounds it changed."""
+"""``kibitz replay``: a scenario file, or a real deal from PBN/LIN, card by card with the bounds it changed.
+
+``--json`` prints one object per card played, with the same keys (:data:`ROW_KEYS`) whether FILE
+is a scenario or a PBN/LIN file::
+
+    {"board": "7" | null, "record": 1 | null, "event": "1.3", "trick": 1, "seat": "E", "card": "H5",
+     "bounds": {"W": {"S": [lo, hi], "H": ..., "D": ..., "C": ..., "HCP": [lo, hi]}, "E": {...}},
+     "changes": [{"seat", "quantity", "old", "new", "reason"}, ...],
+     "statuses": [{"inference", "old", "new", "reason"}, ...]}
+
+``board`` and ``record`` (the record's 1-based position in the file) are null for a scenario;
+``event`` is the card's place, ``trick.card``, as scenarios name it. ``changes`` and ``statuses``
+are what the card changed and what the events after it and before the next card changed (dummy
+tabled after the opening lead, the inferences and leads a scenario reads there): the lines the
+text output prints under the card. ``bounds`` are the lawful bounds of the concealed seats after
+all of them, as the next card is about to be played.
+
+With several files or a folder (or ``--summary``), ``--json`` prints one summary object instead
+(:meth:`inference.bulk.Summary.as_json` and ``seconds``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import textwrap
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from dealer import Seat
 
-from .errors import InvalidArgumentError, RecordError
-from .records import PlayRecord, Skipped, read_records
-from .render import bounds_table, render_bounds, render_update
-from .replay import replay_record, step_json
-from .scenario import run_scenario
-
-__all__ = ["register"]
+from ..errors import InvalidArgumentError
+from .options import Subparsers, add_file, add_json, add_record, add_seat
 
 if TYPE_CHECKING:
-    from .bulk import Summary
+    from ..bulk import Summary
+    from ..play import PlayState
+
+__all__ = ["ROW_KEYS", "register", "replay_rows", "run_replay"]
+
+#: The keys of every ``--json`` row, whatever the input.
+ROW_KEYS = ("board", "record", "event", "trick", "seat", "card", "bounds", "changes", "statuses")
 
 
-def _select(path: str, board: str | None, record: int | None) -> list[PlayRecord]:
-    chosen: list[PlayRecord] = []
-    problems: list[str] = []
-    for item in read_records(path):
-        if isinstance(item, RecordError):
-            text = str(item)
-            idx = _index_of(text)
-            if (record is not None and idx == record) or (board is not None and f"board {board} " in text):
-                raise item
-            problems.append(text)
+def replay_rows(state: PlayState, board: str | None = None, record: int | None = None) -> list[dict[str, Any]]:
+    """The ``--json`` rows of a finished replay: one per card of ``state``'s play, each with :data:`ROW_KEYS`.
+
+    The events after a card and before the next (dummy tabled, inferences read) fold into the card's
+    row; the events before the first card have no row.
+    """
+    rows: list[dict[str, Any]] = []
+    for ply in range(1, state.ply + 1):
+        then = state.at(ply)
+        update = then.snapshot.update
+        if update.card is not None:
+            assert update.seat is not None
+            card_no = len(then.snapshot.current.cards) or 4
+            rows.append({"board": board, "record": record, "event": f"{update.trick}.{card_no}",
+                         "trick": update.trick, "seat": update.seat.name, "card": str(update.card),
+                         "bounds": {}, "changes": [], "statuses": []})
+        elif not rows:
             continue
-        if record is not None and item.index != record:
-            continue
-        if board is not None and item.board != board and item.board.lstrip("oc") != board:
-            continue
-        if isinstance(item, Skipped):
-            if record is not None or board is not None:
-                if not chosen:
-                    raise RecordError(f"{path}, board {item.board} (record {item.index}): {item.reason}")
-            continue
-        chosen.append(item)
-        if board is not None or record is not None:
-            break
-    if not chosen:
-        what = f"board {board}" if board is not None else f"record {record}" if record is not None else "any record"
-        more = f"; {len(problems)} malformed records, first: {problems[0]}" if problems else ""
-        raise RecordError(f"{path}: no replayable play for {what}{more}")
-    return chosen
+        rows[-1]["changes"] += [c.as_dict() for c in update.changes]
+        rows[-1]["statuses"] += [sc.as_dict() for sc in update.statuses]
+        rows[-1]["bounds"] = then.bounds().as_dict()
+    return rows
 
 
-def _index_of(text: str) -> int | None:
-    import re
+def run_replay(args: argparse.Namespace, out: TextIO) -> int:
+    """Replay a scenario or the chosen records card by card (text or ``--json`` rows), or summarize many files."""
+    from ..render import bounds_table, render_update
+    from ..replay import replay_record
+    from .inputs import select_records
 
-    m = re.search(r"\(record (\d+)", text)
-    return int(m.group(1)) if m else None
-
-
-def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     paths = args.file
     if len(paths) > 1 or Path(paths[0]).is_dir() or args.summary:
         return _replay_many(paths, args, out)
@@ -67,7 +81,7 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     viewer = Seat.parse(args.seat) if args.seat else None
     if Path(path).suffix.lower() == ".toml":
         return _replay_scenario(path, args, out)
-    records = _select(path, args.board, args.record)
+    records = select_records(path, args.board, args.record)
     lines: list[str] = []
     for rec in records:
         view = viewer if viewer is not None else rec.declarer
@@ -76,12 +90,12 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
                          + (f" ({rec.quirk})" if rec.quirk else ""))
         state = None
         for state, step in replay_record(rec, view):
-            if args.json:
-                lines.append(json.dumps(step_json(step, rec.board if len(records) > 1 else None)))
-                continue
-            for update in step.updates:
-                lines.append(render_update(update, state))
-        if not args.json and state is not None:
+            if not args.json:
+                for update in step.updates:
+                    lines.append(render_update(update, state))
+        if args.json and state is not None:
+            lines += [json.dumps(row) for row in replay_rows(state, rec.board, rec.index)]
+        elif state is not None:
             names = [f"{state.name(s)[:5]}" for s in state.bounds().concealed]
             lines.append("bounds at the end:\n" + bounds_table(state.bounds(), names))
             if len(rec.play) < 52:
@@ -93,11 +107,9 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 
 def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int:
     """Every record under ``paths`` from declarer's view: counts, rejections by reason, soundness, throughput."""
-    import sys
-
     from tqdm import tqdm
 
-    from .bulk import PART_BYTES, record_files, replay_many, workers
+    from ..bulk import PART_BYTES, record_files, replay_many, workers
 
     if args.board is not None or args.record is not None or args.seat:
         raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
@@ -147,17 +159,14 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
 
 
 def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
+    from ..render import render_bounds, render_update
+    from ..scenario import run_scenario
+
     run = run_scenario(path)
     state = run.state
     lines = []
     if args.json:
-        for label, update in run.updates:
-            if update.card is None:
-                continue
-            obj = {"trick": update.trick, "seat": update.seat.name if update.seat is not None else None, "card": str(update.card),
-                   "event": label, "changes": [c.as_dict() for c in update.changes],
-                   "statuses": [sc.as_dict() for sc in update.statuses]}
-            lines.append(json.dumps(obj))
+        lines += [json.dumps(row) for row in replay_rows(state)]
     else:
         lines.append(f"{run.scenario.title}  [{path}]")
         for label, update in run.updates:
@@ -172,29 +181,29 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
     return 0 if run.ok else 1
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: Subparsers) -> None:
     """Add ``replay`` to the ``kibitz`` subcommands."""
     p = sub.add_parser(
         "replay",
         help="replay a scenario (.toml) or a real deal (PBN/LIN) with the bounds each card changes",
-        description="Print each trick and card with the lawful bounds it changed and why. FILE is a scenario "
-                    "(.toml; its expectations are checked, exit 1 if one fails) or a PBN/LIN file of played deals. "
-                    "Given several files or a folder (every PBN/LIN under it), replay every record from declarer's "
-                    "view and print a summary instead: records read, rejected by reason, soundness violations "
-                    "(exit 1 if any) and throughput.",
+        description=textwrap.fill(
+            "Print each trick and card with the lawful bounds it changed and why. FILE is a scenario "
+            "(.toml; its expectations are checked, exit 1 if one fails) or a PBN/LIN file of played deals. "
+            "Given several files or a folder (every PBN/LIN under it), replay every record from declarer's "
+            "view and print a summary instead: records read, rejected by reason, soundness violations "
+            "(exit 1 if any) and throughput.", 79),
+        epilog="--json" + (__doc__ or "").split("--json``", 1)[1].split("\n\nWith several", 1)[0]
+        .replace(" (:data:`ROW_KEYS`)", "").replace("::", ":").replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", nargs="+", help="a scenario, a PBN/LIN file, or several files and folders (summary)")
+    add_file(p, "a scenario, a PBN/LIN file, or several files and folders (summary)", many=True)
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes for a summary (default: 1)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr during a summary (default: when stderr is a terminal)")
-    p.add_argument("--board", help="the board to replay (default: every record in the file)")
-    p.add_argument("--record", type=int, help="the record to replay, by its 1-based position in the file")
-    p.add_argument("--seat", help="the viewer (default: declarer)")
-    p.add_argument("--json", action="store_true", help="one JSON object per card played")
-    p.set_defaults(handler=_cmd_replay)
-
-
-
+    add_record(p, "every record in the file")
+    add_seat(p)
+    add_json(p, "the replay (one object per card; a summary: one object)")
+    p.set_defaults(handler=run_replay)

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import argparse
-from typing import Sequence, TextIO
+from typing import TYPE_CHECKING, Sequence, TextIO
 
 from dealer import Card, Seat
 
-from .bot import CardReader, DoubleDummy, PlayedCard, RecordedDefence, Table, play_deal
-from .contract import Strain
-from .errors import InvalidArgumentError
-from .layouts import VIEWS
-from .leads import available_agreements, load_carding_agreement, load_lead_agreement
-from .play import trick_winner
-from .replay_cli import _select
+from ..errors import InvalidArgumentError
+from .options import VIEWS, Subparsers, add_file, add_n, add_record, add_seed, add_view, agreement_names
 
-__all__ = ["register", "record_tricks"]
+if TYPE_CHECKING:
+    from ..contract import Strain
+
+__all__ = ["register", "record_tricks", "run_play"]
 
 
 def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int | None:
     """Tricks declarer's side took in a complete recorded play (None when the play is incomplete)."""
+    from ..trick import trick_winner
+
     if len(play) != 52:
         return None
     leader = declarer.lho
@@ -30,7 +30,13 @@ def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int |
     return won
 
 
-def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+def run_play(args: argparse.Namespace, out: TextIO) -> int:
+    """Play declarer on the chosen record with the reference declarer; print each card and the result."""
+    from ..bot import CardReader, DoubleDummy, PlayedCard, RecordedDefence, Table, play_deal
+    from ..leads import load_carding_agreement, load_lead_agreement
+    from ..trick import trick_winner
+    from .inputs import select_records
+
     if args.n < 1:
         raise InvalidArgumentError(f"invalid -n {args.n}: expected a positive number of layouts")
     if args.seed < 0:
@@ -39,7 +45,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InvalidArgumentError(f"invalid --tricks {args.tricks}: expected 0 .. 13")
     if args.view not in VIEWS:  # pragma: no cover - argparse checks choices
         raise InvalidArgumentError(f"invalid view {args.view!r}")
-    rec = _select(args.file, args.board, args.record)[0]
+    rec = select_records(args.file, args.board, args.record)[0]
     if not rec.play:
         raise InvalidArgumentError(f"{rec.label}: no opening lead recorded")
     solver = DoubleDummy()
@@ -86,7 +92,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: Subparsers) -> None:
     """Add ``play`` to the ``kibitz`` subcommands."""
     p = sub.add_parser(
         "play",
@@ -98,20 +104,18 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                     "card from the first card declarer plays differently. Each card is printed as it is played. "
                     "Needs: pip install 'kibitz[bot]'.",
     )
-    p.add_argument("file", help="a PBN or LIN file of played deals")
-    p.add_argument("--board", help="the board to play (default: the first with play recorded)")
-    p.add_argument("--record", type=int, help="the record to play, by its 1-based position in the file")
-    p.add_argument("--view", default="lawful", choices=VIEWS, help="the layouts sampled (default: lawful)")
-    p.add_argument("-n", type=int, default=100, help="layouts per decision (default: 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default: 0)")
+    add_file(p, "a PBN or LIN file of played deals")
+    add_record(p, "the first with play recorded")
+    add_view(p, "the layouts sampled")
+    add_n(p, "layouts per decision", 100)
+    add_seed(p, 0)
     p.add_argument("--tricks", type=int, default=13, help="tricks the bot plays; the rest double dummy (default: 13)")
     p.add_argument("--lead-agreement", default="fourth-best-nt",
                    help=f"read the opening lead by this agreement, or 'none' (known: "
-                        f"{', '.join(available_agreements('leads'))})")
+                        f"{', '.join(agreement_names('leads'))})")
     p.add_argument("--carding", default="standard-count",
                    help=f"read count signals by this agreement, or 'none' (known: "
-                        f"{', '.join(available_agreements('carding'))})")
+                        f"{', '.join(agreement_names('carding'))})")
     p.add_argument("--top", type=int, default=3, help="cards shown in each decision's verdict (default: 3)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
-    p.set_defaults(handler=_cmd_play)
-
+    p.set_defaults(handler=run_play)

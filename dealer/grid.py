@@ -1,0 +1,104 @@
+"""Conditions on one seat, evaluated over every (shape, HCP) class of a hand.
+
+A seat's dealt suit lengths and HCP take 560 x 38 values in all. The
+:class:`FeatureGrid` lists them; :func:`grid_mask` evaluates a condition on one
+seat over the whole grid at once (numpy), which is how a spec becomes the exact
+set of (shape, HCP) classes each seat may be dealt. Features the grid does not
+carry (a specific card, HCP in one suit) are dealt another way (holding
+filters, predealt cards) and are refused here.
+
+>>> from dealer.syntax import parse_condition
+>>> int(grid_mask(parse_condition("shape(north, any 4333) && hcp(north) >= 20"), GRID).sum())
+72
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+import numpy as np
+
+from .errors import UnsupportedSpecError
+from .expr import Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Xor
+from .shapes import ALL_SHAPES
+
+__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "ARITH", "COMPARE"]
+
+#: The most HCP one hand can hold (AKQJ AKQ AKQ AKQ).
+MAX_HCP = 37
+
+#: The arithmetic operators as functions (on ints or numpy arrays alike).
+ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+#: The comparison operators as functions (on ints or numpy arrays alike).
+COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
+class FeatureGrid:
+    """Every (shape, HCP) class of a 13-card hand: 560 shapes x 38 totals.
+
+    ``lengths[s]`` and ``hcp`` are flat int arrays over the grid; a condition
+    on one seat evaluates to a boolean array of the same size.
+    """
+
+    def __init__(self) -> None:
+        shapes = np.array(ALL_SHAPES, dtype=np.int16)  # (560, 4)
+        n_h = MAX_HCP + 1
+        self.n_shapes = len(ALL_SHAPES)
+        self.n_hcp = n_h
+        self.lengths = tuple(np.repeat(shapes[:, s], n_h) for s in range(4))
+        self.hcp = np.tile(np.arange(n_h, dtype=np.int16), self.n_shapes)
+        self.shape_index = np.repeat(np.arange(self.n_shapes), n_h)
+        self.size = self.n_shapes * n_h
+
+
+#: The grid every spec is evaluated on.
+GRID = FeatureGrid()
+
+
+def _refuse(node: Node) -> UnsupportedSpecError:
+    return UnsupportedSpecError(f"{node.pos}: {node} is not a shape or HCP feature of one seat")
+
+
+def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
+    """An expression's value on every class of ``grid`` (the expression reads one seat at most)."""
+    if isinstance(expr, Const):
+        return np.full(grid.size, expr.value, dtype=np.int64)
+    if isinstance(expr, Length):
+        return grid.lengths[expr.suit].astype(np.int64)
+    if isinstance(expr, Hcp):
+        return grid.hcp.astype(np.int64)
+    if isinstance(expr, Arith):
+        return np.asarray(ARITH[expr.op](grid_values(expr.left, grid), grid_values(expr.right, grid)))
+    raise _refuse(expr)
+
+
+def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
+    """Where on ``grid`` the condition holds (a condition on one seat at most)."""
+    if isinstance(cond, Always):
+        return np.full(grid.size, cond.value, dtype=bool)
+    if isinstance(cond, Compare):
+        return np.asarray(COMPARE[cond.op](grid_values(cond.left, grid), grid_values(cond.right, grid)), dtype=bool)
+    if isinstance(cond, ShapeIn):
+        ok = np.array([s in cond.shapes for s in ALL_SHAPES], dtype=bool)
+        return ok[grid.shape_index]
+    if isinstance(cond, And):
+        out = np.ones(grid.size, dtype=bool)
+        for c in cond.items:
+            out &= grid_mask(c, grid)
+        return out
+    if isinstance(cond, Or):
+        out = np.zeros(grid.size, dtype=bool)
+        for c in cond.items:
+            out |= grid_mask(c, grid)
+        return out
+    if isinstance(cond, Xor):
+        count = np.zeros(grid.size, dtype=np.int64)
+        for c in cond.items:
+            count += grid_mask(c, grid)
+        return np.asarray(count == 1)
+    if isinstance(cond, Not):
+        return ~grid_mask(cond.item, grid)
+    raise _refuse(cond)

@@ -1,0 +1,510 @@
+"""The parser of the one expression language, for any dialect.
+
+A :class:`Dialect` says which seat names and which functions a layer allows:
+the dealer's (:data:`SPEC_DIALECT`: ``north``..``west``, the functions of the
+``dealer`` program) and the claim language's (relative seats such as ``LHO``,
+and ``rank``, ``honours``, ``longest``, added by :mod:`inference.claims`).
+Operators are the same everywhere: ``+ - *``, ``== != < <= > >=``,
+``!``/``not``, ``&&``/``and``, ``^^``/``xor`` (exactly one), ``||``/``or``,
+from the tightest to the loosest, and parentheses. ``1`` and ``0`` (and
+``true``/``false``) are true and false where a condition is expected.
+
+:func:`parse_expression` parses one expression; :func:`parse_statements`
+parses a ``dealer`` script into its conditions, predealt cards and other
+statements. Both run in time linear in the text, and refuse nesting deeper
+than :data:`MAX_DEPTH` with a :class:`~dealer.errors.SpecSyntaxError` naming
+line and column.
+
+>>> str(parse_expression("spades(west) >= 5 ^^ shape(east, any 4333)", SPEC_DIALECT))
+'spades(west) >= 5 ^^ shape(east, any 4333)'
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from .card import Card
+from .cardset import CardSet
+from .errors import DealerError, InvalidCardError, SpecSyntaxError, UnsupportedSpecError
+from .expr import (
+    COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn,
+    SuitHcp, Xor,
+)
+from .seat import Seat
+from .shapes import ShapeSet
+from .suit import Suit
+
+__all__ = [
+    "Function", "Dialect", "BASE_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT",
+    "ScriptSyntax", "parse_expression", "parse_condition", "parse_statements", "parse_card_text",
+]
+
+#: The deepest nesting of parentheses, ``!`` and unary ``-`` a text may have.
+MAX_DEPTH = 100
+#: The largest integer constant an expression may hold.
+MAX_CONSTANT = 10 ** 9
+
+_TOKEN = re.compile(r"""
+    (?P<ws>[ \t\r\n]+)
+  | (?P<comment>(?:\#|//)[^\n]*)
+  | (?P<num>\d+)
+  | (?P<op>&&|\|\||\^\^|==|!=|<=|>=|[-+*<>!(),=])
+  | (?P<name>[A-Za-z_♠♥♦♣][A-Za-z_0-9♠♥♦♣]*)
+""", re.VERBOSE)
+
+_SUITS = {"spades": Suit.S, "hearts": Suit.H, "diamonds": Suit.D, "clubs": Suit.C}
+_WORD_OPS = {"and": "&&", "or": "||", "xor": "^^", "not": "!"}
+_CONNECTIVES: dict[str, type[Or] | type[Xor] | type[And]] = {"||": Or, "^^": Xor, "&&": And}
+#: Binding strength of each binary operator: ``||`` loosest, ``*`` tightest; ``!`` binds between.
+_BINARY = {"||": 1, "^^": 2, "&&": 3, **{op: 5 for op in COMPARE_OPS}, "+": 6, "-": 6, "*": 7}
+_NOT_PREC = 4
+_STATEMENTS = {"condition", "predeal", "generate", "produce", "dealer", "vulnerable", "action", "seed"}
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function of a dialect: the kinds of its arguments and how it builds its node.
+
+    Argument kinds: ``seat``, ``suit``, ``card``, ``int`` and ``shapes`` (the
+    rest of the call, as a shape pattern); a kind ending in ``?`` may be
+    left out (last arguments only). ``build(*values, pos=pos)`` returns the
+    node; it may raise ``ValueError`` with a message, reported at the call.
+    """
+
+    args: tuple[str, ...]
+    build: Callable[..., Node]
+
+
+def _length(suit: Suit) -> Function:
+    return Function(("seat",), lambda seat, *, pos: Length(seat, suit, pos=pos))
+
+
+def _hcp(seat: Seat, suit: Suit | None = None, *, pos: Pos) -> Expr:
+    return Hcp(seat, pos=pos) if suit is None else SuitHcp(seat, suit, pos=pos)
+
+
+#: The functions both layers know: suit lengths, ``length(seat, suit)``, ``hcp(seat[, suit])``,
+#: ``shape(seat, patterns)`` and ``hascard(seat, card)``.
+BASE_FUNCTIONS: Mapping[str, Function] = {
+    **{name: _length(suit) for name, suit in _SUITS.items()},
+    "length": Function(("seat", "suit"), lambda seat, suit, *, pos: Length(seat, suit, pos=pos)),
+    "hcp": Function(("seat", "suit?"), _hcp),
+    "shape": Function(("seat", "shapes"), lambda seat, shapes, *, pos: ShapeIn(seat, shapes, pos=pos)),
+    "hascard": Function(("seat", "card"), lambda seat, card, *, pos: HasCard(seat, card, pos=pos)),
+}
+
+_SPEC_SEATS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W,
+               "n": Seat.N, "e": Seat.E, "s": Seat.S, "w": Seat.W}
+_NOT_IN_SPECS = ("controls", "losers", "top2", "top3", "top4", "top5", "c13", "quality", "cccc", "tricks",
+                 "score", "imps", "rnd", "ltc", "average", "frequency", "printall", "evalcontract")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What one layer's texts may say: seat names, functions, and known but unsupported words.
+
+    ``seat`` maps a word to a seat (``None`` if it is not one); ``seats_help``
+    lists them for messages; ``what`` names a text in messages ("spec", "claim").
+    """
+
+    what: str
+    seat: Callable[[str], "Seat | None"]
+    seats_help: str
+    functions: Mapping[str, Function]
+    unsupported: tuple[str, ...] = ()
+    example: str = "hcp(north)"
+
+
+def _spec_seat(word: str) -> Seat | None:
+    return _SPEC_SEATS.get(word.lower())
+
+
+#: The dealer's dialect: seats ``north``..``west`` (or ``n e s w``) and :data:`BASE_FUNCTIONS`.
+SPEC_DIALECT = Dialect("spec", _spec_seat, "north, east, south, west", BASE_FUNCTIONS, _NOT_IN_SPECS)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A token as quoted in a message: ``repr``, shortened past ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str
+    text: str
+    offset: int
+
+
+def parse_card_text(text: str) -> Card | None:
+    """A card written ``SA``, ``AS``, ``S10`` or ``10S``; None if it is none of them.
+
+    >>> str(parse_card_text("10S")), parse_card_text("XX")
+    ('ST', None)
+    """
+    for candidate in (text, text[-1:] + text[:-1]):
+        try:
+            return Card.parse(candidate)
+        except InvalidCardError:
+            continue
+    return None
+
+
+@dataclass
+class ScriptSyntax:
+    """A ``dealer`` script, parsed: its conditions, predealt cards, and other statements."""
+
+    conditions: list[Cond] = field(default_factory=list)
+    predeals: dict[Seat, tuple[CardSet, Pos]] = field(default_factory=dict)
+    produce: int | None = None
+    generate: int | None = None
+    seed: int | None = None
+    dealer: Seat | None = None
+    vulnerable: str | None = None
+    actions: list[str] = field(default_factory=list)
+
+
+class _Parser:
+    def __init__(self, text: str, source: str, dialect: Dialect) -> None:
+        if not isinstance(text, str):
+            raise SpecSyntaxError(f"expected the text of a {dialect.what}, got {type(text).__name__}", source=source)
+        self.text = text
+        self.source = source
+        self.dialect = dialect
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.toks = self._tokenize()
+        self.i = 0
+        self.depth = 0
+        self.defs: dict[str, Node] = {}
+
+    # -- positions and tokens -------------------------------------------------------
+    def pos(self, offset: int) -> Pos:
+        line = bisect.bisect_right(self.line_starts, offset)
+        return Pos(self.source, line, offset - self.line_starts[line - 1] + 1)
+
+    def line_text(self, line: int) -> str:
+        start = self.line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:end if end >= 0 else len(self.text)]
+
+    def error(self, message: str, offset: int) -> SpecSyntaxError:
+        p = self.pos(offset)
+        return SpecSyntaxError(message, source=self.source, line=p.line, column=p.column,
+                               text=self.line_text(p.line)[:200])
+
+    def _tokenize(self) -> list[_Tok]:
+        toks = []
+        at = 0
+        n = len(self.text)
+        while at < n:
+            m = _TOKEN.match(self.text, at)
+            if not m:
+                raise self.error(f"unexpected character {self.text[at]!r}", at)
+            kind = m.lastgroup or ""
+            if kind == "name" and m.group().lower() in _WORD_OPS:
+                toks.append(_Tok("op", _WORD_OPS[m.group().lower()], at))
+            elif kind not in ("ws", "comment"):
+                toks.append(_Tok(kind, m.group(), at))
+            at = m.end()
+        toks.append(_Tok("end", "", n))
+        return toks
+
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.i]
+
+    def peek(self) -> _Tok:
+        return self.toks[min(self.i + 1, len(self.toks) - 1)]
+
+    def next(self) -> _Tok:
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def found(self, t: _Tok) -> str:
+        return f"the end of the {self.dialect.what}" if t.kind == "end" else _shown(t.text)
+
+    def expect(self, text: str, what: str) -> _Tok:
+        if self.tok.text != text or self.tok.kind == "name":
+            raise self.error(f"expected {what}, found {self.found(self.tok)}", self.tok.offset)
+        return self.next()
+
+    def enter(self, offset: int) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"the {self.dialect.what} is nested more than {MAX_DEPTH} levels deep", offset)
+
+    # -- expressions -------------------------------------------------------------------
+    def as_cond(self, node: Node, tok: _Tok) -> Cond:
+        if isinstance(node, Const):  # 1 and 0 are true and false, as in the dealer program
+            return Always(node.value != 0, pos=node.pos)
+        if not isinstance(node, Cond):
+            raise self.error(f"{tok.text!r} needs conditions on both sides: expected a condition, found a number "
+                             "expression", tok.offset)
+        return node
+
+    def as_num(self, node: Node, tok: _Tok) -> Expr:
+        if not isinstance(node, Expr):
+            raise self.error(f"{tok.text!r} needs numbers on both sides, found a condition", tok.offset)
+        return node
+
+    def expr(self, min_prec: int = 1) -> Node:
+        """An expression whose operators all bind at least as tightly as ``min_prec`` (precedence climbing).
+
+        Loops over operators of one level and recurses only into operands, so a long chain costs no
+        stack; only parentheses and prefixes nest, and :meth:`enter` bounds them.
+        """
+        t = self.tok
+        if t.kind == "op" and t.text == "!" and min_prec <= _NOT_PREC:
+            self.next()
+            self.enter(t.offset)
+            inner = self.expr(_NOT_PREC)
+            self.depth -= 1
+            left: Node = Not(self.as_cond(inner, t), pos=self.pos(t.offset))
+        else:
+            left = self.atom()
+        while True:
+            op = self.tok
+            prec = _BINARY.get(op.text, 0) if op.kind == "op" else 0
+            if prec < min_prec or prec == 0:
+                return left
+            if op.text in _CONNECTIVES:
+                items = [left]
+                while self.tok.kind == "op" and self.tok.text == op.text:
+                    op_tok = self.next()
+                    items.append(self.expr(prec + 1))
+                left = _CONNECTIVES[op.text](tuple(self.as_cond(x, op_tok) for x in items),
+                                             pos=self.pos(t.offset))
+            elif op.text in COMPARE_OPS:
+                self.next()
+                right = self.expr(prec + 1)
+                for side in (left, right):
+                    if not isinstance(side, Expr):
+                        raise self.error(f"{op.text!r} compares numbers, found a condition", op.offset)
+                assert isinstance(left, Expr) and isinstance(right, Expr)
+                if self.tok.kind == "op" and self.tok.text in COMPARE_OPS:
+                    raise self.error("comparisons cannot be chained; join them with &&", self.tok.offset)
+                left = Compare(op.text, left, right, pos=self.pos(t.offset))
+            else:
+                self.next()
+                right = self.expr(prec + 1)
+                left = Arith(op.text, self.as_num(left, op), self.as_num(right, op), pos=self.pos(t.offset))
+
+    def atom(self) -> Node:
+        t = self.tok
+        if t.kind == "num":
+            self.next()
+            value = int(t.text) if len(t.text) <= 12 else MAX_CONSTANT + 1
+            if value > MAX_CONSTANT:
+                raise self.error(f"the number {t.text[:20]}{'...' if len(t.text) > 20 else ''} is too large "
+                                 f"(at most {MAX_CONSTANT:,})", t.offset)
+            return Const(value, pos=self.pos(t.offset))
+        if t.kind == "op" and t.text in ("(", "-"):
+            self.next()
+            self.enter(t.offset)
+            if t.text == "(":
+                inner = self.expr()
+                self.expect(")", "')'")
+            else:
+                inner = Arith("-", Const(0, pos=self.pos(t.offset)), self.as_num(self.atom(), t),
+                              pos=self.pos(t.offset))
+            self.depth -= 1
+            return inner
+        if t.kind != "name":
+            what = f"end of the {self.dialect.what}" if t.kind == "end" else _shown(t.text)
+            raise self.error(f"expected a number, a function such as {self.dialect.example}, or '(': "
+                             f"unexpected {what}", t.offset)
+        word = t.text.lower()
+        if self.peek().text != "(":
+            if t.text in self.defs:
+                self.next()
+                return self.defs[t.text]
+            if word in ("true", "false"):
+                self.next()
+                return Always(word == "true", pos=self.pos(t.offset))
+            raise self.error(f"unknown name {_shown(t.text)}", t.offset)
+        function = self.dialect.functions.get(word)
+        if function is None:
+            if word in self.dialect.unsupported:
+                raise UnsupportedSpecError(
+                    f"{self.pos(t.offset)}: {_shown(t.text)} is not supported in a {self.dialect.what} "
+                    f"(supported: {', '.join(sorted(self.dialect.functions))})")
+            raise self.error(f"unknown function {_shown(t.text)}", t.offset)
+        self.next()
+        self.next()  # '('
+        values: list[object] = []
+        for j, kind in enumerate(function.args):
+            optional = kind.endswith("?")
+            kind = kind.rstrip("?")
+            if j:
+                if optional and self.tok.text == ")":
+                    break
+                self.expect(",", f"',' and a {kind}")
+            values.append(self.argument(kind, t))
+        self.expect(")", "')'")
+        try:
+            return function.build(*values, pos=self.pos(t.offset))
+        except (ValueError, DealerError) as exc:
+            raise self.error(str(exc), t.offset) from None
+
+    def argument(self, kind: str, call: _Tok) -> object:
+        t = self.tok
+        if kind == "seat":
+            self.next()
+            try:
+                seat = self.dialect.seat(t.text) if t.kind == "name" else None
+            except (ValueError, DealerError) as exc:
+                raise self.error(str(exc), t.offset) from None
+            if seat is None:
+                raise self.error(f"expected a seat ({self.dialect.seats_help}), found {self.found(t)}", t.offset)
+            return seat
+        if kind == "suit":
+            self.next()
+            word = t.text.lower()
+            suit = _SUITS.get(word) or _SUITS.get(word + "s")
+            if suit is None:
+                try:
+                    suit = Suit.parse(t.text)
+                except DealerError:
+                    raise self.error(f"expected a suit (spades, hearts, diamonds, clubs), found {self.found(t)}",
+                                     t.offset) from None
+            return suit
+        if kind == "int":
+            self.next()
+            if t.kind != "num" or len(t.text) > 6:
+                raise self.error(f"expected a whole number, found {self.found(t)}", t.offset)
+            return int(t.text)
+        if kind == "card":
+            self.next()
+            text = t.text
+            if t.kind == "num" and self.tok.kind == "name":  # 10S / 2C written as two tokens
+                text += self.next().text
+            card = parse_card_text(text)
+            if card is None:
+                raise self.error(f"invalid card {text[:20]!r}: expected e.g. SA, AS, S10 or 2C", t.offset)
+            return card
+        # shapes: the raw text up to the call's closing parenthesis
+        start = t.offset
+        depth = 0
+        while not (self.tok.text == ")" and depth == 0):
+            if self.tok.kind == "end":
+                raise self.error(f"unclosed '{call.text}(': expected ')'", call.offset)
+            depth += {"(": 1, ")": -1}.get(self.tok.text, 0)
+            self.next()
+        p = self.pos(start)
+        return ShapeSet.parse(self.text[start:self.tok.offset], source=self.source, line=p.line, column=p.column,
+                              line_text=self.line_text(p.line))
+
+    # -- statements (dealer scripts) -----------------------------------------------------
+    def at_statement_start(self) -> bool:
+        t = self.tok
+        if t.kind == "end":
+            return True
+        if t.kind == "name" and t.text.lower() in _STATEMENTS:
+            return True
+        return t.kind == "name" and self.peek().text == "="
+
+    def condition(self) -> Cond:
+        start = self.tok
+        node = self.expr()
+        if isinstance(node, Const):  # 'condition 1' / 'condition 0', as in the dealer program
+            node = Always(node.value != 0, pos=node.pos)
+        if not isinstance(node, Cond):
+            raise self.error(f"expected a condition (a comparison, shape or hascard), found the number "
+                             f"expression {self.text[start.offset:self.tok.offset].strip()[:80]!r}", start.offset)
+        return node
+
+    def script(self) -> ScriptSyntax:
+        out = ScriptSyntax()
+        while self.tok.kind != "end":
+            t = self.tok
+            word = t.text.lower() if t.kind == "name" else ""
+            if word == "condition":
+                self.next()
+                out.conditions.append(self.statement_condition())
+            elif word == "predeal":
+                self.next()
+                seat = self.argument("seat", t)
+                assert isinstance(seat, Seat)
+                start = self.tok.offset
+                parts = []
+                while self.tok.kind in ("name", "num") or self.tok.text == ",":
+                    if self.at_statement_start():
+                        break
+                    parts.append(self.next().text)
+                if not parts:
+                    raise self.error("expected the cards to predeal, such as SAKQ,HAK", start)
+                try:
+                    cards = CardSet.parse("".join(parts))
+                except DealerError as exc:
+                    raise self.error(str(exc), start) from None
+                if seat in out.predeals:
+                    cards = out.predeals[seat][0] | cards
+                out.predeals[seat] = (cards, self.pos(start))
+            elif word in ("generate", "produce", "seed"):
+                self.next()
+                num = self.next()
+                if num.kind != "num":
+                    raise self.error(f"expected a number after {word!r}", num.offset)
+                setattr(out, word, int(num.text))
+            elif word == "dealer":
+                self.next()
+                out.dealer = self.argument("seat", t)  # type: ignore[assignment]
+            elif word == "vulnerable":
+                self.next()
+                out.vulnerable = self.next().text
+            elif word == "action":
+                self.next()
+                start = self.tok.offset
+                while not self.at_statement_start():
+                    self.next()
+                out.actions.append(self.text[start:self.tok.offset].strip())
+            elif t.kind == "name" and self.peek().text == "=":
+                name = self.next().text
+                self.next()
+                if name.lower() in self.dialect.functions or self.dialect.seat(name) is not None:
+                    raise self.error(f"cannot redefine {name!r}", t.offset)
+                self.defs[name] = self.expr()
+            else:
+                out.conditions.append(self.statement_condition())
+        return out
+
+    def statement_condition(self) -> Cond:
+        node = self.condition()
+        if not self.at_statement_start():
+            raise self.error(f"unexpected {_shown(self.tok.text)} after a complete condition", self.tok.offset)
+        return node
+
+
+def parse_expression(text: str, dialect: Dialect, *, source: str = "<spec>") -> Node:
+    """Parse one expression or condition of ``dialect`` (the whole text).
+
+    >>> parse_expression("hcp(north) + 2 * 3", SPEC_DIALECT)
+    Arith(op='+', left=Hcp(seat=<Seat.N: 0>), right=Arith(op='*', left=Const(value=2), right=Const(value=3)))
+    """
+    parser = _Parser(text, source, dialect)
+    node = parser.expr()
+    if parser.tok.kind != "end":
+        raise parser.error(f"unexpected {parser.tok.text[:20]!r}", parser.tok.offset)
+    return node
+
+
+def parse_condition(text: str, dialect: Dialect = SPEC_DIALECT, *, source: str = "<condition>") -> Cond:
+    """Parse one condition (any seats), the whole text; a lone ``1``/``0`` is true/false."""
+    parser = _Parser(text, source, dialect)
+    node = parser.condition()
+    if parser.tok.kind != "end":
+        raise parser.error(f"unexpected {parser.tok.text[:20]!r}", parser.tok.offset)
+    return node
+
+
+def parse_statements(text: str, *, source: str = "<spec>", dialect: Dialect = SPEC_DIALECT) -> ScriptSyntax:
+    """Parse a ``dealer`` script: ``condition``, ``predeal``, ``NAME = EXPR``, ``produce`` ... statements.
+
+    >>> script = parse_statements("predeal north SAKQ\\nopener = hcp(south) >= 12\\nopener\\nproduce 5")
+    >>> script.produce, str(script.conditions[0]), str(script.predeals[Seat.N][0])
+    (5, 'hcp(south) >= 12', 'AKQ...')
+    """
+    return _Parser(text, source, dialect).script()

@@ -1,0 +1,12 @@
+"""``python -m inference.commands``: the ``kibitz`` command without installing it."""
+
+from __future__ import annotations
+
+import sys
+
+from . import main
+
+__all__: list[str] = []
+
+if __name__ == "__main__":  # pragma: no branch
+    sys.exit(main())

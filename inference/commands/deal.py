@@ -1,0 +1,62 @@
+"""``kibitz deal``: random deals satisfying a spec, exactly and uniformly."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from .options import Subparsers, add_format, add_n, add_output, add_seed, add_spec
+
+__all__ = ["register", "run_deal"]
+
+#: Deals sampled (and written) at a time.
+BATCH = 65536
+
+
+def run_deal(args: argparse.Namespace, out: TextIO) -> int:
+    """Deal ``-n`` deals uniformly over those satisfying the spec and write them (``--format``, ``-o``)."""
+    from dealer import DealerError, ImpossibleSpecError
+    from dealer.exact import ExactDealer
+    from dealer.rng import make_rng
+    from dealer.pbnio import write_deals
+
+    from .inputs import load_script
+
+    script = load_script(args.spec, args.spec_file)
+    n = args.n if args.n is not None else (script.produce or 10)
+    if n < 0:
+        raise DealerError(f"invalid -n {n}: expected a number of deals >= 0")
+    dealer = ExactDealer(script.spec, limit=args.limit)
+    if dealer.is_empty:
+        raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.explain_empty()}")
+    rng = make_rng(args.seed if args.seed is not None else script.seed)
+    target: TextIO = out
+    handle = None
+    if args.output:
+        try:
+            handle = open(args.output, "w", encoding="utf-8")
+        except OSError as exc:
+            raise DealerError(f"cannot write {args.output!r}: {exc.strerror}") from None
+        target = handle
+    try:
+        written = 0
+        while written < n:
+            masks = dealer.sample_masks(min(BATCH, n - written), rng)
+            write_deals(masks, target, args.format, start=written + 1, spec_text=str(script.spec))
+            written += len(masks)
+    finally:
+        if handle is not None:
+            handle.close()
+    return 0
+
+
+def register(sub: Subparsers) -> None:
+    """Add ``deal`` to the ``kibitz`` subcommands."""
+    p = sub.add_parser("deal", help="deal random deals satisfying a spec, exactly and uniformly",
+                       description="Deal N independent deals, uniform over those satisfying SPEC.")
+    add_spec(p)
+    add_n(p, "deals", None, shown="the spec's produce, else 10")
+    add_seed(p, None, shown="the spec's seed, else a fresh one")
+    add_format(p)
+    add_output(p)
+    p.set_defaults(handler=run_deal)

@@ -1,0 +1,97 @@
+"""``kibitz sample`` and ``kibitz odds``: layouts consistent with the play so far, from a file.
+
+``odds --json`` prints one object with the keys ``layouts``, ``weight``, ``holder``, ``length``,
+``hcp`` and ``split`` (see ``as_json`` of the odds in :mod:`inference.layouts`), exact
+probabilities as ``"num/den"`` strings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from ..errors import InvalidArgumentError
+from .options import (Subparsers, add_after, add_file, add_format, add_json, add_n, add_record, add_seat, add_seed,
+                      add_view)
+
+if TYPE_CHECKING:
+    from ..play import PlayState
+
+__all__ = ["register", "run_odds", "run_sample"]
+
+
+def run_sample(args: argparse.Namespace, out: TextIO) -> int:
+    """Write ``-n`` layouts consistent with the play after ``--after`` cards, drawn exactly in ``--view``."""
+    from dealer.pbnio import write_deals
+
+    from .inputs import state_after
+
+    if args.n < 0:
+        raise InvalidArgumentError(f"invalid -n {args.n}: expected a number of layouts >= 0")
+    state = state_after(args.file, args.board, args.record, args.after, args.seat)
+    masks = state.sample_masks(args.n, args.seed, args.view)
+    write_deals(masks, out, args.format, event=f"kibitz sample ({args.view} view)", declarer=state.declarer,
+                contract=_pbn_contract(state, args.file))
+    return 0
+
+
+def run_odds(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the exact odds after ``--after`` cards in ``--view`` (text, or JSON with ``--json``)."""
+    from .inputs import state_after
+
+    state = state_after(args.file, args.board, args.record, args.after, args.seat)
+    odds = state.odds(args.view)
+    obj = odds.as_json()
+    if args.json:
+        out.write(json.dumps(obj) + "\n")
+        return 0
+    lines = [f"{obj['layouts']} layouts ({args.view} view), viewer {state.viewer.name_long}"]
+    for seat, by_suit in odds.length.items():
+        lines.append(f"{state.name(seat)} ({seat.name}) dealt lengths:")
+        for suit, dist in by_suit.items():
+            cells = "  ".join(f"{n}:{float(p):6.2%}" for n, p in dist.items())
+            lines.append(f"  {'SHDC'[suit]}  {cells}")
+    lines.append("holders of unseen cards:")
+    for card, by in sorted(odds.holder.items()):
+        lines.append(f"  {card}: " + "  ".join(f"{s.name} {float(p):6.2%}" for s, p in by.items()))
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _pbn_contract(state: PlayState, path: str) -> str:
+    """The contract for a PBN ``Contract`` tag (``4H``, ``3NTX``), or ``?`` when the source gives only a strain."""
+    from ..scenario import load_scenario
+
+    if Path(path).suffix.lower() == ".toml" and not load_scenario(path).contract.strip()[:1].isdigit():
+        return "?"
+    return str(state.contract)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    add_file(p, "a PBN/LIN file of played deals, or a scenario (.toml)")
+    add_record(p, "the first with play")
+    add_after(p)
+    add_seat(p)
+    add_view(p)
+
+
+def register(sub: Subparsers) -> None:
+    """Add ``sample`` and ``odds`` to the ``kibitz`` subcommands."""
+    p = sub.add_parser("sample", help="deal layouts consistent with the play so far, exactly, as PBN",
+                       description="Deal N complete layouts consistent with everything seen after --after cards "
+                                   "(and the view's inferences), drawn exactly: uniform in the lawful and agreement "
+                                   "views, in proportion to the weights in the weighted view.")
+    _common(p)
+    add_n(p, "layouts", 10)
+    add_seed(p, None)
+    add_format(p)
+    p.set_defaults(handler=run_sample)
+    p = sub.add_parser("odds", help="exact odds: who holds each card, lengths and HCP of the concealed hands",
+                       description="Exact odds, as fractions, after --after cards: the number of layouts, the chance "
+                                   "each concealed seat holds each unseen card, and each seat's dealt length per suit "
+                                   "and dealt HCP distributions.")
+    _common(p)
+    add_json(p, 'the odds ({"layouts", "weight", "holder", "length", "hcp", "split"})')
+    p.set_defaults(handler=run_odds)

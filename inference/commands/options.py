@@ -1,0 +1,141 @@
+"""The options the ``kibitz`` commands share, each declared once with one meaning.
+
+==================  =========================================================================
+``FILE``            a PBN/LIN file of played deals, or a scenario (``.toml``)
+``--board N``       the board to use (its label in the file: ``7``, ``o7``/``c7`` also match ``7``)
+``--record K``      the record to use, by its 1-based position in the file
+``--seat S``        the *viewer*: whose view of the play (default: declarer); never a filter
+``--after K``       cards of the play already seen
+``--view V``        the layouts considered: lawful, agreement or weighted
+``-n N``            how many (deals, layouts, layouts per decision)
+``--seed S``        random seed: same seed, same output
+``--json``          print JSON instead of text
+``--format F``      pbn, oneline or json lines (deals and layouts)
+``-o FILE``         write to this file instead of standard output
+``SPEC``/``-f``     a spec in the dealer language, inline or in a file; ``--limit`` bounds its tables
+``--hand S``        (``stats``) only this seat's tables
+==================  =========================================================================
+
+Declaring an option imports nothing heavy: the choices the engine defines (views, formats,
+features, the dealer's table limit, the agreements shipped) are mirrored here, and a test checks
+they equal the engine's. What the options *select* (a record, a play state, a spec) is
+:mod:`inference.commands.inputs`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Callable, TextIO, TypeAlias
+
+__all__ = [
+    "Handler",
+    "Subparsers",
+    "VIEWS",
+    "FORMATS",
+    "FEATURES",
+    "DEFAULT_LIMIT",
+    "agreement_names",
+    "add_file",
+    "add_record",
+    "add_seat",
+    "add_after",
+    "add_view",
+    "add_n",
+    "add_seed",
+    "add_json",
+    "add_format",
+    "add_output",
+    "add_spec",
+    "add_limit",
+]
+
+#: What a command runs: the parsed arguments and standard output in, the exit status out.
+Handler: TypeAlias = Callable[[argparse.Namespace, TextIO], int]
+#: The object ``add_subparsers`` returns, which each command module registers its parsers on.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+#: The views of the layouts (``inference.layouts.VIEWS``).
+VIEWS = ("lawful", "agreement", "weighted")
+#: Formats for deals and layouts (``dealer.pbnio.FORMATS``).
+FORMATS = ("pbn", "oneline", "json")
+#: Features ``stats`` tabulates (``dealer.exact.FEATURES``).
+FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
+#: Largest table (cells) the exact dealer may build by default (``dealer.engine.DEFAULT_LIMIT``).
+DEFAULT_LIMIT = 40_000_000
+
+
+def agreement_names(folder: str) -> list[str]:
+    """Names of the agreements shipped in ``inference/data/<folder>`` (as ``inference.leads.available_agreements``)."""
+    base = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", folder)
+    return sorted(name[:-5] for name in os.listdir(base) if name.endswith(".toml"))
+
+
+def add_file(p: argparse.ArgumentParser, what: str, *, many: bool = False) -> None:
+    """The positional ``FILE`` (``FILE...`` when ``many``): ``what`` says which files the command reads."""
+    p.add_argument("file", nargs="+" if many else None, metavar="FILE", help=what)
+
+
+def add_record(p: argparse.ArgumentParser, default: str) -> None:
+    """``--board N`` and ``--record K``: which record of the file; ``default`` says which when neither is given."""
+    p.add_argument("--board", help=f"the board, by its label in the file (default: {default})")
+    p.add_argument("--record", type=int, help="the record, by its 1-based position in the file")
+
+
+def add_seat(p: argparse.ArgumentParser) -> None:
+    """``--seat S``: the viewer."""
+    p.add_argument("--seat", help="the viewer: whose view of the play (default: declarer)")
+
+
+def add_after(p: argparse.ArgumentParser) -> None:
+    """``--after K``: cards of the play already seen."""
+    p.add_argument("--after", type=int, default=0, help="cards of the play already seen (default 0)")
+
+
+def add_view(p: argparse.ArgumentParser, what: str = "the layouts considered") -> None:
+    """``--view V``: lawful (default), agreement or weighted."""
+    p.add_argument("--view", choices=VIEWS, default="lawful", help=f"{what}: lawful (default), agreement or weighted")
+
+
+def add_n(p: argparse.ArgumentParser, what: str, default: int | None, shown: str | None = None) -> None:
+    """``-n N``: how many ``what``; ``shown`` describes a ``default`` of None (the command decides)."""
+    text = shown if shown is not None else f"{default:,}"
+    p.add_argument("-n", type=int, default=default, help=f"how many {what} (default: {text})")
+
+
+def add_seed(p: argparse.ArgumentParser, default: int | None, shown: str = "a fresh seed each run") -> None:
+    """``--seed S``: the random seed; ``shown`` describes a ``default`` of None."""
+    text = shown if default is None else str(default)
+    p.add_argument("--seed", type=int, default=default, help=f"random seed: same seed, same output (default: {text})")
+
+
+def add_json(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json``: print ``what`` as JSON instead of text."""
+    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+
+def add_format(p: argparse.ArgumentParser) -> None:
+    """``--format F``: pbn (default), oneline or json lines."""
+    p.add_argument("--format", choices=FORMATS, default="pbn", help="pbn (default), oneline or json lines")
+
+
+def add_output(p: argparse.ArgumentParser) -> None:
+    """``-o FILE``: write to a file instead of standard output."""
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+
+
+def add_spec(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
+    """The spec: ``SPEC`` (or ``--spec SPEC`` when not ``positional``) and ``-f FILE``; plus ``--limit``."""
+    if positional:
+        p.add_argument("spec", nargs="?", metavar="SPEC", help="spec in the dealer language, or a file holding one")
+        p.add_argument("-f", "--file", dest="spec_file", help="read the spec from this file")
+    else:
+        p.add_argument("--spec", help="spec the deals should follow (text or file)")
+        p.add_argument("--spec-file", dest="spec_file", help="read the spec from this file")
+    add_limit(p)
+
+
+def add_limit(p: argparse.ArgumentParser) -> None:
+    """``--limit CELLS``: the largest table the exact dealer may build."""
+    p.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
+                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT_LIMIT:,})")

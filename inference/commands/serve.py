@@ -1,0 +1,30 @@
+"""``kibitz serve``: the argument parsing of the JSON-lines protocol (the protocol is :mod:`inference.protocol`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from .. import protocol
+from .options import Subparsers
+
+__all__ = ["register", "run_serve"]
+
+
+def run_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Answer the protocol's requests on standard input until ``quit`` or its end."""
+    return protocol.serve(sys.stdin, out)
+
+
+def _description() -> str:
+    """The protocol module's documentation without its first line and the table rules."""
+    text = "\n\n".join((protocol.__doc__ or "").split("\n\n")[1:]).replace("``", "")
+    return "\n".join(line for line in text.splitlines() if set(line) != {"=", " "})
+
+
+def register(sub: Subparsers) -> None:
+    """Add ``serve`` to the ``kibitz`` subcommands."""
+    p = sub.add_parser("serve", help="JSON-lines protocol on stdin/stdout, for bots in any language",
+                       description=_description(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(handler=run_serve)

@@ -1,0 +1,59 @@
+"""``kibitz count``: the exact number of deals satisfying a spec, as text and as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dealer.exact import ExactDealer
+from dealer.spec import DealSpec
+from inference.commands.count import JSON_KEYS
+from tests.inference.commands.helpers import run
+
+
+def test_count_json_matches_the_api() -> None:
+    status, out, _ = run("count", "--json", "spades(west) == 9 && shape(east, xx66)")
+    assert status == 0
+    obj = json.loads(out)
+    dealer = ExactDealer(DealSpec.parse("spades(west) == 9 && shape(east, xx66)"))
+    assert obj["deals"] == dealer.count()
+    assert obj["constrained"] == 556_991_252_532_000
+    num, den = map(int, obj["probability"].split("/"))
+    assert num * 53_644_737_765_488_792_839_237_440_000 == dealer.count() * den
+
+
+def test_count_text_output() -> None:
+    status, out, _ = run("count", "hcp(north) == 3")
+    assert status == 0
+    assert "15,636,342,960 ways to deal N" in out and "probability:" in out
+
+
+def test_count_impossible_says_why() -> None:
+    status, out, _ = run("count", "--json", "spades(north) >= 7 && spades(south) >= 7")
+    obj = json.loads(out)
+    assert status == 0 and obj["deals"] == 0 and "north" in obj["impossible"] and "south" in obj["impossible"]
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["count", "hcp(north) >"], "<spec>:1:13: expected a number"),
+    (["count", "hcp(north) > 3 && hcp(south) > 3 && hcp(east) > 3 && hcp(west) > 3", "--limit", "1000"],
+     "beyond the limit of 1,000"),
+])
+def test_bad_input_exit_2(argv: list[str], fragment: str) -> None:
+    status, out, err = run(*argv)
+    assert status == 2 and out == ""
+    assert err.startswith("kibitz: error:") and fragment in err
+
+
+def test_count_json_has_the_same_keys_whatever_the_spec(tmp_path: Path) -> None:
+    _, possible, _ = run("count", "--json", "hcp(north) == 3")
+    _, impossible, _ = run("count", "--json", "spades(north) >= 7 && spades(south) >= 7")
+    a, b = json.loads(possible), json.loads(impossible)
+    assert list(a) == list(b) == list(JSON_KEYS)
+    assert a["impossible"] is None and b["impossible"] and b["deals"] == 0
+    spec = tmp_path / "n3.dl"
+    spec.write_text("condition hcp(north) == 3\n")
+    _, from_file, _ = run("count", "--json", "-f", str(spec))
+    assert json.loads(from_file)["deals"] == a["deals"] == ExactDealer(DealSpec.parse("hcp(north) == 3")).count()

@@ -1,0 +1,92 @@
+"""``kibitz sample`` and ``kibitz odds``: layouts after K cards of a record or a scenario, from the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from dealer import Card, Deal, Seat
+from inference.contract import Strain
+from inference.layouts import layout_space
+from inference.play import PlayState
+from tests.inference.commands.helpers import run
+from tests.inference.helpers import random_play
+from tests.inference.test_layouts import DEAL
+from tests.inference.test_records import pbn_rows, pbn_text
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def record_file(tmp_path: Path) -> tuple[Path, list]:
+    cards = random_play(DEAL, Seat.S, Strain.H, random.Random(5), 52)
+    path = tmp_path / "r.pbn"
+    path.write_text(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, cards, Seat.W)))
+    return path, cards
+
+
+def test_cli_odds_json(tmp_path: Path) -> None:
+    path, cards = record_file(tmp_path)
+    status, out, _ = run("odds", str(path), "--after", "5", "--json")
+    assert status == 0
+    obj = json.loads(out)
+    assert set(obj) >= {"layouts", "holder", "length", "hcp"}
+    assert set(obj["length"]) == {"W", "E"} and set(obj["hcp"]) == {"W", "E"}
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    for i, c in enumerate(cards[:5]):
+        state.play(c)
+        if i == 0:
+            state.table_dummy(DEAL[Seat.N])
+    odds = state.layouts().odds()
+    assert obj["layouts"] == odds.layouts
+    for card, by in obj["holder"].items():
+        assert sum(Fraction(v) for v in by.values()) == 1
+        for seat, v in by.items():
+            assert Fraction(v) == odds.holder[Card.parse(card)][Seat.parse(seat)]
+    for seat in ("W", "E"):
+        for suit in "SHDC":
+            assert sum(Fraction(v) for v in obj["length"][seat][suit].values()) == 1
+
+
+def test_cli_sample_pbn(tmp_path: Path) -> None:
+    path, cards = record_file(tmp_path)
+    status, out, _ = run("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
+    assert status == 0
+    deals = [Deal.from_pbn(m) for m in re.findall(r'\[Deal "([^"]+)"\]', out)]
+    assert len(deals) == 25
+    played = set(cards[:9])
+    for d in deals:
+        assert d[Seat.S] == DEAL[Seat.S] and d[Seat.N] == DEAL[Seat.N]
+        for seat in Seat:
+            for c in played:
+                if DEAL.holder(c) == seat:
+                    assert c in d[seat]
+    _, again, _ = run("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
+    assert again == out
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["odds", "X.pbn"], "cannot read"),
+    (["sample", "R", "--after", "99"], "fewer than --after 99"),
+    (["sample", "R", "-n", "-3"], "invalid -n -3"),
+])
+def test_cli_bad_input(tmp_path: Path, argv: list[str], fragment: str) -> None:
+    path, _ = record_file(tmp_path)
+    argv = [str(path) if a == "R" else str(tmp_path / a) if a.endswith(".pbn") else a for a in argv]
+    status, out, err = run(*argv)
+    assert status == 2 and out == "" and fragment in err
+
+
+def test_cli_from_a_scenario_and_another_viewer(tmp_path: Path) -> None:
+    scenario = str(ROOT / "scenarios/seed/08-10-declaring-side-and-trick-one.toml")
+    status, out, _ = run("odds", scenario, "--after", "2", "--json")
+    assert status == 0 and int(json.loads(out)["layouts"]) > 0
+    status, out, err = run("sample", scenario, "--after", "99")
+    assert status == 2 and out == "" and "fewer than --after 99" in err
+    path, _ = record_file(tmp_path)
+    status, out, _ = run("odds", str(path), "--after", "4", "--seat", "E", "--json")
+    assert status == 0 and set(json.loads(out)["hcp"]) == {"W", "S"}  # East's view: dummy seen, W and S concealed

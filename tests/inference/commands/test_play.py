@@ -1,0 +1,65 @@
+"""``kibitz play``: the reference declarer on a recorded deal, from the command line (extra ``kibitz[bot]``)."""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inference.commands.play import record_tricks
+from inference.contract import Strain
+from inference.records import PlayRecord, read_pbn
+from tests.inference.commands.helpers import run
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "records" / "example.pbn"
+
+needs_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
+                                  reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
+
+
+def test_without_the_extra_kibitz_play_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = builtins.__import__
+
+    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("endplay"):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3")
+    assert status == 2 and "kibitz[bot]" in err
+
+
+@needs_solver
+def test_kibitz_play_prints_every_card_and_the_result() -> None:
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3", "--tricks", "2")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert sum(1 for line in lines if line.startswith("  trick")) == 52
+    assert sum("won by" in line for line in lines) == 13
+    assert "3 lawful layouts:" in out and "double dummy (past --tricks)" in out
+    assert lines[-2].startswith("declarer's side took ")
+    assert "(the record: 10; double dummy from the lead: 10)" in lines[-2]
+
+
+def test_kibitz_play_rejects_bad_input() -> None:
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "0")
+    assert status == 2 and "invalid -n 0" in err and out == ""
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--seed", "-5")
+    assert status == 2 and "invalid --seed -5" in err and out == ""
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--tricks", "14")
+    assert status == 2 and "invalid --tricks 14" in err and out == ""
+    status, _, err = run("play", str(EXAMPLE), "--board", "9")
+    assert status == 2 and "board 9" in err
+
+
+def test_record_tricks_counts_the_recorded_play() -> None:
+    records = [r for r in read_pbn(EXAMPLE.read_text()) if isinstance(r, PlayRecord)]
+    assert records and all(len(r.play) == 52 for r in records)
+    tricks = {rec.board: record_tricks(rec.play, rec.declarer, rec.contract.strain) for rec in records}
+    assert tricks["2"] == 10  # the record kibitz play quotes for board 2
+    assert all(0 <= t <= 13 for t in tricks.values() if t is not None)
+    assert record_tricks(records[0].play[:48], records[0].declarer, Strain.NT) is None
