@@ -185,6 +185,17 @@ def _scaled_weights(values: Sequence[object]) -> tuple[list[int], int]:
     return [int(f * den) for f in fracs], den
 
 
+
+def _renumber(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Equal non-negative keys get one id (0, 1, ... in key order), -1 stays -1; and one representative each."""
+    live = key >= 0
+    ids = np.full(len(key), -1, dtype=np.int64)
+    uniq, inv = np.unique(key[live], return_inverse=True)
+    ids[live] = inv.reshape(-1)
+    rep = np.zeros(len(uniq), dtype=np.int64)
+    rep[inv.reshape(-1)] = np.nonzero(live)[0]
+    return ids, rep
+
 def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], predeal_suit: int,
                             holding_filter: Callable[[CardSet], object] | None = None
                             ) -> tuple[HoldingAutomaton, int]:
@@ -229,15 +240,10 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
     letters = np.where(ok, length * _HS + np.minimum(hcp, _HS - 1), -1)
     # final signature: (letter, weight)
     final_key = np.where(ok, letters * (int(weights.max()) + 1) + weights, -1)
-    live = final_key >= 0
-    ids = np.full(1 << r, -1, dtype=np.int64)
-    uniq, inv = np.unique(final_key[live], return_inverse=True)
-    ids[live] = inv.reshape(-1)
-    rep = np.zeros(len(uniq), dtype=np.int64)
-    rep[inv.reshape(-1)] = np.nonzero(live)[0]
+    ids, rep = _renumber(final_key)
     final_letter = letters[rep].astype(np.int32)
     final_weight = weights[rep]
-    sizes = [len(uniq)]
+    sizes = [len(rep)]
     next0: list[np.ndarray] = []
     next1: list[np.ndarray] = []
     cur_ids = ids
@@ -247,15 +253,10 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
         n1 = cur_ids[s | (1 << k)]
         m = sizes[0]
         key = np.where((n0 >= 0) | (n1 >= 0), (n0 + 1) * (m + 1) + (n1 + 1), -1)
-        live = key >= 0
-        new_ids = np.full(1 << k, -1, dtype=np.int64)
-        uk, inv = np.unique(key[live], return_inverse=True)
-        new_ids[live] = inv.reshape(-1)
-        rep = np.zeros(len(uk), dtype=np.int64)
-        rep[inv.reshape(-1)] = np.nonzero(live)[0]
+        new_ids, rep = _renumber(key)
         next0.insert(0, n0[rep].astype(np.int32))
         next1.insert(0, n1[rep].astype(np.int32))
-        sizes.insert(0, len(uk))
+        sizes.insert(0, len(rep))
         cur_ids = new_ids
     return HoldingAutomaton(tuple(sizes), tuple(next0), tuple(next1), final_letter, final_weight), den
 

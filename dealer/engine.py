@@ -46,7 +46,28 @@ class _Layer:
     exact: np.ndarray  # (cells, D-1) bool: the floor was exact
 
 
-class JointTables:
+class _Tracked:
+    """What both table backends know of the tracked seats: their automata, the free cards, the destinations."""
+
+    def _track(self, automata: Sequence[SeatAutomaton], n: int, pool: bool) -> None:
+        self.automata = list(automata)
+        self.k = len(self.automata)
+        self.n = n
+        self.pool = pool
+        self.n_dest = self.k + (1 if pool else 0)
+
+    def total(self) -> int:
+        """The number of completions from the start (defined by each backend)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _destinations(self, count: int) -> np.ndarray:
+        """The ``(n, count)`` destinations array, every card to the pool; refuses an empty table."""
+        if self.k and count and self.total() == 0:
+            raise ValueError("cannot sample from an empty table")
+        return np.full((self.n, count), self.k, dtype=np.int8)
+
+
+class JointTables(_Tracked):
     """Backward counts ``B[t]`` over the joint states of the tracked seats.
 
     ``automata``: the tracked seats' automata (all over the same free cards);
@@ -55,11 +76,7 @@ class JointTables:
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
                  limit: int = DEFAULT_LIMIT, backward: bool = True) -> None:
-        self.automata = list(automata)
-        self.k = len(self.automata)
-        self.n = n
-        self.pool = pool
-        self.n_dest = self.k + (1 if pool else 0)
+        self._track(automata, n, pool)
         for a in self.automata:
             if a.n != n:
                 raise ValueError("all automata must read the same free cards")
@@ -226,11 +243,9 @@ class JointTables:
         whose counts are larger, draw exactly with 64-bit boundaries.
         """
         n, k = self.n, self.k
-        dest = np.full((n, count), k, dtype=np.int8)
+        dest = self._destinations(count)
         if not k or count == 0:
             return dest
-        if self.total() == 0:
-            raise ValueError("cannot sample from an empty table")
         if not hasattr(self, "_nx"):
             self._prepare_sampling()
         state = [np.zeros(count, dtype=np.int64) for _ in range(k)]
@@ -347,7 +362,7 @@ def _exact_choice(first_word: int, weights: list[int], rng: np.random.Generator)
         scale *= _TWO64
 
 
-class CompactTables:
+class CompactTables(_Tracked):
     """The same counts as :class:`JointTables`, over *reachable* joint states only.
 
     Where the seats' states are strongly correlated (several seats drawing
@@ -359,11 +374,7 @@ class CompactTables:
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
                  limit: int = DEFAULT_LIMIT, backward: bool = True) -> None:
-        self.automata = list(automata)
-        self.k = len(self.automata)
-        self.n = n
-        self.pool = pool
-        self.n_dest = self.k + (1 if pool else 0)
+        self._track(automata, n, pool)
         self.big: dict[int, _Layer] = {}
         self.next: list[np.ndarray] = []  # per position: (n_dest, states) int64, -1 dead
         self.weights: list[list[np.ndarray | None]] = []
@@ -476,11 +487,9 @@ class CompactTables:
     def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """Destinations of every free card for ``count`` samples (see :meth:`JointTables.sample`)."""
         n, k = self.n, self.k
-        dest = np.full((n, count), k, dtype=np.int8)
+        dest = self._destinations(count)
         if not k or count == 0:
             return dest
-        if self.total() == 0:
-            raise ValueError("cannot sample from an empty table")
         state = np.zeros(count, dtype=np.int64)
         remainder: np.ndarray | None = None
         for t in range(n):

@@ -1,13 +1,6 @@
 """Pavlicek's deal numbering: a bijection between deals and ``0 .. D-1``.
 
-From Richard Pavlicek, *Mapping Bridge Deals*. Cards are taken in the order
-``SA HA DA CA SK HK ... C2`` (rank by rank, suits S H D C); at each card the
-remaining space of numbers is split among N, E, S, W in proportion to their
-vacant places, and the card goes to the seat whose part holds the number.
-Number 0 gives North the first 13 cards of that order, East the next 13 and
-South the next; ``D - 1`` gives them to West, South and East.
-
-The arithmetic is :mod:`dealer.pavlicek` (on hand masks); this module gives
+Pavlicek's method and its arithmetic are :mod:`dealer.pavlicek` (on hand masks); this module gives
 it :class:`~dealer.deal.Deal` values. All arithmetic is on Python ints;
 nothing is rounded.
 

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Sequence, cast
+from typing import Annotated, Any, Iterable, Sequence
 
 import networkx as nx  # type: ignore[import-untyped]
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, field_validator
 
 from dealer import Seat
 
@@ -47,7 +47,7 @@ from .evaluation import Evaluator
 from .features import Kind, features_of
 from .position import Position
 
-__all__ = ["Tag", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
+__all__ = ["Tag", "TagField", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
            "evaluate_statuses", "agreement_units", "agreement_claim", "DEFAULT_POLICY"]
 
 
@@ -67,6 +67,10 @@ class Tag(str, Enum):
             if t in (tag.value, tag.value.removeprefix("agreement-"), tag.name.lower()):
                 return tag
         raise ValueError(f"invalid tag {text!r}: expected consistent, unspecified or inconsistent")
+
+
+#: A tag field of a model: accepts a Tag or its text (``consistent``, ``agreement-unspecified`` ...).
+TagField = Annotated[Tag, BeforeValidator(Tag.parse)]
 
 
 class Status(str, Enum):
@@ -97,7 +101,7 @@ class Inference(BaseModel):
     action: str = ""
     kind: str = "call"
     claim: str
-    tag: Tag = Tag.CONSISTENT
+    tag: TagField = Tag.CONSISTENT
     fallbacks: tuple[str, ...] = ()
     group: str | None = None
     weight: float | None = None
@@ -116,11 +120,6 @@ class Inference(BaseModel):
     @classmethod
     def _by(cls, v: Any) -> Seat:
         return v if isinstance(v, Seat) else Seat.parse(v)
-
-    @field_validator("tag", mode="before")
-    @classmethod
-    def _tag(cls, v: Any) -> Tag:
-        return Tag.parse(v)
 
     @field_validator("kind")
     @classmethod

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from dealer import CARDS, Card, Seat, Suit
 
 from .errors import InvalidArgumentError
-from .inferences import Inference, Tag
+from .inferences import Inference, Tag, TagField
 
 __all__ = ["LeadRule", "LeadAgreement", "CardingAgreement", "load_lead_agreement", "load_carding_agreement",
            "lead_interpretations", "count_signal", "available_agreements", "ORDINALS"]
@@ -56,17 +56,12 @@ class LeadRule(BaseModel):
     length: tuple[int, ...] | None = None
     holding: str | None = None
     sequence: bool = False
-    tag: Tag
+    tag: TagField
 
     @field_validator("length", mode="before")
     @classmethod
     def _length(cls, v: Any) -> tuple[int, ...] | None:
         return _lengths(v)
-
-    @field_validator("tag", mode="before")
-    @classmethod
-    def _tag(cls, v: Any) -> Tag:
-        return Tag.parse(v)
 
     @field_validator("holding")
     @classmethod
@@ -95,13 +90,8 @@ class LeadAgreement(BaseModel):
     honours: str = "AKQJT"
     split_three: bool = True
     sequences: bool = True
-    default: Tag = Tag.INCONSISTENT
+    default: TagField = Tag.INCONSISTENT
     rule: tuple[LeadRule, ...] = Field(default_factory=tuple)
-
-    @field_validator("default", mode="before")
-    @classmethod
-    def _default(cls, v: Any) -> Tag:
-        return Tag.parse(v)
 
     @field_validator("honours")
     @classmethod

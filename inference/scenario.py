@@ -17,9 +17,9 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, TypeVar
+from typing import Annotated, Any, Iterable, Iterator, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from dealer import Card, CardSet, DealerError, Seat, Suit
 
@@ -90,12 +90,24 @@ class StartPosition(BaseModel):
         return {Seat.parse(k): str(x) for k, x in dict(v).items()}
 
 
+def _event(v: Any) -> str:
+    """An ``after`` field: ``start``, ``dummy`` or ``TRICK.CARD``."""
+    text = str(v).strip().lower()
+    if text in ("start", "dummy") or _AFTER.match(text):
+        return text
+    raise ValueError(f"expected 'start', 'dummy' or TRICK.CARD such as '9.2', got {v!r}")
+
+
+#: When an expectation is checked or an entry added: ``start``, ``dummy`` or ``TRICK.CARD``.
+After = Annotated[str, BeforeValidator(_event)]
+
+
 class Expectation(BaseModel):
     """What must hold after an event: ``after`` is ``start``, ``dummy``, or ``TRICK.CARD`` (e.g. ``9.2``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    after: str
+    after: After
     bounds: dict[Seat, dict[str, tuple[int, int]]] = Field(default_factory=dict)
     located: dict[Seat, str] = Field(default_factory=dict)
     iconic: dict[Seat, dict[str, str]] = Field(default_factory=dict)
@@ -105,14 +117,6 @@ class Expectation(BaseModel):
     agreement: dict[Seat, dict[str, tuple[int, int]]] = Field(default_factory=dict)
     policy: list[str] = Field(default_factory=lambda: ["consistent"])
     note: str = ""
-
-    @field_validator("after", mode="before")
-    @classmethod
-    def _after(cls, v: Any) -> str:
-        text = str(v).strip().lower()
-        if text in ("start", "dummy") or _AFTER.match(text):
-            return text
-        raise ValueError(f"expected 'start', 'dummy' or TRICK.CARD such as '9.2', got {v!r}")
 
     @field_validator("bounds", "agreement", mode="before")
     @classmethod
@@ -151,12 +155,7 @@ class InferenceEntry(BaseModel):
     fallbacks: list[str] = Field(default_factory=list)
     one_fewer: bool = False
     group: str | None = None
-    after: str = "start"
-
-    @field_validator("after", mode="before")
-    @classmethod
-    def _after(cls, v: Any) -> str:
-        return Expectation._after(v)
+    after: After = "start"
 
 
 class LeadEntry(BaseModel):
@@ -167,12 +166,7 @@ class LeadEntry(BaseModel):
     card: str
     agreement: str = "fourth-best-nt"
     group: str = "lead"
-    after: str = "dummy"
-
-    @field_validator("after", mode="before")
-    @classmethod
-    def _after(cls, v: Any) -> str:
-        return Expectation._after(v)
+    after: After = "dummy"
 
 
 class Scenario(BaseModel):
