@@ -60,6 +60,7 @@ def test_public_names_exist_and_are_documented(package: str) -> None:
                 assert getattr(obj, "__doc__", None), f"{module.__name__}.{name} has no docstring"
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
     """Both packages type-check under ``mypy --strict`` (the settings in pyproject.toml)."""
     api = pytest.importorskip("mypy.api", reason="mypy is in the test extra")

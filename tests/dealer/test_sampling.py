@@ -77,6 +77,7 @@ def test_same_seed_same_deals(text: str) -> None:
 @pytest.mark.parametrize("text,seats", [
     (SPECS[0], "NESW"), (SPECS[1], "NESW"), (SPECS[2], "NS"), (SPECS[3], "WE"), (SPECS[4], "NESW"),
 ])
+@pytest.mark.slow
 def test_frequencies_match_exact_distribution(text: str, seats: str) -> None:
     """Chi-square of each seat's lengths, HCP and pattern against the exact counts."""
     dealer = ExactDealer(DealSpec.parse(text))

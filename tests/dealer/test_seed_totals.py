@@ -110,6 +110,7 @@ def test_dense_and_compact_tables_agree(text: str) -> None:
     "hcp(north) >= 15 && hcp(south) >= 10 && spades(east) >= 5 && hearts(west) >= 5",
     "spades(north) >= 5 && hearts(east) >= 5 && diamonds(south) >= 5 && clubs(west) >= 5",
 ])
+@pytest.mark.slow
 def test_four_constrained_seats(text: str) -> None:
     """All four seats constrained at once: exact, and HCP-light seats read the honours last."""
     spec = DealSpec.parse(text)

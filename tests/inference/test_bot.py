@@ -118,8 +118,13 @@ def test_the_solver_is_not_reached_with_an_invalid_board(monkeypatch: pytest.Mon
 
 # -- everything below needs the solver --------------------------------------------------------
 
-needs_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
-                                  reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
+_no_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
+                                reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
+
+
+def needs_solver(test: Any) -> Any:
+    """The test needs the double-dummy solver: marked ``bot``, skipped without the extra."""
+    return pytest.mark.bot(_no_solver(test))
 
 
 def minimax(hands: list[int], leader: Seat, trick: list[tuple[Seat, Card]], strain: Strain, side: int) -> int:
@@ -163,6 +168,7 @@ def ending(deal: Deal, declarer: Seat, strain: Strain, rnd: random.Random, cards
 @settings(max_examples=60, deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False),
        st.integers(40, 45), st.integers(0, 2 ** 16))
+@pytest.mark.slow
 def test_decision_equals_brute_force_over_the_same_samples(deal: Deal, declarer: Seat, strain: Strain,
                                                            rnd: random.Random, cards: int, seed: int) -> None:
     """Each legal card's total is the minimax tricks summed over the very layouts the view samples (the

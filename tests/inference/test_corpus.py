@@ -21,7 +21,8 @@ from inference.replay import replay_record
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("KIBITZ_CORPUS", ROOT.parent / "shared" / "corpus"))
-pytestmark = pytest.mark.skipif(not (CORPUS / "records.jsonl").is_file(), reason=f"no corpus at {CORPUS}")
+pytestmark = [pytest.mark.corpus,
+              pytest.mark.skipif(not (CORPUS / "records.jsonl").is_file(), reason=f"no corpus at {CORPUS}")]
 
 
 def verdicts() -> dict[str, dict[int, dict[str, str]]]:

@@ -137,6 +137,7 @@ def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int
     assert_odds_equal_brute_force(state, data.draw(claim_texts(("LHO", "RHO"), list(CardSet(state.snapshot.unseen)))))
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(10, 11), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,

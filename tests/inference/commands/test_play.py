@@ -16,8 +16,13 @@ from tests.inference.commands.helpers import run
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "records" / "example.pbn"
 
-needs_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
-                                  reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
+_no_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
+                                reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
+
+
+def needs_solver(test: Any) -> Any:
+    """The test needs the double-dummy solver: marked ``bot``, skipped without the extra."""
+    return pytest.mark.bot(_no_solver(test))
 
 
 def test_without_the_extra_kibitz_play_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
