@@ -10,6 +10,8 @@ new         ``hand``, ``declarer``, optional ``contract`` (default NT) and ``vie
 inference   an inference: ``name``, ``by`` (LHO, RHO, partner, N...), ``claim``, optional ``tag``,
             ``action``, ``kind``, ``fallbacks``, ``group``
 lead        read a lead: ``card``, optional ``agreement`` (default fourth-best-nt)
+auction     read an auction: ``dealer``, ``calls`` (a list or space-separated), ``book``, optional
+            ``vulnerable`` and ``explanations`` (per call: text or null)
 dummy       ``hand``; optional ``early`` (before the opening lead)
 play        ``card``, optional ``seat`` (must be the seat on turn)
 undo        optional ``to`` (a ply; default: the last event)
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "Session", "serve"]
 
 #: The protocol's commands, in the order the module's table documents them.
-COMMANDS = ("new", "inference", "lead", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample", "state",
+COMMANDS = ("new", "inference", "lead", "auction", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample", "state",
             "quit")
 
 
@@ -86,6 +88,17 @@ class Session:
                           group=r.get("group", "lead"))
         updates = add_entry(entry, self._need(), "<serve>", None)
         return {"statuses": [sc.as_dict() for u in updates for sc in u.statuses]}
+
+    def cmd_auction(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``auction``: read ``calls`` with a ``book``; the inferences added and the statuses they got."""
+        for field in ("dealer", "calls", "book"):
+            if field not in r:
+                raise InvalidArgumentError(f"auction: missing {field!r}")
+        calls = r["calls"].split() if isinstance(r["calls"], str) else list(r["calls"])
+        update = self._need().add_auction(r["dealer"], calls, book=r["book"], vulnerability=r.get("vulnerable", ""),
+                                          explanations=r.get("explanations"))
+        return {"event": update.event if update else None,
+                "statuses": [sc.as_dict() for sc in update.statuses] if update else []}
 
     def cmd_dummy(self, r: dict[str, Any]) -> dict[str, Any]:
         """``dummy``: table dummy's ``hand``; the bounds it changed."""

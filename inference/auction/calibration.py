@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
-from scipy.stats import binomtest
+from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from dealer import DealerError, Seat
 from dealer.exact import ExactDealer
@@ -223,12 +223,17 @@ def _tally(rec: AuctionRecord, folder: str, book: Book,
         seat = call.context.caller
         defender = seat not in declaring
         one = Coverage(1, call.source == "book", call.source == "explanation", call.source == "uncovered",
-                       call.unreadable)  # type: ignore[arg-type]
+                       call.unreadable)
         coverage[(folder, defender)] = coverage[(folder, defender)].add(one)
         mask = rec.deal.masks[seat]
         for k, (claim, fallbacks) in enumerate(call.templates):
             key = (call.rule_id, k if call.source == "book" else 0)
             seen[key][(claim, *fallbacks)].append((mask, folder, defender))
+
+
+def _mean(total: Fraction | None, n: int, rule_id: str) -> Fraction | None:
+    """The matched calls' mean prior (each call's claim has its own suits), exact."""
+    return None if total is None or rule_id == EXPLANATION_RULE or not n else total / n
 
 
 def _rows(book: Book, records: int, errors: int,
@@ -270,8 +275,7 @@ def _rows(book: Book, records: int, errors: int,
                         if defender:
                             defenders[0] += int(ok)
                             defenders[1] += 1
-        levels = tuple(Level(hits[i], ns[i], None if priors[i] is None or rule_id == EXPLANATION_RULE
-                             else priors[i] / ns[i]) for i in range(depth))  # type: ignore[operator]
+        levels = tuple(Level(hits[i], ns[i], _mean(priors[i], ns[i], rule_id)) for i in range(depth))
         rows.append(ClaimRow(rule_id, family, label, tag, levels,
                              {f: (h, n) for f, (h, n) in sorted(folders.items())}, (defenders[0], defenders[1])))
     total = Coverage()

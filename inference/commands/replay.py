@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dealer import Seat
 
 from ..errors import InvalidArgumentError
-from .options import Subparsers, add_file, add_json, add_record, add_seat
+from .options import Subparsers, add_book, add_file, add_json, add_record, add_seat
 
 if TYPE_CHECKING:
     from ..bulk import Summary
@@ -89,7 +89,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
             lines.append(f"{rec.label}: {rec.contract} by {rec.declarer.name_long}; viewer {view.name_long}"
                          + (f" ({rec.quirk})" if rec.quirk else ""))
         state = None
-        for state, step in replay_record(rec, view):
+        for state, step in replay_record(rec, view, book=args.book):
             if not args.json:
                 for update in step.updates:
                     lines.append(render_update(update, state))
@@ -197,6 +197,7 @@ def register(sub: Subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_file(p, "a scenario, a PBN/LIN file, or several files and folders (summary)", many=True)
+    add_book(p)
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")

@@ -15,7 +15,7 @@ from tests.inference.test_inferences import holds
 CASES = [
     ("unopened pass, first seat", ["Pass"], 0, ["hcp(N) <= 11"],
      "KJ32.Q32.K32.J32", "AK32.Q32.K32.J32"),
-    ("unopened pass, third seat", ["Pass", "Pass", "Pass"], 2, ["hcp(S) <= 11"],
+    ("unopened pass, third seat", ["Pass", "Pass", "Pass"], 2, ["hcp(S) <= 12"],
      "KJ32.Q32.K32.J32", "AK32.KQ2.K32.J32"),
     ("1NT opening", ["1NT"], 0,
      ["hcp(N) >= 15 && hcp(N) <= 17", "shape(N, any 4333 + any 4432 + any 5332)"],

@@ -1,0 +1,144 @@
+"""The auction everywhere: PlayState.add_auction, the scenario [auction] table, the protocol's auction
+command, kibitz replay --book and kibitz rules."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from dealer import Seat
+from inference.auction.calibration import calibrate, claim_prior, wilson
+from inference.commands import main
+from inference.play import PlayState
+from inference.protocol import Session
+from inference.scenario import run_scenario
+
+# S holds the spades, W the hearts, N the diamonds, E the clubs; S opens 1C explained "2+ !C; 11-21 HCP"
+LIN = ("pn|a,b,c,d|st||md|1S23456789TJQKA,H23456789TJQKA,D23456789TJQKA,|sv|o|"
+       "mb|1C!|an|2+ !C; 11-21 HCP|mb|p|mb|1N|mb|p|mb|p|mb|p|pc|cA|pc|s2|pc|h2|pc|d2|")
+
+
+def test_add_auction_is_one_event_about_the_other_seats() -> None:
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    update = state.add_auction("W", ["Pass", "Pass", "1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc",
+                               vulnerability="None")
+    assert update is not None and state.ply == 1
+    infs = state.snapshot.inferences
+    assert all(i.by != Seat.S for i in infs)  # the viewer's own calls: its hand is known
+    assert {i.by for i in infs} == {Seat.W, Seat.N, Seat.E}
+    assert "W passed in first or second seat: at most 11 HCP (call 1)" in state.statuses()
+    state.pop()
+    assert state.snapshot.inferences == ()
+
+
+def test_add_auction_uncovered_adds_nothing() -> None:
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    assert state.add_auction("S", ["4S", "Pass", "Pass", "Pass"], book="natural-wide") is None
+    assert state.ply == 0
+
+
+def test_add_auction_statuses_follow_the_cards() -> None:
+    """Dummy's pass said at most 11 HCP; dummy shows 12: the claim is impossible, its fallback confirmed."""
+    state = PlayState("AKQJT98765432...", declarer="S", contract="7S")
+    state.add_auction("W", ["Pass", "Pass", "Pass", "7S", "Pass", "Pass", "Pass"], book="sayc")
+    name = "N passed in first or second seat: at most 11 HCP (call 2)"
+    assert state.statuses()[name].status.value == "active"
+    _ = state.play("H2")
+    update = state.table_dummy("..AKQJT9876543.Q")
+    st = state.statuses()[name]
+    assert (st.level, st.status.value) == (1, "confirmed")
+    assert any(sc.name == name and "fallback" in sc.reason for sc in update.statuses)
+    # W (first seat) and E (third seat) passed: 18 HCP are unseen between them, so both stay open
+    assert state.statuses()["W passed in first or second seat: at most 11 HCP (call 1)"].status.value == "active"
+
+
+def test_scenario_auction_table(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text('''title = "auction"
+declarer = "S"
+contract = "4S"
+[hands]
+S = "AKQ2.K32.Q32.432"
+[auction]
+dealer = "W"
+calls = "Pass Pass 1NT Pass 4S Pass Pass Pass"
+book = "sayc"
+[[expect]]
+after = "start"
+status = { "W passed in first or second seat: at most 11 HCP (call 1)" = "active" }
+''')
+    run = run_scenario(path)
+    assert run.ok, run.failures()
+
+
+def test_protocol_auction_command() -> None:
+    session = Session()
+    session.handle({"cmd": "new", "hand": "AKQ2.K32.Q32.432", "declarer": "S", "contract": "4S"})
+    answer = session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass Pass 1NT Pass 4S Pass Pass Pass",
+                             "book": "sayc"})
+    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) >= 3
+    with pytest.raises(ValueError, match="missing 'book'"):
+        session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass"})
+
+
+def test_replay_with_book_narrates_the_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    assert main(["replay", str(path), "--book", "sayc"]) == 0
+    out = capsys.readouterr().out
+    assert "inference S bid 1C, explained '2+ !C; 11-21 HCP' (call 1)" in out
+    assert "impossible" in out  # S holds thirteen spades
+
+
+def test_unknown_book_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    assert main(["replay", str(path), "--book", "acol-nonexistent"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kibitz: error: unknown book 'acol-nonexistent'") and err.count("\n") == 1
+
+
+def test_rules_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "folder").mkdir()
+    path = tmp_path / "folder" / "x.lin"
+    path.write_text(LIN)
+    assert main(["rules", str(tmp_path), "--book", "sayc", "--json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["records"] == 1 and data["coverage"]["calls"] == 6
+    assert data["coverage"]["explanation"] == 1 and data["folders"]["folder"]["calls"] == 6
+    by_rule = {r["rule"]: r for r in data["rules"]}
+    # the explanation "2+ clubs" is false of S's thirteen spades; N's 1NT response... N opened? no: N
+    # responded 1NT to partner's 1C: 6-10 HCP, and N holds AKQJ of diamonds (10 HCP)
+    assert by_rule["explanation"]["levels"][0] == {**by_rule["explanation"]["levels"][0], "hits": 0, "n": 1}
+    assert by_rule["response-1nt"]["levels"][0]["hits"] == 1
+    assert main(["rules", str(path), "--book", "sayc", "--no-progress"]) == 0
+    assert "response-1nt" in capsys.readouterr().out
+
+
+def test_calibration_counts_match_a_direct_count(tmp_path: Path) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    result = calibrate([path], "sayc")
+    assert result.coverage.calls == 6 and result.coverage.book + result.coverage.explanation \
+        + result.coverage.uncovered == 6
+    assert result.defenders.calls == 3  # W and E defend N's 1NT
+
+
+def test_prior_is_exact() -> None:
+    from fractions import Fraction
+    from math import comb
+
+    # P(North holds 5+ spades) = sum_k C(13,k) C(39,13-k) / C(52,13)
+    exact = Fraction(sum(comb(13, k) * comb(39, 13 - k) for k in range(5, 14)), comb(52, 13))
+    assert claim_prior("spades(N) >= 5") == exact
+    assert claim_prior("longest(N, 2) >= 10") is None  # outside the dealer's dialect
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.27 < hi < 0.28  # the textbook value 0.2775
+    lo, hi = wilson(50, 100)
+    assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
