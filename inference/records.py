@@ -229,6 +229,15 @@ def _explained(tokens: Sequence[str], notes: "dict[str, str] | None") -> tuple[s
     return tuple(out)
 
 
+def _omitted_passes(first: Seat, calls: list[str], declarer: str) -> int:
+    """How many leading passes an auction lacks (rpbridge.net drops them): 0-3, as the Declarer tag says."""
+    for k in range(4 if declarer in ("N", "E", "S", "W") else 1):
+        found = contract_from_auction(first, ["Pass"] * k + calls)
+        if found is None or found[1].name == declarer:
+            return k
+    return 0
+
+
 def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract, Seat] | None:
     """Contract and declarer from an auction (None if passed out or no bid)."""
     last_bid = None
@@ -408,8 +417,9 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
         except ValueError as exc:
             raise RecordError(f"{where}: Auction: {exc}") from None
         if game.notes:
-            raw = [t for _, line in game.sections["Auction"] for t in line.split()]
-            notes = _explained(raw, game.notes)
+            notes = _explained([t for _, line in game.sections["Auction"] for t in line.split()], game.notes)
+        k = _omitted_passes(Seat.parse(tags["Auction"]), calls, (tags.get("Declarer") or "").strip().lstrip("^"))
+        calls, notes = ["Pass"] * k + calls, ((None,) * k + notes if notes else notes)
         if dealer is None or auctions:
             dealer = Seat.parse(tags["Auction"])
     if auctions:

@@ -14,6 +14,7 @@ The result is data (:class:`Calibration`, JSON with :meth:`Calibration.as_dict`)
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -190,7 +191,7 @@ def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progr
     bar: Any = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=len(files), unit="file", desc=f"rules {the_book.name}")
+        bar = tqdm(total=len(files), unit="file", desc=f"rules {the_book.name}", file=sys.stderr)
     for folder, path in files:
         for item in read_auctions(path):
             if isinstance(item, RecordError) or not isinstance(item, AuctionRecord):

@@ -6,13 +6,14 @@ prints, per rule claim: the calls matched, the claim's and its fallbacks' accura
 hand with a 95% Wilson interval, the claim's exact prior for a random hand and the likelihood
 ratio (accuracy over prior); then the claim's accuracy per source folder and for the defenders,
 and the coverage of all calls. ``--json`` prints :meth:`inference.auction.calibration.Calibration.as_dict`.
-A progress bar goes to standard error.
+A progress bar goes to standard error (``--progress``; by default when it is a terminal).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, TextIO
 
 from .options import Subparsers, add_book, add_file, add_json
@@ -30,7 +31,8 @@ def register(sub: Subparsers) -> None:
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_book(p, required=True)
     add_json(p, "the calibration")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(handler=run_rules)
 
 
@@ -46,7 +48,8 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
     for f in args.file:
         if not Path(f).exists():
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
-    result = calibrate(args.file, book, progress=not args.no_progress)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    result = calibrate(args.file, book, progress=show)
     if args.json:
         json.dump(result.as_dict(), out, indent=1)
         out.write("\n")
