@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
+from dealer.checks import read_text
 
 from .contract import Contract, Strain
 from .errors import InvalidArgumentError, InvalidContractError, RecordError
@@ -533,11 +534,7 @@ def read_records(path: "str | Path", *, record: int | None = None) -> Iterator["
     """
     _check_record(record)
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read: {exc.strerror}") from None
-    text = raw.decode("utf-8", errors="replace")
+    text = read_text(p, "record file", RecordError)
     ext = p.suffix.lower()
     if ext == ".lin" or (ext != ".pbn" and re.search(r"(^|\|)md\|", text)):
         yield from read_lin(text, str(p), record=record)
