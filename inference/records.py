@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
+from dealer.checks import read_text
 
 from .contract import Contract, Strain
 from .errors import InvalidArgumentError, InvalidContractError, RecordError
@@ -82,6 +83,7 @@ class AuctionRecord:
     vulnerable: str
     calls: tuple[str, ...]
     explanations: tuple[str | None, ...]
+    declarer: str = ""  # the Declarer tag, if any (see inference.auction.context.omitted_passes)
 
 
 @dataclass(frozen=True)
@@ -229,15 +231,6 @@ def _explained(tokens: Sequence[str], notes: "dict[str, str] | None") -> tuple[s
     return tuple(out)
 
 
-def _omitted_passes(first: Seat, calls: list[str], declarer: str) -> int:
-    """How many leading passes an auction lacks (rpbridge.net drops them): 0-3, as the Declarer tag says."""
-    for k in range(4 if declarer in ("N", "E", "S", "W") else 1):
-        found = contract_from_auction(first, ["Pass"] * k + calls)
-        if found is None or found[1].name == declarer:
-            return k
-    return 0
-
-
 def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract, Seat] | None:
     """Contract and declarer from an auction (None if passed out or no bid)."""
     last_bid = None
@@ -355,9 +348,7 @@ def read_pbn(text: str, source: str = "<pbn>", *, record: int | None = None
     it inherits from them, but not their deals or play).
     """
     _check_record(record)
-    for item in _pbn_items(text, source, record, False):
-        assert not isinstance(item, AuctionRecord)
-        yield item
+    yield from (item for item in _pbn_items(text, source, record, False) if not isinstance(item, AuctionRecord))
 
 
 def _pbn_items(text: str, source: str, record: int | None, auctions: bool
@@ -418,12 +409,11 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
             raise RecordError(f"{where}: Auction: {exc}") from None
         if game.notes:
             notes = _explained([t for _, line in game.sections["Auction"] for t in line.split()], game.notes)
-        k = _omitted_passes(Seat.parse(tags["Auction"]), calls, (tags.get("Declarer") or "").strip().lstrip("^"))
-        calls, notes = ["Pass"] * k + calls, ((None,) * k + notes if notes else notes)
         if dealer is None or auctions:
             dealer = Seat.parse(tags["Auction"])
     if auctions:
-        return AuctionRecord(source, index, board, deal, dealer or Seat.N, tags.get("Vulnerable", ""), tuple(calls), notes)
+        return AuctionRecord(source, index, board, deal, dealer or Seat.N, tags.get("Vulnerable", ""), tuple(calls), notes,
+                             (tags.get("Declarer") or "").strip().lstrip("^"))
     contract_text = (tags.get("Contract") or "").strip()
     declarer_text = (tags.get("Declarer") or "").strip().lstrip("^")
     if contract_text.lower() in ("pass", "passed", "p"):
@@ -490,9 +480,7 @@ def read_lin(text: str, source: str = "<lin>", *, record: int | None = None
              ) -> Iterator["PlayRecord | Skipped | RecordError"]:
     """Every record (one per ``md``) of a LIN text; ``record``: only the record at that 1-based position."""
     _check_record(record)
-    for item in _lin_items(text, source, record, False):
-        assert not isinstance(item, AuctionRecord)
-        yield item
+    yield from (item for item in _lin_items(text, source, record, False) if not isinstance(item, AuctionRecord))
 
 
 def _lin_items(text: str, source: str, record: int | None, auctions: bool
@@ -603,11 +591,7 @@ def read_auctions(path: "str | Path") -> Iterator["AuctionRecord | RecordError"]
 
 def _read_text(path: "str | Path") -> tuple[str, str, bool]:
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read: {exc.strerror}") from None
-    text = raw.decode("utf-8", errors="replace")
+    text = read_text(p, "record file", RecordError)
     ext = p.suffix.lower()
     return text, str(p), ext == ".lin" or (ext != ".pbn" and bool(re.search(r"(^|\|)md\|", text)))
 

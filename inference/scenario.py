@@ -22,6 +22,7 @@ from typing import Annotated, Any, Iterable, Iterator, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from dealer import Card, CardSet, DealerError, Seat, Suit
+from dealer.checks import read_text
 
 from .claims import one_fewer, seat_word
 from .errors import InferenceError, ScenarioError
@@ -33,7 +34,8 @@ from .play import PlayState
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
-           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "AuctionEntry", "add_entry"]
+           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "AuctionEntry",
+           "add_entry", "read_scenario_text"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
@@ -293,12 +295,19 @@ def _line_of_key(text: str, loc: tuple[Any, ...]) -> int:
     return start + 1 if start else 1
 
 
+def read_scenario_text(path: str | Path) -> str:
+    """The text of a scenario file (size-limited, any common encoding; see :mod:`dealer.checks`)."""
+    return read_text(path, "scenario file", ScenarioError)
+
+
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     """Parse scenario text; errors say file, line and field."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
@@ -311,12 +320,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and parse a scenario file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
-    return parse_scenario(text, str(p))
+    return parse_scenario(read_scenario_text(path), str(path))
 
 
 def _play_line(text: str, token_index: int) -> int:
@@ -497,10 +501,7 @@ def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Ch
 def run_scenario(path: str | Path) -> ScenarioRun:
     """Replay a scenario file and check every expectation."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
+    text = read_scenario_text(p)
     scenario = parse_scenario(text, str(p))
     wanted = by_after(scenario.expect)
     run: ScenarioRun | None = None

@@ -206,19 +206,24 @@ def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progr
     return _rows(the_book, records, errors, seen, coverage)
 
 
+def _seat(text: str) -> Seat | None:
+    return Seat.parse(text) if text in ("N", "E", "S", "W") else None
+
+
 def _tally(rec: AuctionRecord, folder: str, book: Book,
            seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]],
            coverage: dict[tuple[str, bool], Coverage]) -> None:
     if not rec.calls:
         return
     try:
-        reading = read_auction(rec.dealer, rec.calls, book, rec.vulnerable, rec.explanations)
+        reading = read_auction(rec.dealer, rec.calls, book, rec.vulnerable, rec.explanations, _seat(rec.declarer))
     except (ValueError, DealerError):
         try:
-            reading = read_auction(rec.dealer, rec.calls, book, "", rec.explanations)
+            reading = read_auction(rec.dealer, rec.calls, book, "", rec.explanations, _seat(rec.declarer))
         except (ValueError, DealerError):
             return
-    found = contract_from_auction(rec.dealer, rec.calls)
+    found = contract_from_auction(rec.dealer, ["Pass" if c.context.call == "P" else c.context.call
+                                               for c in reading.calls])
     declaring = {found[1], found[1].partner} if found else set(Seat)
     for call in reading.calls:
         seat = call.context.caller

@@ -18,9 +18,10 @@ from typing import Sequence
 from dealer import Seat, Suit
 
 from ..errors import InvalidArgumentError
+from ..records import contract_from_auction
 from .book import Rule
 
-__all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders"]
+__all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes"]
 
 _STRAIN_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "N": 4}
 _SUIT_OF = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C}
@@ -148,3 +149,23 @@ def placeholders(binding: dict[str, str], params: dict[str, int | str]) -> dict[
             other = pair[1] if binding[var] == pair[0] else pair[0]
             values[f"other_{var}"] = _SUIT_OF[other].name_long
     return values
+
+
+def omitted_passes(dealer: Seat, calls: Sequence[str], declarer: "Seat | str | None") -> int:
+    """How many leading passes a recorded auction lacks, as its declarer says: 0 to 3.
+
+    rpbridge.net's PBN exports drop an auction's leading passes (dealer N passes, E opens: the
+    auction reads ``1NT ...`` from N). When the auction as written names another declarer than the
+    record's, and prepending one to three passes makes it name the record's, that many were dropped.
+
+    >>> omitted_passes(Seat.N, ["1NT", "Pass", "Pass", "Pass"], "E"), omitted_passes(Seat.N, ["1NT"], "N")
+    (1, 0)
+    """
+    if declarer is None or declarer == "":
+        return 0
+    want = Seat.parse(declarer) if isinstance(declarer, str) else declarer
+    for k in range(4):
+        found = contract_from_auction(dealer, ["Pass"] * k + list(calls))
+        if found is None or found[1] == want:
+            return k
+    return 0

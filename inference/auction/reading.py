@@ -22,7 +22,7 @@ from dealer import Seat
 from ..arguments import seat_argument
 from ..inferences import Inference, Tag
 from .book import Book, Rule, load_book, render
-from .context import CallContext, contexts, match, placeholders
+from .context import CallContext, contexts, match, omitted_passes, placeholders
 from .explanations import read_explanation
 
 __all__ = ["CallReading", "AuctionReading", "read_auction", "auction_inferences", "EXPLANATION_RULE"]
@@ -79,11 +79,18 @@ def _call_word(token: str) -> str:
 
 
 def read_auction(dealer: "Seat | str", calls: Sequence[str], book: "Book | str | Path",
-                 vulnerability: str = "", explanations: "Sequence[str | None] | None" = None) -> AuctionReading:
-    """Read every call of an auction with ``book``; ``explanations``: per call, its text or None."""
+                 vulnerability: str = "", explanations: "Sequence[str | None] | None" = None,
+                 declarer: "Seat | str | None" = None) -> AuctionReading:
+    """Read every call of an auction with ``book``; ``explanations``: per call, its text or None.
+
+    ``declarer``: the record's declarer, if known: leading passes the record dropped are put back
+    (:func:`~inference.auction.context.omitted_passes`), and the calls are numbered as if they were there.
+    """
     first = seat_argument(dealer, "dealer")
     the_book = load_book(book)
-    notes = list(explanations or ())
+    dropped = omitted_passes(first, calls, declarer)
+    calls = ["Pass"] * dropped + list(calls)
+    notes = [None] * dropped + list(explanations or ())
     out: list[CallReading] = []
     for ctx in contexts(first, calls, vulnerability):
         note = notes[ctx.index] if ctx.index < len(notes) else None
@@ -131,7 +138,7 @@ def _inferences(ctx: CallContext, meaning: str, templates: tuple[tuple[str, tupl
 
 
 def auction_inferences(dealer: "Seat | str", calls: Sequence[str], book: "Book | str | Path",
-                       vulnerability: str = "", explanations: "Sequence[str | None] | None" = None
-                       ) -> list[Inference]:
+                       vulnerability: str = "", explanations: "Sequence[str | None] | None" = None,
+                       declarer: "Seat | str | None" = None) -> list[Inference]:
     """The inferences an auction gives about the callers' hands, call by call (see :func:`read_auction`)."""
-    return read_auction(dealer, calls, book, vulnerability, explanations).inferences
+    return read_auction(dealer, calls, book, vulnerability, explanations, declarer).inferences

@@ -40,11 +40,11 @@ def _read_deals(path: str) -> list[Deal]:
 
     if path == "-":
         return list(read_pbn_deals(sys.stdin, "<stdin>"))
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return list(read_pbn_deals(fh, path))
-    except OSError as exc:
-        raise DealerError(f"cannot read {path!r}: {exc.strerror}") from None
+    import io
+
+    from dealer.checks import read_text
+
+    return list(read_pbn_deals(io.StringIO(read_text(path, "deal file", DealerError)), path))
 
 
 def run_stats(args: argparse.Namespace, out: TextIO) -> int:
@@ -75,6 +75,8 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
             raise DealerError("give a PBN file of deals to tabulate, or a spec (--spec) to sample deals from")
         if dealer.is_empty:
             raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.explain_empty()}")
+        if args.n < 1:
+            raise DealerError(f"invalid -n {args.n}: stats needs at least one deal to tabulate")
         rng = make_rng(args.seed)
         left = args.n
         while left > 0:
@@ -82,6 +84,9 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
             tabulate_masks(masks, tally)
             left -= len(masks)
         source = f"{args.n:,} deals sampled from the spec (seed {args.seed})"
+    if dealer is not None and dealer.is_empty:
+        raise ImpossibleSpecError(f"no deal satisfies the spec, so there are no exact frequencies to compare the "
+                                  f"deals with: {dealer.explain_empty()}")
     tests = compare(tally, dealer, seats, features) if dealer is not None else []
     if args.json:
         tables = [_table_json(tally, _test_of(tests, seat, f), seat, f) for seat in seats for f in features]
