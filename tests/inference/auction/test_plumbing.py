@@ -23,12 +23,22 @@ LIN = ("pn|a,b,c,d|st||md|1S23456789TJQKA,H23456789TJQKA,D23456789TJQKA,|sv|o|"
 
 def test_add_auction_is_one_event_about_the_other_seats() -> None:
     state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
-    update = state.add_auction("W", ["Pass", "Pass", "1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc",
+    update = state.add_auction("W", ["Pass", "1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc",
                                vulnerability="None")
     assert update is not None and state.ply == 1
     infs = state.snapshot.inferences
     assert all(i.by != Seat.S for i in infs)  # the viewer's own calls: its hand is known
     assert {i.by for i in infs} == {Seat.W, Seat.N, Seat.E}
+    assert sorted(state.statuses()) == [
+        "E passed over 1NT: at most 15 HCP (call 3)", "N opened 1NT: 15-17 HCP, balanced (call 2) [balanced]",
+        "N opened 1NT: 15-17 HCP, balanced (call 2) [range]", "W passed in first or second seat: at most 11 HCP (call 1)"]
+
+
+def test_dropped_leading_passes_are_restored() -> None:
+    """rpbridge.net drops leading passes: the auction as written names E declarer; the record says S."""
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    state.add_auction("W", ["1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc")  # really W passed first
+    assert "N opened 1NT: 15-17 HCP, balanced (call 2) [range]" in state.statuses()
     assert "W passed in first or second seat: at most 11 HCP (call 1)" in state.statuses()
     state.pop()
     assert state.snapshot.inferences == ()
@@ -64,7 +74,7 @@ contract = "4S"
 S = "AKQ2.K32.Q32.432"
 [auction]
 dealer = "W"
-calls = "Pass Pass 1NT Pass 4S Pass Pass Pass"
+calls = "Pass 1NT Pass 4S Pass Pass Pass"
 book = "sayc"
 [[expect]]
 after = "start"
@@ -77,9 +87,9 @@ status = { "W passed in first or second seat: at most 11 HCP (call 1)" = "active
 def test_protocol_auction_command() -> None:
     session = Session()
     session.handle({"cmd": "new", "hand": "AKQ2.K32.Q32.432", "declarer": "S", "contract": "4S"})
-    answer = session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass Pass 1NT Pass 4S Pass Pass Pass",
+    answer = session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass 1NT Pass 4S Pass Pass Pass",
                              "book": "sayc"})
-    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) >= 3
+    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) == 4
     with pytest.raises(ValueError, match="missing 'book'"):
         session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass"})
 
