@@ -9,7 +9,9 @@ every call: read by the book, by an explanation, or uncovered; all per source fo
 defenders (the side that did not declare) only.
 
 The result is data (:class:`Calibration`, JSON with :meth:`Calibration.as_dict`): a claim's
-``likelihood_ratio`` (accuracy over prior) is what a weighted view can weigh it by.
+``likelihood_ratio`` (accuracy over prior) is what a weighted view can weigh it by. The figures
+measured on ``../shared/corpus`` ship beside each book (``data/auction/<book>.calibration.json``,
+read by :func:`load_measures`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from ..errors import RecordError
 from .book import Book, load_book, render
 from .reading import EXPLANATION_RULE, read_auction
 
-__all__ = ["Level", "ClaimRow", "Coverage", "Calibration", "calibrate", "wilson", "claim_prior", "record_files"]
+__all__ = ["Level", "ClaimRow", "Coverage", "Calibration", "calibrate", "wilson", "claim_prior", "record_files",
+           "load_measures"]
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -293,3 +296,21 @@ def _rows(book: Book, records: int, errors: int,
         if defender:
             defenders_cov = defenders_cov.add(cov)
     return Calibration(book.name, records, errors, tuple(rows), total, by_folder, defenders_cov)
+
+
+def load_measures(book: str) -> dict[tuple[str, str], tuple[Level, ...]]:
+    """The figures measured for a shipped book (``data/auction/<book>.calibration.json``), by (rule id,
+    claim label): each level's hits, calls and exact prior. Empty when none were shipped."""
+    import json
+    from importlib import resources
+
+    res = resources.files("inference") / "data" / "auction" / f"{book}.calibration.json"
+    try:
+        data = json.loads(res.read_text(encoding="utf-8"))
+    except (OSError, FileNotFoundError):
+        return {}
+    out: dict[tuple[str, str], tuple[Level, ...]] = {}
+    for row in data["rules"]:
+        out[(row["rule"], row["label"])] = tuple(
+            Level(lv["hits"], lv["n"], None if lv["prior"] is None else Fraction(lv["prior"])) for lv in row["levels"])
+    return out

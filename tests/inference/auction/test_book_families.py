@@ -144,3 +144,22 @@ def test_vulnerability_and_jump_select_rules() -> None:
 def test_natural_wide_is_wider_and_has_no_conventions() -> None:
     wide = auction_inferences("N", ["1NT", "Pass", "2C"], "natural-wide", "None")
     assert [i.claim for i in wide] == ["hcp(N) >= 12 && hcp(N) <= 18"]  # 2C (Stayman) uncovered
+
+
+@pytest.mark.parametrize("name", ["sayc", "natural-wide"])
+def test_shipped_calibration_backs_the_consistent_tags(name: str) -> None:
+    """Every agreement-consistent claim of a shipped book measured at least 99% on the corpus (the
+    figures shipped beside the book), and the figures are of this book's rules (not stale)."""
+    from inference.auction.calibration import load_measures
+
+    measures = load_measures(name)
+    book = load_book(name)
+    assert measures, "no calibration shipped"
+    for rule in book.rule:
+        for claim in rule.claim:
+            levels = measures.get((rule.id, claim.label))
+            if claim.tag.value == "agreement-consistent":
+                assert levels is not None and levels[0].n >= 100, (rule.id, claim.label)
+                assert levels[0].accuracy >= 0.99, (rule.id, claim.label, levels[0].accuracy)
+    known = {(r.id, c.label) for r in book.rule for c in r.claim} | {("explanation", "")}
+    assert set(measures) <= known
