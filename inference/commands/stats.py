@@ -18,7 +18,10 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from dealer import DealerError, Seat
+from dealer import Seat
+from dealer.errors import InvalidFileError
+
+from ..errors import InvalidArgumentError
 
 from .options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec
 
@@ -44,7 +47,7 @@ def _read_deals(path: str) -> list[Deal]:
 
     from dealer.checks import read_text
 
-    return list(read_pbn_deals(io.StringIO(read_text(path, "deal file", DealerError)), path))
+    return list(read_pbn_deals(io.StringIO(read_text(path, "deal file", InvalidFileError)), path))
 
 
 def run_stats(args: argparse.Namespace, out: TextIO) -> int:
@@ -62,7 +65,7 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     features = args.feature or list(FEATURES)
     for f in features:
         if f not in FEATURES:
-            raise DealerError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
+            raise InvalidArgumentError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
     tally = Tally()
     if args.input:
         deals = _read_deals(args.input)
@@ -72,11 +75,11 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
         source = args.input
     else:
         if dealer is None:
-            raise DealerError("give a PBN file of deals to tabulate, or a spec (--spec) to sample deals from")
+            raise InvalidArgumentError("give a PBN file of deals to tabulate, or a spec (--spec) to sample deals from")
         if dealer.is_empty:
             raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.explain_empty()}")
         if args.n < 1:
-            raise DealerError(f"invalid -n {args.n}: stats needs at least one deal to tabulate")
+            raise InvalidArgumentError(f"invalid -n {args.n}: stats needs at least one deal to tabulate")
         rng = make_rng(args.seed)
         left = args.n
         while left > 0:
@@ -151,7 +154,7 @@ def _plot(tally: Tally, tests: list[FeatureTest], seats: list[Seat], features: l
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise DealerError("--plot needs matplotlib: pip install 'kibitz[plot]'") from None
+        raise InvalidArgumentError("--plot needs matplotlib: pip install 'kibitz[plot]'") from None
     fig, axes = plt.subplots(len(seats), len(features), figsize=(3.2 * len(features), 2.6 * len(seats)),
                              squeeze=False)
     for r, seat in enumerate(seats):
@@ -179,7 +182,7 @@ def _plot(tally: Tally, tests: list[FeatureTest], seats: list[Seat], features: l
     try:
         fig.savefig(path, dpi=110)
     except OSError as exc:
-        raise DealerError(f"cannot write plot {path!r}: {exc.strerror}") from None
+        raise InvalidArgumentError(f"cannot write plot {path!r}: {exc.strerror}") from None
 
 
 def register(sub: Subparsers) -> None:
