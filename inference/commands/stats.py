@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, TextIO
+import io
+import itertools
+from typing import TYPE_CHECKING, Iterator, TextIO
 
 from dealer import Seat
 from dealer.errors import InvalidFileError
@@ -38,16 +40,26 @@ _NAMES = {"S": "spade length", "H": "heart length", "D": "diamond length", "C": 
           "hcp": "HCP", "pattern": "pattern"}
 
 
-def _read_deals(path: str) -> list[Deal]:
+def _read_deals(path: str) -> Iterator[Deal]:
+    """The deals of a PBN file (``-``: standard input), one at a time."""
     from dealer.pbnio import read_pbn_deals
 
     if path == "-":
-        return list(read_pbn_deals(sys.stdin, "<stdin>"))
-    import io
-
+        return read_pbn_deals(sys.stdin, "<stdin>")
     from dealer.checks import read_text
 
-    return list(read_pbn_deals(io.StringIO(read_text(path, "deal file", InvalidFileError)), path))
+    return read_pbn_deals(io.StringIO(read_text(path, "deal file", InvalidFileError)), path)
+
+
+def _tabulate_stream(deals: Iterator[Deal], tally: Tally) -> None:
+    """Tabulate deals in batches, so memory stays bounded however many there are."""
+    from dealer.stats import tabulate
+
+    while True:
+        batch = list(itertools.islice(deals, 65536))
+        if not batch:
+            return
+        tabulate(batch, tally)
 
 
 def run_stats(args: argparse.Namespace, out: TextIO) -> int:
@@ -68,10 +80,9 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
             raise InvalidArgumentError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
     tally = Tally()
     if args.input:
-        deals = _read_deals(args.input)
-        if not deals:
+        _tabulate_stream(_read_deals(args.input), tally)
+        if not tally.deals:
             raise InvalidDealError(f"no deals found in {args.input!r}")
-        tabulate(deals, tally)
         source = args.input
     else:
         if dealer is None:
