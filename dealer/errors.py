@@ -17,6 +17,7 @@ __all__ = [
     "IncompleteDealError",
     "DealNumberError",
     "InvalidSeedError",
+    "InvalidFileError",
     "SpecError",
     "SpecSyntaxError",
     "UnsupportedSpecError",
@@ -63,6 +64,10 @@ class DealNumberError(DealerError, ValueError):
 
 class InvalidSeedError(DealerError, TypeError, ValueError):
     """A source of randomness that is none of: a whole number >= 0, a numpy Generator, a ``random.Random``."""
+
+
+class InvalidFileError(DealerError, ValueError):
+    """A file that cannot be read as text: missing, not a regular file, too large, or binary."""
 
 
 class SpecError(DealerError, ValueError):

@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence, cast
 import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, DealerError, Seat
-from dealer.checks import shown
+from dealer.checks import check_int, shown
 from dealer.rng import RandomSource, make_rng
 
 from .claims import And, Claim
@@ -45,9 +45,11 @@ from .joint import feature_values, hcp_caps, state_columns, value_classes
 from .kernel import assignments, holding_of, join_counts, popcount13, suit_feature, unique_rows
 from .position import Position
 
-__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "layout_space"]
+__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "MAX_LAYOUTS_AT_ONCE", "layout_space"]
 
 VIEWS = ("lawful", "agreement", "weighted")
+#: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).
+MAX_LAYOUTS_AT_ONCE = 1_000_000
 #: Likelihood of an action given a layout, by the tag of the reading that holds in it.
 DEFAULT_WEIGHTS: Mapping[Tag, Fraction] = {
     Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1, 2), Tag.INCONSISTENT: Fraction(1, 20)}
@@ -541,8 +543,7 @@ class LayoutSpace:
         Exact: each layout is drawn with probability its weight over the total, with integer
         arithmetic only (vectorised while the weights fit in 63 bits, Python integers beyond).
         """
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise InvalidArgumentError(f"expected a number of layouts >= 0, got {n!r}")
+        check_int(n, "the number of layouts", InvalidArgumentError, lo=0, hi=MAX_LAYOUTS_AT_ONCE)
         if self.empty:
             raise InconsistentCardsError("no layout in this view: it is empty")
         try:

@@ -39,8 +39,11 @@ from .contract import Contract, Strain
 from .errors import InvalidArgumentError, InvalidContractError, RecordError
 from .trick import Fault, Irregularity, Trick, irregularity, play_order, trick_winner
 
-__all__ = ["PlayRecord", "Skipped", "AuctionRecord", "read_records", "read_auctions", "read_pbn", "read_lin", "parse_calls",
-           "contract_from_auction"]
+#: The largest PBN or LIN file read (split bigger archives: 32 MiB holds about 100,000 records).
+MAX_RECORD_FILE_BYTES = 32 * 2 ** 20
+
+__all__ = ["MAX_RECORD_FILE_BYTES", "PlayRecord", "Skipped", "AuctionRecord", "read_records", "read_auctions", "read_pbn",
+           "read_lin", "parse_calls", "contract_from_auction"]
 
 
 @dataclass(frozen=True)
@@ -591,7 +594,7 @@ def read_auctions(path: "str | Path") -> Iterator["AuctionRecord | RecordError"]
 
 def _read_text(path: "str | Path") -> tuple[str, str, bool]:
     p = Path(path)
-    text = read_text(p, "record file", RecordError)
+    text = read_text(p, "record file", RecordError, limit=MAX_RECORD_FILE_BYTES)
     ext = p.suffix.lower()
     return text, str(p), ext == ".lin" or (ext != ".pbn" and bool(re.search(r"(^|\|)md\|", text)))
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Iterable, Iterator, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, NonNegativeInt, ValidationError, field_validator
 
 from dealer import Card, CardSet, DealerError, Seat, Suit
-from dealer.checks import read_text
+from dealer.checks import read_text, shown
 
 from .claims import one_fewer, seat_word
 from .errors import InferenceError, ScenarioError
@@ -78,7 +78,7 @@ class StartPosition(BaseModel):
     leader: Seat
     played: dict[Seat, str] = Field(default_factory=dict)
     voids: dict[Seat, str] = Field(default_factory=dict)
-    won: tuple[int, int] = (0, 0)
+    won: tuple[NonNegativeInt, NonNegativeInt] = (0, 0)
     dummy_tabled: bool = False
 
     @field_validator("leader", mode="before")
@@ -89,7 +89,9 @@ class StartPosition(BaseModel):
     @field_validator("played", "voids", mode="before")
     @classmethod
     def _seat_keys(cls, v: Any) -> dict[Seat, str]:
-        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+        if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+            raise ValueError(f"expected a table of seats to cards or suits (text), got {shown(v)}")
+        return {Seat.parse(k): x for k, x in v.items()}
 
 
 def _event(v: Any) -> str:
@@ -218,14 +220,19 @@ class Scenario(BaseModel):
     @field_validator("hands", mode="before")
     @classmethod
     def _hands(cls, v: Any) -> dict[Seat, str]:
-        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+        if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+            raise ValueError(f"expected a table of seats to hands (text), such as {{S = 'AKQ.J98.T76.5432'}}, "
+                             f"got {shown(v)}")
+        return {Seat.parse(k): x for k, x in v.items()}
 
     @field_validator("play", mode="before")
     @classmethod
     def _play(cls, v: Any) -> list[str]:
         if isinstance(v, str):
             return v.split()
-        return [str(x) for x in v]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise ValueError(f"expected the cards played, as text or a list of cards such as ['SQ', 'S2'], got {shown(v)}")
+        return v
 
 
 @dataclass

@@ -15,7 +15,9 @@ BATCH = 65536
 
 def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     """Deal ``-n`` deals uniformly over those satisfying the spec and write them (``--format``, ``-o``)."""
-    from dealer import DealerError, ImpossibleSpecError
+    from dealer import ImpossibleSpecError
+
+    from ..errors import InvalidArgumentError
     from dealer.exact import ExactDealer
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
@@ -34,7 +36,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
         try:
             handle = open(args.output, "w", encoding="utf-8")
         except OSError as exc:
-            raise DealerError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
+            raise InvalidArgumentError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
         target = handle
     try:
         written = 0

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dealer import DealerError, Seat
+from dealer import Seat
+from dealer.errors import InvalidFileError
 from dealer.checks import read_text, shown
 
 from ..errors import InvalidArgumentError, RecordError
@@ -32,13 +33,13 @@ def load_script(spec: str | None, spec_file: str | None) -> Script:
     from dealer.language import parse_script
 
     if spec_file is not None:
-        return parse_script(read_text(spec_file, "spec file", DealerError), source=spec_file)
+        return parse_script(read_text(spec_file, "spec file", InvalidFileError), source=spec_file)
     if spec is None:
-        raise DealerError("no spec given: pass it as an argument or with -f FILE")
+        raise InvalidArgumentError("no spec given: pass it as an argument or with -f FILE")
     if os.path.isfile(spec):
         return load_script(None, spec)
     if _looks_like_a_path(spec):
-        raise DealerError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
+        raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
                           "function such as hcp(north))")
     return parse_script(spec, source="<spec>")
 
