@@ -152,3 +152,22 @@ def test_wilson_interval() -> None:
     assert lo == 0.0 and 0.27 < hi < 0.28  # the textbook value 0.2775
     lo, hi = wilson(50, 100)
     assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
+
+
+@pytest.mark.bot
+def test_play_with_book_reads_the_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("endplay")
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    seen: list[tuple[str, ...]] = []
+    original = PlayState.add_auction
+
+    def spy(self: PlayState, dealer: object, calls: list[str], **kwargs: object) -> object:
+        seen.append(tuple(calls))
+        return original(self, dealer, calls, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlayState, "add_auction", spy)
+    assert main(["play", str(path), "--book", "sayc", "-n", "2", "--tricks", "1", "--quiet"]) == 0
+    assert seen == [("1C", "Pass", "1NT", "Pass", "Pass", "Pass")]
+    assert "declarer's side took" in capsys.readouterr().out
