@@ -12,7 +12,8 @@ is a scenario or a PBN/LIN file::
 ``event`` is the card's place, ``trick.card``, as scenarios name it. ``changes`` and ``statuses``
 are what the card changed and what the events after it and before the next card changed (dummy
 tabled after the opening lead, the inferences and leads a scenario reads there): the lines the
-text output prints under the card. ``bounds`` are the lawful bounds of the concealed seats after
+text output prints under the card. The first row's ``statuses`` start with those set before the
+lead (the auction, read with ``--book``). ``bounds`` are the lawful bounds of the concealed seats after
 all of them, as the next card is about to be played.
 
 With several files or a folder (or ``--summary``), ``--json`` prints one summary object instead
@@ -48,9 +49,10 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
     """The ``--json`` rows of a finished replay: one per card of ``state``'s play, each with :data:`ROW_KEYS`.
 
     The events after a card and before the next (dummy tabled, inferences read) fold into the card's
-    row; the events before the first card have no row.
+    row; the statuses set before the first card (the auction read with ``--book``) open the first row's.
     """
     rows: list[dict[str, Any]] = []
+    before: list[dict[str, str]] = []
     for ply in range(1, state.ply + 1):
         then = state.at(ply)
         update = then.snapshot.update
@@ -59,8 +61,9 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
             card_no = len(then.snapshot.current.cards) or 4
             rows.append({"board": board, "record": record, "event": f"{update.trick}.{card_no}",
                          "trick": update.trick, "seat": update.seat.name, "card": str(update.card),
-                         "bounds": {}, "changes": [], "statuses": []})
+                         "bounds": {}, "changes": [], "statuses": [] if rows else before})
         elif not rows:
+            before += [sc.as_dict() for sc in update.statuses]
             continue
         rows[-1]["changes"] += [c.as_dict() for c in update.changes]
         rows[-1]["statuses"] += [sc.as_dict() for sc in update.statuses]

@@ -171,3 +171,12 @@ def test_play_with_book_reads_the_auction(tmp_path: Path, capsys: pytest.Capture
     assert main(["play", str(path), "--book", "sayc", "-n", "2", "--tricks", "1", "--quiet"]) == 0
     assert seen == [("1C", "Pass", "1NT", "Pass", "Pass", "Pass")]
     assert "declarer's side took" in capsys.readouterr().out
+
+
+def test_replay_json_carries_the_auction_statuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    assert main(["replay", str(path), "--book", "sayc", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    first = [s["inference"] for s in rows[0]["statuses"]]
+    assert first[0] == "S bid 1C, explained '2+ !C; 11-21 HCP' (call 1)"
