@@ -11,7 +11,7 @@ defenders (the side that did not declare) only.
 The result is data (:class:`Calibration`, JSON with :meth:`Calibration.as_dict`): a claim's
 ``likelihood_ratio`` (accuracy over prior) is what a weighted view can weigh it by. The figures
 measured on ``../shared/corpus`` ship beside each book (``data/auction/<book>.calibration.json``,
-read by :func:`load_measures`).
+read by :func:`inference.auction.measures.load_measures`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
-from scipy.stats import binomtest  # type: ignore[import-untyped]
 
 from dealer import DealerError, Seat
 from dealer.exact import ExactDealer
@@ -36,22 +35,10 @@ from ..features import Feature, evaluate, hand_value
 from ..records import AuctionRecord, contract_from_auction, read_auctions
 from ..errors import RecordError
 from .book import Book, load_book, render
+from .measures import Level
 from .reading import EXPLANATION_RULE, read_auction
 
-__all__ = ["Level", "ClaimRow", "Coverage", "Calibration", "calibrate", "wilson", "claim_prior", "record_files",
-           "load_measures"]
-
-
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (scipy's); (0, 1) when n is 0.
-
-    >>> [round(x, 3) for x in wilson(95, 100)]
-    [0.888, 0.978]
-    """
-    if n == 0:
-        return 0.0, 1.0
-    ci = binomtest(hits, n).proportion_ci(confidence_level=0.95, method="wilson")
-    return float(ci.low), float(ci.high)
+__all__ = ["ClaimRow", "Coverage", "Calibration", "calibrate", "claim_prior", "record_files"]
 
 
 @lru_cache(maxsize=4096)
@@ -63,30 +50,6 @@ def claim_prior(text: str) -> Fraction | None:
         return ExactDealer(spec).probability()
     except (DealerError, ValueError, TypeError):
         return None
-
-
-@dataclass(frozen=True)
-class Level:
-    """One claim of a chain (the claim, or its i-th fallback) measured: hits of n, interval, prior."""
-
-    hits: int
-    n: int
-    prior: Fraction | None
-
-    @property
-    def accuracy(self) -> float:
-        """hits / n (0 when nothing matched)."""
-        return self.hits / self.n if self.n else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of the accuracy."""
-        return wilson(self.hits, self.n)
-
-    @property
-    def likelihood_ratio(self) -> float | None:
-        """Accuracy over prior: how much likelier the claim is after the call than for a random hand."""
-        return None if self.prior is None or self.prior == 0 or not self.n else self.accuracy / float(self.prior)
 
 
 @dataclass(frozen=True)
@@ -296,21 +259,3 @@ def _rows(book: Book, records: int, errors: int,
         if defender:
             defenders_cov = defenders_cov.add(cov)
     return Calibration(book.name, records, errors, tuple(rows), total, by_folder, defenders_cov)
-
-
-def load_measures(book: str) -> dict[tuple[str, str], tuple[Level, ...]]:
-    """The figures measured for a shipped book (``data/auction/<book>.calibration.json``), by (rule id,
-    claim label): each level's hits, calls and exact prior. Empty when none were shipped."""
-    import json
-    from importlib import resources
-
-    res = resources.files("inference") / "data" / "auction" / f"{book}.calibration.json"
-    try:
-        data = json.loads(res.read_text(encoding="utf-8"))
-    except (OSError, FileNotFoundError):
-        return {}
-    out: dict[tuple[str, str], tuple[Level, ...]] = {}
-    for row in data["rules"]:
-        out[(row["rule"], row["label"])] = tuple(
-            Level(lv["hits"], lv["n"], None if lv["prior"] is None else Fraction(lv["prior"])) for lv in row["levels"])
-    return out

@@ -2,7 +2,9 @@
 
 For each call, in order: a readable explanation of the call gives its claim (it overrides the
 book), else the first rule of the book that matches the call in its context gives the rule's
-claims, else the call is *uncovered*: no claim, counted, never an error.
+claims, else the call is *uncovered*: no claim, counted, never an error. A book claim measured on
+real hands (a shipped book's calibration, :mod:`inference.auction.measures`) carries its measured
+weight for the weighted view.
 
 >>> infs = auction_inferences("N", ["Pass", "1S", "Pass", "2S"], "sayc", "None")
 >>> infs[0].name
@@ -20,9 +22,11 @@ from typing import Sequence
 from dealer import Seat
 
 from ..arguments import seat_argument
+from ..claims import quote
 from ..inferences import Inference, Tag
 from .book import Book, Rule, load_book, render
 from .context import CallContext, contexts, match, omitted_passes, placeholders
+from .measures import Level, load_measures, measured_weight
 from .explanations import read_explanation
 
 __all__ = ["CallReading", "AuctionReading", "read_auction", "auction_inferences", "EXPLANATION_RULE"]
@@ -97,10 +101,10 @@ def read_auction(dealer: "Seat | str", calls: Sequence[str], book: "Book | str |
         read = read_explanation(note, ctx.call) if note else None
         if read is not None:
             claim, fallback = read
-            meaning = f"{_call_word(ctx.call)}, explained {note.strip()!r}" if note else ""
+            meaning = f"{_call_word(ctx.call)}, explained {quote(note.strip(), 60)}" if note else ""
             templates = ((claim, (fallback,)),)
             out.append(CallReading(ctx, None, "explanation",
-                                   _inferences(ctx, meaning, templates, (Tag.UNSPECIFIED,), {}, ("",)), templates))
+                                   _inferences(ctx, meaning, templates, (Tag.UNSPECIFIED,), (None,), ("",)), templates))
             continue
         unreadable = bool(note and note.strip())
         for rule in the_book.rule:
@@ -109,8 +113,10 @@ def read_auction(dealer: "Seat | str", calls: Sequence[str], book: "Book | str |
                 continue
             values = placeholders(binding, the_book.params)
             filled = tuple((_fill(c.text, values), tuple(_fill(f, values) for f in c.fallbacks)) for c in rule.claim)
-            infs = _inferences(ctx, render(rule.meaning, None, values), filled, tuple(c.tag for c in rule.claim), values,
-                               tuple(c.label for c in rule.claim))
+            measured = load_measures(the_book.name)
+            weights = tuple(_weight(measured.get((rule.id, c.label))) for c in rule.claim)
+            infs = _inferences(ctx, render(rule.meaning, None, values), filled, tuple(c.tag for c in rule.claim),
+                               weights, tuple(c.label for c in rule.claim))
             out.append(CallReading(ctx, rule, "book", infs, filled, unreadable))
             break
         else:
@@ -123,17 +129,22 @@ def _fill(text: str, values: dict[str, object]) -> str:
     return render(text, None, values)
 
 
+def _weight(levels: "tuple[Level, ...] | None") -> float | None:
+    return measured_weight(levels[0]) if levels else None
+
+
 def _inferences(ctx: CallContext, meaning: str, templates: tuple[tuple[str, tuple[str, ...]], ...],
-                tags: tuple[Tag, ...], values: dict[str, object], labels: tuple[str, ...]) -> tuple[Inference, ...]:
+                tags: tuple[Tag, ...], weights: tuple[float | None, ...], labels: tuple[str, ...]
+                ) -> tuple[Inference, ...]:
     seat = ctx.caller
     out = []
-    for n, ((claim, fallbacks), tag, label) in enumerate(zip(templates, tags, labels), start=1):
+    for n, ((claim, fallbacks), tag, weight, label) in enumerate(zip(templates, tags, weights, labels), start=1):
         suffix = f" [{label or n}]" if len(templates) > 1 else ""
         out.append(Inference(name=f"{seat.name} {meaning} (call {ctx.index + 1}){suffix}", by=seat,
                              action=f"{ctx.call.replace('N', 'NT') if ctx.call[0].isdigit() else ctx.call} "
                                     f"in {_ORDINAL[ctx.position]} seat",
                              kind="call", claim=render(claim, seat, {}), tag=tag,
-                             fallbacks=tuple(render(f, seat, {}) for f in fallbacks)))
+                             fallbacks=tuple(render(f, seat, {}) for f in fallbacks), weight=weight))
     return tuple(out)
 
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, TextIO
 from .options import Subparsers, add_book, add_file, add_json
 
 if TYPE_CHECKING:
-    from ..auction.calibration import Calibration, Level
+    from ..auction.calibration import Calibration
+    from ..auction.measures import Level
 
 __all__ = ["register", "run_rules", "format_table"]
 

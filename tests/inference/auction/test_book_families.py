@@ -150,7 +150,7 @@ def test_natural_wide_is_wider_and_has_no_conventions() -> None:
 def test_shipped_calibration_backs_the_consistent_tags(name: str) -> None:
     """Every agreement-consistent claim of a shipped book measured at least 99% on the corpus (the
     figures shipped beside the book), and the figures are of this book's rules (not stale)."""
-    from inference.auction.calibration import load_measures
+    from inference.auction.measures import load_measures
 
     measures = load_measures(name)
     book = load_book(name)

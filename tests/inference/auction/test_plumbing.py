@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from dealer import Seat
-from inference.auction.calibration import calibrate, claim_prior, wilson
+from inference.auction.calibration import calibrate, claim_prior
+from inference.auction.measures import wilson
 from inference.commands import main
 from inference.play import PlayState
 from inference.protocol import Session
@@ -180,3 +181,32 @@ def test_replay_json_carries_the_auction_statuses(tmp_path: Path, capsys: pytest
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     first = [s["inference"] for s in rows[0]["statuses"]]
     assert first[0] == "S bid 1C, explained '2+ !C; 11-21 HCP' (call 1)"
+
+
+def test_measured_weight_in_the_weighted_view() -> None:
+    """A claim of weight w: the weighted view's probability of it is w p / (w p + 1 - p), p its lawful one."""
+    from fractions import Fraction
+
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    _ = state.play("H6")
+    _ = state.table_dummy("J543.A54.A54.A65")
+    lawful = state.odds("lawful").length[Seat.W][0]  # W's spade length
+    p = sum((q for n, q in lawful.items() if n >= 3), Fraction(0))
+    state.add_inference(dict(name="spades", by="W", claim="spades(W) >= 3", tag="unspecified", weight=3))
+    weighted = state.odds("weighted").length[Seat.W][0]
+    got = sum((q for n, q in weighted.items() if n >= 3), Fraction(0))
+    assert 0 < p < 1 and got == 3 * p / (3 * p + 1 - p)
+
+
+def test_book_claims_carry_their_measured_weight() -> None:
+    from inference.auction.measures import load_measures, measured_weight
+
+    (suit, _) = auction_inferences_of(["1S"])
+    levels = load_measures("sayc")[("open-1major", "suit")]
+    assert suit.weight == measured_weight(levels[0]) and suit.weight is not None and suit.weight > 10
+
+
+def auction_inferences_of(calls: list[str]) -> list:  # type: ignore[type-arg]
+    from inference.auction import auction_inferences
+
+    return auction_inferences("N", calls, "sayc", "None")
