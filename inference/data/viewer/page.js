@@ -137,6 +137,7 @@
     const view = oddsView === "agreement" && hasAgreement ? "agreement" : "lawful";
     const odds = st.odds[view];
     document.body.dataset.oddsView = view;
+    for (const b of choice.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.view === view));
     document.getElementById("layouts").textContent = BigInt(odds.layouts).toLocaleString("en") + " " + view;
     const box = clear("heat");
     for (const seat of st.concealed) {
@@ -259,11 +260,11 @@
   document.getElementById("next").addEventListener("click", () => show(index + 1));
   document.getElementById("first").addEventListener("click", () => show(0));
   document.getElementById("last").addEventListener("click", () => show(steps.length - 1));
-  for (const radio of document.querySelectorAll("#odds-view input")) {
-    radio.addEventListener("change", () => { oddsView = radio.value; renderOdds(steps[index]); });
+  for (const button of document.querySelectorAll("#odds-view button")) {
+    button.addEventListener("click", () => { oddsView = button.dataset.view; renderOdds(steps[index]); });
   }
   document.addEventListener("keydown", e => {
-    if (e.target === slider || (e.target.type === "radio" && e.key.startsWith("Arrow")) || e.altKey || e.ctrlKey || e.metaKey) return;  // the slider steps itself
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;  // the slider steps itself
     const go = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: steps.length - 1 }[e.key];
     if (go === undefined) return;
     e.preventDefault();
