@@ -38,7 +38,6 @@ from dealer import CardSet, Seat, Suit
 
 from .errors import InconsistentCardsError
 from .events import Update
-from .lawful import Bounds
 from .render import render_update
 
 if TYPE_CHECKING:
@@ -71,10 +70,6 @@ def percent(p: Fraction) -> str:
     return f"{float(p * 100):.1f}"
 
 
-def _bounds(bounds: Bounds) -> dict[str, dict[str, list[int]]]:
-    return bounds.as_dict()
-
-
 def _cards(mask: int) -> list[str]:
     return [str(c) for c in CardSet(mask)]
 
@@ -101,7 +96,7 @@ def _step(state: PlayState, event: Update, group: Sequence[Update], ply: int) ->
     update = event
     lawful = state.bounds()
     try:
-        agreement: dict[str, dict[str, list[int]]] | None = _bounds(state.agreement_bounds()[0])
+        agreement: dict[str, dict[str, list[int]]] | None = state.agreement_bounds()[0].as_dict()
         agreement_note = ""
     except InconsistentCardsError as exc:
         agreement, agreement_note = None, str(exc)
@@ -135,7 +130,7 @@ def _step(state: PlayState, event: Update, group: Sequence[Update], ply: int) ->
         "won": {"NS": snap.won[0], "EW": snap.won[1]},
         "to_play": state.to_play.name,
         "concealed": [s.name for s in concealed],
-        "lawful": _bounds(lawful),
+        "lawful": lawful.as_dict(),
         "agreement": agreement,
         "agreement_note": agreement_note,
         "odds": odds,
@@ -180,7 +175,7 @@ def auction_calls(calls: Sequence[str], dealer: Seat | None,
     return rows
 
 
-def _call_claims(inferences: Sequence[Inference], state: PlayState) -> list[dict[str, Any]]:
+def _call_claims(inferences: Sequence[Inference]) -> list[dict[str, Any]]:
     """A scenario's inferences drawn from calls, as auction rows (the scenario gives no auction of its own)."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for inf in inferences:
@@ -217,7 +212,7 @@ def record_page(record: PlayRecord, viewer: Seat | None = None,
         pass
     if state is None:
         raise InconsistentCardsError(f"{record.label}: no card was played")
-    data = _header(state, f"Board {record.board}: {record.contract} by {record.declarer.name_long}")
+    data = _header(state, f"Board {record.board}: {record.contract} by {record.declarer.name_long.capitalize()}")
     data.update(source=record.label, dealer=record.dealer.name if record.dealer else None,
                 vulnerable=record.vulnerable, auction=auction_calls(record.calls, record.dealer, claims),
                 steps=play_steps(state))
@@ -229,6 +224,6 @@ def scenario_page(run: ScenarioRun) -> dict[str, Any]:
     state = run.state
     data = _header(state, run.scenario.title)
     data.update(source=run.path, dealer=None, vulnerable="",
-                auction=_call_claims(state.snapshot.inferences, state), steps=play_steps(state),
+                auction=_call_claims(state.snapshot.inferences), steps=play_steps(state),
                 checks={"passed": sum(c.ok for c in run.checks), "total": len(run.checks)})
     return data

@@ -5,7 +5,8 @@ simulated key presses (ArrowRight, ArrowLeft, End) and, at several cards, reads 
 bounds, the holder probabilities, the splits and the statuses shown and compares them with the play
 state computed here for the same card. Playwright drives the system browser
 (``executable_path``); no browser is downloaded (``playwright install`` is never run). The test
-skips, saying why, where Chromium or Playwright is absent; CI installs both (``.ci/run``).
+skips, saying why, where Chromium or Playwright is absent; CI installs both (``.ci/run``) and, with
+``CI=true``, fails rather than skip.
 
 With ``KIBITZ_VIEWER_SCREENSHOT=PATH`` set, the desktop test also saves the screenshot the docs
 show (``docs/_static/viewer.png``).
@@ -38,12 +39,22 @@ CHROMIUM = next((p for p in (os.environ.get("KIBITZ_CHROMIUM"), shutil.which("ch
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 
+def absent(reason: str) -> None:
+    """Skip for want of the browser, except in CI (``CI=true``), where .ci/run installs it: there it is a failure."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must run the browser test: {reason}")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A headless Chromium with its own profile folder (a persistent context: ``--user-data-dir``)."""
     if CHROMIUM is None:
-        pytest.skip("no Chromium: install Debian's chromium package (apt-get install chromium) to run the browser test")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is absent: pip install 'kibitz[test]'")
+        absent("no Chromium: install Debian's chromium package (apt-get install chromium) to run the browser test")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        absent("Playwright is absent: pip install 'kibitz[test]' (it drives the system Chromium; no browser download)")
     with sync_api.sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM, headless=True, args=FLAGS,
@@ -130,7 +141,7 @@ def assert_shows(view: dict[str, Any], state: PlayState, odds_view: str = "lawfu
 
 def test_stepping_a_record_by_keys_shows_the_engines_values(browser: Any, tmp_path: Path) -> None:
     out = tmp_path / "board1.html"
-    assert run("view", str(EXAMPLE), "--board", "1", "-o", str(out))[0] == 0
+    assert run("view", os.path.relpath(EXAMPLE), "--board", "1", "-o", str(out))[0] == 0
     rec = next(r for r in read_records(EXAMPLE) if isinstance(r, PlayRecord) and r.board == "1")
     states = [PlayState(rec.deal[rec.declarer], declarer=rec.declarer, contract=rec.contract)]
     states += [st.at(st.ply) for st, _ in replay_record(rec)]
@@ -152,7 +163,7 @@ def test_stepping_a_record_by_keys_shows_the_engines_values(browser: Any, tmp_pa
             assert_shows(view, states[step])
     if os.environ.get("KIBITZ_VIEWER_SCREENSHOT"):
         page.keyboard.press("ArrowRight")
-        page.screenshot(path=os.environ["KIBITZ_VIEWER_SCREENSHOT"], full_page=False)
+        page.screenshot(path=os.environ["KIBITZ_VIEWER_SCREENSHOT"], full_page=True)
     page.keyboard.press("End")
     view = shown(page)
     assert view["step"] == len(rec.play) and not view["cells"]  # every card seen at the end
