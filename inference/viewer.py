@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 
 __all__ = ["VERSION", "percent", "fraction_text", "play_steps", "record_page", "scenario_page", "auction_calls"]
 
+#: Vulnerability as LIN (``sv``) and PBN spell it, in PBN's words.
+_VULNERABLE = {"o": "None", "0": "None", "-": "None", "none": "None", "love": "None", "n": "NS", "ns": "NS",
+               "e": "EW", "ew": "EW", "b": "All", "both": "All", "all": "All"}
+
 #: The layout of the data :func:`record_page` and :func:`scenario_page` return (the page checks it).
 VERSION = 1
 
@@ -214,7 +218,7 @@ def record_page(record: PlayRecord, viewer: Seat | None = None,
         raise InconsistentCardsError(f"{record.label}: no card was played")
     data = _header(state, f"Board {record.board}: {record.contract} by {record.declarer.name_long.capitalize()}")
     data.update(source=record.label, dealer=record.dealer.name if record.dealer else None,
-                vulnerable=record.vulnerable, auction=auction_calls(record.calls, record.dealer, claims),
+                vulnerable=_VULNERABLE.get(record.vulnerable.strip().lower(), record.vulnerable), auction=auction_calls(record.calls, record.dealer, claims),
                 steps=play_steps(state))
     return data
 

@@ -66,6 +66,8 @@
         }
         if (held === null) {
           line.append(el("span", { class: "unknown", text: "\u2026" }));
+        } else if (!cards.length) {
+          line.append(el("span", { "aria-label": "none", text: "\u2014" }));
         }
         if (st.voids[seat].includes(s)) line.append(el("span", { class: "out", text: " shown out" }));
         hand.append(line);
