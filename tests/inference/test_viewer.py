@@ -223,3 +223,18 @@ def test_view_errors_are_one_line_and_exit_2(argv: list[str], message: str) -> N
     status, out, err = run(*argv)
     assert status == 2 and out == ""
     assert err.startswith("kibitz: error: ") and err.count("\n") == 1 and message in err, err
+
+
+def test_view_all_caps_pages_and_lists_the_records_that_make_none(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    bad = text.split("\n\n")[0].replace('[Board "1"]', '[Board "9"]').replace("S6 S2 SJ S4", "S6 S2 SJ HK")
+    (tmp_path / "games.pbn").write_text(text + "\n\n" + bad + "\n", encoding="utf-8")
+    status, out, err = run("view", str(tmp_path / "games.pbn"), "--all", "-o", str(tmp_path / "site"))
+    assert status == 0 and err == ""
+    assert out.startswith("wrote 2 pages") and "1 not shown" in out
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'href="([^"]+)"', index) == ["games-r1-b1.html", "games-r2-b2.html"]
+    assert "Not shown (1)" in index and "board 9" in index
+    status, out, _ = run("view", str(tmp_path / "games.pbn"), "--all", "-n", "1", "-o", str(tmp_path / "one"))
+    assert status == 0 and out.startswith("wrote 1 page ")
+    assert sorted(p.name for p in (tmp_path / "one").iterdir()) == ["games-r1-b1.html", "index.html"]

@@ -210,6 +210,8 @@ def test_the_page_fits_a_phone(browser: Any, tmp_path: Path) -> None:
     assert view["step"] == 5 and view["overflow"] <= 0, view["overflow"]
     sizes = page.evaluate("""() => [...document.querySelectorAll('section')].map(s => s.getBoundingClientRect().width)""")
     assert max(sizes) <= 375
+    page.goto(out.as_uri() + "#3")  # a link to a card opens it
+    assert shown(page)["step"] == 3
     labels = page.evaluate("""() => [...document.querySelectorAll('.sym')].every(s => s.getAttribute('aria-hidden') === 'true'
                                && s.nextElementSibling && s.nextElementSibling.classList.contains('vh'))""")
     assert labels, "every suit symbol has a text alternative"

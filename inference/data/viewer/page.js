@@ -86,7 +86,7 @@
     if (st.table.complete && st.table.winner) trick.setAttribute("aria-label", "last trick, won by " + SEAT_NAME[st.table.winner]);
     box.append(trick);
     document.getElementById("won").textContent = "Tricks won: N-S " + st.won.NS + ", E-W " + st.won.EW +
-      (st.table.complete && st.table.winner ? " \u00b7 last trick won by " + who(st.table.winner) : "");
+      (st.table.complete && st.table.winner ? " \u00b7 last trick won by " + SEAT_NAME[st.table.winner] + " (" + DATA.names[st.table.winner] + ")" : "");
   }
 
   function rangeCell(seat, q, view, range, before) {
@@ -244,6 +244,7 @@
     index = Math.max(0, Math.min(steps.length - 1, i));
     const st = steps[index], prev = index > 0 ? steps[index - 1] : null;
     document.getElementById("slider").value = String(index);
+    document.getElementById("slider").setAttribute("aria-valuetext", st.label);
     document.getElementById("position").textContent = index === 0 ? "start" : "card " + index + " of " + (steps.length - 1);
     document.getElementById("step-label").textContent = st.label;
     document.body.dataset.step = String(index);
@@ -272,8 +273,12 @@
     e.preventDefault();
     show(go);
   });
+  function fromHash() {
+    const wanted = Number((location.hash || "#0").slice(1));
+    show(Number.isInteger(wanted) ? wanted : 0);
+  }
+  window.addEventListener("hashchange", fromHash);
   renderMeta();
   renderAuction();
-  const start = Number((location.hash || "#0").slice(1));
-  show(Number.isInteger(start) ? start : 0);
+  fromHash();
 })();
