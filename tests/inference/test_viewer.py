@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "records" / "example.pbn"
 SEED = ROOT / "scenarios" / "seed"
 LEADS = SEED / "14-15-lead-interpretations.toml"
+CORPUS = Path(os.environ.get("KIBITZ_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
 def example(board: str) -> PlayRecord:
@@ -77,6 +79,7 @@ def check_step(step: dict[str, Any], state: PlayState) -> None:
         assert step["held"][seat.name] == (None if held < 0 else [str(c) for c in CardSet(held)])
 
 
+@pytest.mark.slow
 def test_record_steps_equal_the_engine_card_by_card() -> None:
     rec = example("1")
     data = record_page(rec)
@@ -101,6 +104,7 @@ def test_a_defenders_view_sees_dummy_and_not_declarer() -> None:
     assert data["steps"][0]["concealed"] == ["S", "W", "N"]
 
 
+@pytest.mark.slow
 def test_scenario_steps_carry_statuses_agreement_odds_and_reasons() -> None:
     run_ = run_scenario(LEADS)
     data = scenario_page(run_)
@@ -198,6 +202,7 @@ def test_view_writes_one_page(tmp_path: Path) -> None:
     assert status == 0 and embedded_data(text)["title"].startswith("Interpreting the lead")
 
 
+@pytest.mark.slow
 def test_view_all_writes_an_index_and_a_page_per_scenario_and_record(tmp_path: Path) -> None:
     status, text, err = run("view", str(SEED), str(EXAMPLE), "--all", "-o", str(tmp_path / "site"))
     scenarios = sorted(SEED.glob("*.toml"))
@@ -225,6 +230,7 @@ def test_view_errors_are_one_line_and_exit_2(argv: list[str], message: str) -> N
     assert err.startswith("kibitz: error: ") and err.count("\n") == 1 and message in err, err
 
 
+@pytest.mark.slow
 def test_view_all_caps_pages_and_lists_the_records_that_make_none(tmp_path: Path) -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
     bad = text.split("\n\n")[0].replace('[Board "1"]', '[Board "9"]').replace("S6 S2 SJ S4", "S6 S2 SJ HK")
@@ -238,3 +244,20 @@ def test_view_all_caps_pages_and_lists_the_records_that_make_none(tmp_path: Path
     status, out, _ = run("view", str(tmp_path / "games.pbn"), "--all", "-n", "1", "-o", str(tmp_path / "one"))
     assert status == 0 and out.startswith("wrote 1 page ")
     assert sorted(p.name for p in (tmp_path / "one").iterdir()) == ["games-r1-b1.html", "index.html"]
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+@pytest.mark.skipif(not (CORPUS / "bbo-vugraph").is_dir(), reason=f"no corpus at {CORPUS}")
+def test_corpus_records_show_their_auction_from_the_dealer(tmp_path: Path) -> None:
+    """Real records (BBO vugraph, LIN): pages for the first three, each with its calls from the dealer on."""
+    status, out, err = run("view", str(CORPUS / "bbo-vugraph"), "--all", "-n", "3", "-o", str(tmp_path))
+    assert status == 0 and out.startswith("wrote 3 pages"), err
+    for link in re.findall(r'href="([^"]+)"', (tmp_path / "index.html").read_text(encoding="utf-8")):
+        data = embedded_data((tmp_path / link).read_text(encoding="utf-8"))
+        source, index = re.match(r"(.*), board \S+ \(record (\d+)\)$", data["source"]).groups()
+        rec = next(r for r in read_records(source, record=int(index)) if isinstance(r, PlayRecord))
+        assert [(c["seat"], c["call"]) for c in data["auction"]] == [
+            (Seat((rec.dealer + i) % 4 if rec.dealer is not None else i % 4).name, call)
+            for i, call in enumerate(rec.calls)]
+        assert len(data["steps"]) == len(rec.play) + 1
