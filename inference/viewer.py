@@ -66,12 +66,13 @@ def fraction_text(p: Fraction) -> str:
 
 
 def percent(p: Fraction) -> str:
-    """The percentage the page prints beside a probability: one decimal, rounded half to even.
+    """The percentage the page prints beside a probability: one decimal, the exact value rounded half to even.
 
-    >>> percent(Fraction(2, 3)), percent(Fraction(1)), percent(Fraction(0))
-    ('66.7', '100.0', '0.0')
+    >>> percent(Fraction(2, 3)), percent(Fraction(1)), percent(Fraction(0)), percent(Fraction(1, 16))
+    ('66.7', '100.0', '0.0', '6.2')
     """
-    return f"{float(p * 100):.1f}"
+    tenths = round(p * 1000)
+    return f"{tenths // 10}.{tenths % 10}"
 
 
 def _cards(mask: int) -> list[str]:
