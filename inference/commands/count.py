@@ -33,12 +33,15 @@ def fraction_text(p: Fraction) -> str:
 
 def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
-    from dealer import D
+    from dealer import D, ImpossibleSpecError
     from dealer.exact import ExactDealer
 
     from .inputs import load_script
 
-    script = load_script(args.spec, args.spec_file)
+    try:
+        script = load_script(args.spec, args.spec_file)
+    except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
+        return _print_none(str(exc), args.json, out)
     start = time.perf_counter()
     dealer = ExactDealer(script.spec, limit=args.limit)
     deals = dealer.count()
@@ -70,6 +73,18 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     if reason:
         print(f"impossible:   {reason}", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
+    return 0
+
+
+def _print_none(reason: str, as_json: bool, out: TextIO) -> int:
+    """The answer for a spec whose condition is never true: no deal."""
+    if as_json:
+        obj: dict[str, object] = dict.fromkeys(JSON_KEYS)
+        obj.update(deals=0, probability="0/1", probability_decimal=0.0, constrained=0, constrained_seats=[],
+                   impossible=reason)
+        print(json.dumps(obj), file=out)
+    else:
+        print(f"deals:        0\nprobability:  0/1\nimpossible:   {reason}", file=out)
     return 0
 
 
