@@ -126,15 +126,18 @@ def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: in
             break
         add(page_name(scen.stem), lambda s=scen: _scenario_data(s), str(scen))
     for file in records:
-        for item in read_records(file):
-            if limit is not None and len(entries) >= limit:
-                break
-            if isinstance(item, (InferenceError, DealerError)):
-                problems.append(str(item))
-            elif isinstance(item, Skipped):
-                problems.append(f"{file}, board {item.board} (record {item.index}): {item.reason}")
-            else:
-                add(page_name(file.stem, item.board, item.index), lambda r=item: _record_data(r, seat), item.label)
+        try:
+            for item in read_records(file):
+                if limit is not None and len(entries) >= limit:
+                    break
+                if isinstance(item, (InferenceError, DealerError)):
+                    problems.append(str(item))
+                elif isinstance(item, Skipped):
+                    problems.append(f"{file}, board {item.board} (record {item.index}): {item.reason}")
+                else:
+                    add(page_name(file.stem, item.board, item.index), lambda r=item: _record_data(r, seat), item.label)
+        except (InferenceError, DealerError) as exc:  # the file itself: unreadable, binary, too large
+            problems.append(str(exc))
     if not entries and not problems:
         raise InvalidArgumentError(f"no scenario, PBN or LIN file in {', '.join(map(repr, paths))}")
     title = "Kibitz: " + ", ".join(paths)

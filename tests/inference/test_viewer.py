@@ -217,8 +217,10 @@ def test_view_all_writes_an_index_and_a_page_per_scenario_and_record(tmp_path: P
 
 @pytest.mark.parametrize("argv, message", [
     (["view", "/no/such.pbn"], "/no/such.pbn"),
-    (["view", "scenarios/seed"], "is a folder"),
-    (["view", "scenarios/seed", "--all"], "-o DIR"),
+    (["view", str(SEED)], "is a folder"),
+    (["view", str(SEED), "--all"], "-o DIR"),
+    (["view", str(SEED), "--all", "-n", "0", "-o", "/no/such/dir"], "invalid -n 0"),
+    (["view", str(LEADS), "-o", "/no/such/dir/page.html"], "cannot write"),
     (["view", str(EXAMPLE), "--board", "9"], "board 9"),
     (["view", str(EXAMPLE), "--all", "--board", "1", "-o", "x"], "not with --all"),
     (["view", str(LEADS), "--seat", "W"], "a scenario names its viewer"),
@@ -235,12 +237,14 @@ def test_view_all_caps_pages_and_lists_the_records_that_make_none(tmp_path: Path
     text = EXAMPLE.read_text(encoding="utf-8")
     bad = text.split("\n\n")[0].replace('[Board "1"]', '[Board "9"]').replace("S6 S2 SJ S4", "S6 S2 SJ HK")
     (tmp_path / "games.pbn").write_text(text + "\n\n" + bad + "\n", encoding="utf-8")
-    status, out, err = run("view", str(tmp_path / "games.pbn"), "--all", "-o", str(tmp_path / "site"))
+    (tmp_path / "noise.pbn").write_bytes(bytes(range(256)) * 8)  # not a text file: listed, not fatal
+    status, out, err = run("view", str(tmp_path / "games.pbn"), str(tmp_path / "noise.pbn"), "--all",
+                           "-o", str(tmp_path / "site"))
     assert status == 0 and err == ""
-    assert out.startswith("wrote 2 pages") and "1 not shown" in out
+    assert out.startswith("wrote 2 pages") and "2 not shown" in out
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert re.findall(r'href="([^"]+)"', index) == ["games-r1-b1.html", "games-r2-b2.html"]
-    assert "Not shown (1)" in index and "board 9" in index
+    assert "Not shown (2)" in index and "board 9" in index and "noise.pbn" in index
     status, out, _ = run("view", str(tmp_path / "games.pbn"), "--all", "-n", "1", "-o", str(tmp_path / "one"))
     assert status == 0 and out.startswith("wrote 1 page ")
     assert sorted(p.name for p in (tmp_path / "one").iterdir()) == ["games-r1-b1.html", "index.html"]
