@@ -9,7 +9,7 @@ Kibitz computes all of it when the page is written (:mod:`inference.viewer`); th
 shows it, offline (:mod:`inference.viewer_page`).
 
 FILE is a scenario (``.toml``) or a PBN/LIN file (``--board``/``--record`` pick the record; default
-the first). With ``--all``, FILE may be several files and folders: every scenario and every
+the first with a play). With ``--all``, FILE may be several files and folders: every scenario and every
 record under them gets a page in the folder ``-o DIR``, with an ``index.html`` linking them.
 """
 
@@ -68,7 +68,7 @@ def run_view(args: argparse.Namespace, out: TextIO) -> int:
             raise InvalidArgumentError("--board, --record and --seat are for PBN/LIN files; a scenario names its viewer")
         data = _scenario_data(path)
     else:
-        rec = select_records(path, args.board, args.record if args.record is not None or args.board else 1)[0]
+        rec = select_records(path, args.board, args.record)[0]  # neither given: the first replayable record
         data = _record_data(rec, args.seat)
     page = page_html(data)
     if args.output:
@@ -158,7 +158,7 @@ def register(sub: Subparsers) -> None:
             "record plus an index.", 79),
     )
     add_file(p, "a scenario or a PBN/LIN file; with --all, files and folders", many=True)
-    add_record(p, "the first record in the file")
+    add_record(p, "the first replayable record in the file")
     add_seat(p)
     p.add_argument("--all", action="store_true",
                    help="a page for every scenario and record under FILE..., and an index.html, in the folder -o DIR")

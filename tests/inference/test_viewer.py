@@ -265,3 +265,12 @@ def test_corpus_records_show_their_auction_from_the_dealer(tmp_path: Path) -> No
             (Seat((rec.dealer + i) % 4 if rec.dealer is not None else i % 4).name, call)
             for i, call in enumerate(rec.calls)]
         assert len(data["steps"]) == len(rec.play) + 1
+
+
+def test_view_defaults_to_the_first_replayable_record(tmp_path: Path) -> None:
+    first, second = EXAMPLE.read_text(encoding="utf-8").split("\n\n", 1)
+    unplayed = re.sub(r'\[Play "W"\].*?\*', "", first, flags=re.S)  # board 1 without its play
+    (tmp_path / "two.pbn").write_text(unplayed + "\n\n" + second, encoding="utf-8")
+    status, out, err = run("view", str(tmp_path / "two.pbn"))
+    assert status == 0, err
+    assert embedded_data(out)["title"].startswith("Board 2")
