@@ -34,13 +34,8 @@ from .play import PlayState
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
-<<<<<<< HEAD
            "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "AuctionEntry",
-           "add_entry", "read_scenario_text"]
-=======
-           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "add_entry",
-           "read_scenario_text", "MAX_TOML_DEPTH"]
->>>>>>> main
+           "add_entry", "read_scenario_text", "MAX_TOML_DEPTH"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)

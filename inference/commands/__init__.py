@@ -9,11 +9,8 @@ replay                  :mod:`inference.commands.replay`
 sample, odds            :mod:`inference.commands.layouts`
 play                    :mod:`inference.commands.play`
 serve                   :mod:`inference.commands.serve` (the protocol: :mod:`inference.protocol`)
-<<<<<<< HEAD
 rules                   :mod:`inference.commands.rules`
-=======
 view                    :mod:`inference.commands.view` (the page: :mod:`inference.viewer_page`)
->>>>>>> main
 ======================  =====================================================
 
 Building the parser imports no heavy module (numpy, scipy, pydantic, networkx, tqdm, the
@@ -34,21 +31,13 @@ from typing import NoReturn, Sequence
 from dealer import DealerError
 
 from ..errors import InferenceError
-<<<<<<< HEAD
-from . import count, deal, layouts, number, play, replay, rules, serve, stats
-=======
-from . import count, deal, layouts, number, play, replay, serve, stats, view
->>>>>>> main
+from . import count, deal, layouts, number, play, replay, rules, serve, stats, view
 from .options import Handler
 
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``kibitz --help`` lists their commands.
-<<<<<<< HEAD
-_MODULES = (number, count, deal, stats, replay, layouts, serve, play, rules)
-=======
-_MODULES = (number, count, deal, stats, replay, layouts, serve, play, view)
->>>>>>> main
+_MODULES = (number, count, deal, stats, replay, layouts, serve, play, view, rules)
 
 
 class _OneLineParser(argparse.ArgumentParser):
