@@ -67,6 +67,12 @@ CASES = [
      "32.QJ432.K32.432", "432.QJ43.K32.432"),
     ("transfer to spades", ["1NT", "Pass", "2H"], 2, ["length(S, spades) >= 5"],
      "QJ432.32.K32.432", "QJ43.432.K32.432"),
+    ("opener's 1NT rebid", ["1D", "Pass", "1S", "Pass", "1NT"], 4, ["hcp(N) >= 12 && hcp(N) <= 14"],
+     "K32.KQ2.QJ32.K32", "AK2.KQ2.AJ32.K32"),
+    ("opener's own-suit rebid", ["1H", "Pass", "1S", "Pass", "2H"], 4,
+     ["length(N, hearts) >= 6", "hcp(N) <= 15"], "2.AQJ932.K32.432", "2.AKJ9.AK32.432"),
+    ("balancing pass", ["1H", "Pass", "Pass", "Pass"], 3, ["hcp(W) <= 15"],
+     "K32.32.QJ32.K432", "AK2.32.AKJ2.K432"),
 ]
 
 
