@@ -11,6 +11,7 @@ before it accepts every order of its digits. Patterns join with ``+``
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 import re
 from typing import Iterable, Iterator
 
@@ -34,7 +35,9 @@ def shape_index(shape: tuple[int, int, int, int]) -> int:
 _TERM = re.compile(r"\s*(?:(any)\s+)?([0-9xX]{4})\s*")
 
 
-def _pattern_shapes(pattern: str, any_order: bool) -> set[tuple[int, int, int, int]]:
+@lru_cache(maxsize=1024)
+def _pattern_shapes(pattern: str, any_order: bool) -> frozenset[tuple[int, int, int, int]]:
+    """The shapes a pattern such as ``5332`` or ``xx66`` (in any order when ``any_order``) stands for."""
     chars = pattern.lower()
     out: set[tuple[int, int, int, int]] = set()
     orders = set(itertools.permutations(chars)) if any_order else {tuple(chars)}
@@ -42,7 +45,7 @@ def _pattern_shapes(pattern: str, any_order: bool) -> set[tuple[int, int, int, i
         for shape in ALL_SHAPES:
             if all(ch == "x" or int(ch) == n for ch, n in zip(order, shape)):
                 out.add(shape)
-    return out
+    return frozenset(out)
 
 
 class ShapeSet:

@@ -224,8 +224,15 @@ class Evaluator:
         return named[0] if named else pos.concealed[0]
 
     def _needed(self, keys: "frozenset[Feature] | set[Feature]", a: Seat) -> frozenset[Feature]:
-        """Features of seat ``a`` that express ``keys`` (the other concealed seat's, through ``a``'s)."""
-        return frozenset(key.at(a) for key in keys if key.seat in self.position.concealed)
+        """Features of seat ``a`` that express ``keys`` (the other concealed seat's, through ``a``'s).
+
+        With three concealed seats the table keeps every suit's length anyway, so it always keeps HCP
+        too: then the claims about one seat (an auction's, mostly about lengths and HCP) share one table.
+        """
+        needed = {key.at(a) for key in keys if key.seat in self.position.concealed}
+        if len(self.position.concealed) == 3:
+            needed.add(Feature.hcp(a))
+        return frozenset(needed)
 
     def truth(self, claim: Claim) -> np.ndarray:
         """The claim's truth value over every achievable feature row of the position."""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -167,9 +168,23 @@ def available_books() -> list[str]:
 
 
 def load_book(name_or_path: "str | Path | Book") -> Book:
-    """A shipped book by name (``sayc``, ``natural-wide``) or a TOML file of your own."""
+    """A shipped book by name (``sayc``, ``natural-wide``) or a TOML file of your own.
+
+    A shipped book is read and checked once per process; a file of your own each time it is asked for.
+    """
     if isinstance(name_or_path, Book):
         return name_or_path
+    if isinstance(name_or_path, str) and name_or_path in available_books():
+        return _shipped_book(name_or_path)
+    return _read_book(name_or_path)
+
+
+@lru_cache(maxsize=16)
+def _shipped_book(name: str) -> Book:
+    return _read_book(name)
+
+
+def _read_book(name_or_path: "str | Path") -> Book:
     path = Path(name_or_path)
     try:
         if path.suffix == ".toml" and path.exists():
