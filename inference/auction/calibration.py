@@ -38,7 +38,7 @@ from .book import Book, load_book, render
 from .measures import Level
 from .reading import EXPLANATION_RULE, read_auction
 
-__all__ = ["ClaimRow", "Coverage", "Calibration", "calibrate", "claim_prior", "record_files"]
+__all__ = ["ClaimRow", "Coverage", "Calibration", "calibrate", "claim_prior", "record_files", "shipped_form"]
 
 
 @lru_cache(maxsize=4096)
@@ -120,6 +120,17 @@ class Calibration:
                        "folders": {k: {"hits": h, "n": n} for k, (h, n) in r.folders.items()},
                        "defenders": {"hits": r.defenders[0], "n": r.defenders[1]}} for r in self.rows],
         }
+
+
+def shipped_form(result: Calibration, measured: str) -> dict[str, Any]:
+    """The figures a book ships with (``data/auction/<book>.calibration.json``): per rule claim and level,
+    hits, calls and the exact prior, with coverage; ``measured`` says on what and when."""
+    full = result.as_dict()
+    return {"book": full["book"], "measured": measured, "records": full["records"], "coverage": full["coverage"],
+            "defenders": full["defenders"],
+            "rules": [{"rule": r["rule"], "label": r["label"], "tag": r["tag"],
+                       "levels": [{"hits": lv["hits"], "n": lv["n"], "prior": lv["prior"]} for lv in r["levels"]]}
+                      for r in full["rules"]]}
 
 
 def record_files(paths: Iterable["str | Path"]) -> Iterator[tuple[str, Path]]:

@@ -32,6 +32,8 @@ def register(sub: Subparsers) -> None:
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_book(p, required=True)
     add_json(p, "the calibration")
+    p.add_argument("--calibration", metavar="OUT.json",
+                   help="also write the figures in the form a book ships with (data/auction/<book>.calibration.json)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(handler=run_rules)
@@ -51,6 +53,16 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     result = calibrate(args.file, book, progress=show)
+    if args.calibration:
+        import datetime
+
+        from ..auction.calibration import shipped_form
+
+        measured = (f"kibitz rules {' '.join(args.file)} ({result.records:,} records), "
+                    f"{datetime.date.today().isoformat()}")
+        with open(args.calibration, "w", encoding="utf-8") as fh:
+            json.dump(shipped_form(result, measured), fh, indent=1)
+            fh.write("\n")
     if args.json:
         json.dump(result.as_dict(), out, indent=1)
         out.write("\n")
