@@ -205,22 +205,35 @@ def _header(state: PlayState, title: str) -> dict[str, Any]:
 
 
 def record_page(record: PlayRecord, viewer: Seat | None = None,
-                claims: "Sequence[Sequence[str]] | None" = None) -> dict[str, Any]:
+                claims: "Sequence[Sequence[str]] | None" = None, book: "str | None" = None) -> dict[str, Any]:
     """The viewer's data for a played record, from ``viewer`` (default: declarer).
 
-    ``claims``: optionally, the claims each call of the auction carries (from an auction book).
+    ``book``: read the auction with this bidding book (:mod:`inference.auction`): each call shows the
+    claims it gives, and the claims are in force from the start of the play. ``claims``: instead, the
+    claims each call carries, given.
     """
     from .replay import replay_record
 
+    calls: Sequence[str] = record.calls
+    if book is not None:
+        from .auction.reading import read_auction
+
+        dealer = record.dealer if record.dealer is not None else record.declarer
+        reading = read_auction(dealer, record.calls, book, record.vulnerable, record.explanations, record.declarer)
+        restored = len(reading.calls) - len(record.calls)  # leading passes the record dropped, put back
+        calls = ["Pass"] * restored + list(record.calls)
+        claims = [[f"{inf.claim} ({inf.tag.value.removeprefix('agreement-')}; {c.source})" for inf in c.inferences]
+                  for c in reading.calls]
     state = None
-    for state, _ in replay_record(record, viewer):
+    for state, _ in replay_record(record, viewer, book=book):
         pass
     if state is None:
         raise InconsistentCardsError(f"{record.label}: no card was played")
     data = _header(state, f"Board {record.board}: {record.contract} by {record.declarer.name_long.capitalize()}")
-    data.update(source=record.label, dealer=record.dealer.name if record.dealer else None,
-                vulnerable=_VULNERABLE.get(record.vulnerable.strip().lower(), record.vulnerable), auction=auction_calls(record.calls, record.dealer, claims),
-                steps=play_steps(state))
+    dealer_seat = record.dealer if book is None or record.dealer is not None else record.declarer
+    data.update(source=record.label, dealer=dealer_seat.name if dealer_seat is not None else None,
+                vulnerable=_VULNERABLE.get(record.vulnerable.strip().lower(), record.vulnerable),
+                auction=auction_calls(calls, dealer_seat, claims), steps=play_steps(state))
     return data
 
 

@@ -274,3 +274,23 @@ def test_view_defaults_to_the_first_replayable_record(tmp_path: Path) -> None:
     status, out, err = run("view", str(tmp_path / "two.pbn"))
     assert status == 0, err
     assert embedded_data(out)["title"].startswith("Board 2")
+
+
+def test_a_book_reads_the_auction_into_the_page() -> None:
+    """``--book``: each call shows the claims the book gives it, and those about hidden hands are in force."""
+    from dataclasses import replace
+
+    from inference.auction.reading import read_auction
+
+    rec = replace(example("1"), calls=("1H", "Pass", "4H", "Pass", "Pass", "Pass"), dealer=Seat.S)
+    reading = read_auction(Seat.S, rec.calls, "sayc", rec.vulnerable, None, rec.declarer)
+    data = record_page(rec, book="sayc")
+    assert [row["call"] for row in data["auction"]] == list(rec.calls)
+    for row, call in zip(data["auction"], reading.calls):
+        assert [c.split(" (")[0] for c in row["claims"]] == [inf.claim for inf in call.inferences]
+    assert any(row["claims"] for row in data["auction"])  # the opening says something
+    in_force = {inf["name"] for inf in data["steps"][0]["inferences"]}
+    hidden = {inf.name for inf in reading.inferences if inf.by != rec.declarer}
+    assert hidden and hidden <= in_force
+    status, _, err = run("view", str(EXAMPLE), "--board", "1", "--book", "no-such-book", "-o", os.devnull)
+    assert status == 2 and "no-such-book" in err
