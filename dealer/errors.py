@@ -22,6 +22,7 @@ __all__ = [
     "UnsupportedSpecError",
     "ImpossibleSpecError",
     "SpecLimitError",
+    "MissingFileError",
 ]
 
 
@@ -99,3 +100,7 @@ class ImpossibleSpecError(SpecError):
 
 class SpecLimitError(SpecError):
     """A spec whose exact tables would exceed a named limit of this dealer."""
+
+
+class MissingFileError(DealerError, FileNotFoundError):
+    """A file named on the command line (a script, a spec) that does not exist or cannot be read."""

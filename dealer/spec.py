@@ -36,11 +36,11 @@ from .errors import ImpossibleSpecError, SpecError, UnsupportedSpecError
 from .expr import (
     Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
 )
-from .grid import COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
+from .grid import ARITH, COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
 from .seat import Seat
 from .shapes import ShapeSet
 from .suit import Suit
-from .syntax import parse_statements
+from .statements import parse_statements
 
 __all__ = ["SeatSpec", "DealSpec", "HoldingFilter"]
 
@@ -251,15 +251,20 @@ class DealSpec(BaseModel):
 
     @classmethod
     def from_conditions(cls, conditions: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
-                        text: str = "") -> "DealSpec":
+                        text: str = "", *, residual: "list[Cond] | None" = None,
+                        standard_points: bool = True) -> "DealSpec":
         """The spec of conditions on any seats joined by ``&&``, split into one condition per seat.
 
         ``hascard`` becomes a predealt card, ``!hascard`` a forbidden one, ``hcp(seat, suit)`` compared
         with numbers a filter on the seat's holding in the suit. A condition that relates seats to
         each other (an ``||`` or arithmetic over two seats) cannot be dealt exactly by per-seat
         tables and is refused (:class:`~dealer.errors.UnsupportedSpecError`) with the reason.
+
+        With ``residual`` (a list), such conditions are appended to it instead, and the spec returned
+        is the exact *superset* the tables can deal: the deals meeting every other condition.
+        ``standard_points=False`` (a script's own ``pointcount``) sends every HCP condition there too.
         """
-        return _split(conditions, predeals, text)
+        return _split(conditions, predeals, text, residual, standard_points)
 
     def seat(self, seat: Seat | str) -> SeatSpec:
         """The spec of ``seat`` (an empty one if the seat is free)."""
@@ -301,6 +306,8 @@ def _suit_hcp_filter(cond: Compare) -> tuple[Seat, Suit, Callable[[CardSet], boo
     nodes = [n for n in walk(cond) if isinstance(n, (Length, Hcp, SuitHcp))]
     if not nodes or not all(isinstance(n, SuitHcp) for n in nodes):
         return None
+    if not all(isinstance(n, (Compare, Const, SuitHcp, Arith)) for n in walk(cond)):
+        return None
     keys = {(n.seat, n.suit) for n in nodes if isinstance(n, SuitHcp)}
     if len(keys) != 1:
         return None
@@ -312,8 +319,7 @@ def _suit_hcp_filter(cond: Compare) -> tuple[Seat, Suit, Callable[[CardSet], boo
         if isinstance(expr, SuitHcp):
             return hcp
         if isinstance(expr, Arith):
-            a, b = value(expr.left, hcp), value(expr.right, hcp)
-            return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
+            return int(ARITH[expr.op](value(expr.left, hcp), value(expr.right, hcp)))
         raise TypeError(expr)  # pragma: no cover
 
     def holding_filter(holding: CardSet) -> bool:
@@ -338,7 +344,19 @@ def _refusal(c: Cond, seats: frozenset[Seat]) -> UnsupportedSpecError:
     return UnsupportedSpecError(f"{c.pos}: {c}: {why}")
 
 
-def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", text: str) -> DealSpec:
+def _tableable(c: Cond, standard_points: bool) -> bool:
+    """True when a condition on one seat can go into the seat's (shape, HCP) table."""
+    if _contains(c, (HasCard, SuitHcp)) or (not standard_points and _contains(c, (Hcp,))):
+        return False
+    try:
+        grid_mask(c, GRID)
+    except UnsupportedSpecError:
+        return False
+    return True
+
+
+def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", text: str,
+           residual: "list[Cond] | None" = None, standard_points: bool = True) -> DealSpec:
     predeal = {s: c for s, (c, _) in predeals.items()}
     forbidden: dict[Seat, CardSet] = {}
     per_seat: dict[Seat, list[Cond]] = {}
@@ -347,10 +365,16 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
         for c in _flatten(top):
             seats = c.seats()
             if not seats and not _contains(c, (HasCard, ShapeIn, Length, Hcp, SuitHcp)):
+                if residual is not None and not _tableable(c, True):
+                    residual.append(c)
+                    continue
                 if not bool(grid_mask(c, GRID)[0]):
                     raise ImpossibleSpecError(f"{c.pos}: the condition {c} is never true: no deal satisfies it")
                 continue
             if len(seats) > 1:
+                if residual is not None:
+                    residual.append(c)
+                    continue
                 raise _refusal(c, seats)
             seat = next(iter(seats))
             if isinstance(c, HasCard):
@@ -359,17 +383,24 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
             if isinstance(c, Not) and isinstance(c.item, HasCard):
                 forbidden[seat] = forbidden.get(seat, CardSet()) | CardSet([c.item.card])
                 continue
-            if isinstance(c, Compare):
+            if isinstance(c, Compare) and standard_points:
                 f = _suit_hcp_filter(c)
                 if f is not None:
                     filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
                     continue
+            if residual is not None and not _tableable(c, standard_points):
+                residual.append(c)
+                continue
             if _contains(c, (HasCard, SuitHcp)):
                 raise UnsupportedSpecError(
                     f"{c.pos}: {c}: hascard() and hcp(seat, suit) can be dealt exactly only as conditions of "
                     "their own joined by '&&' (hcp(seat, suit) compared with numbers), not inside '||', '!' "
                     "or arithmetic with other features"
                 )
+            if not _tableable(c, standard_points):
+                raise UnsupportedSpecError(
+                    f"{c.pos}: {c}: the exact tables hold the lengths, shape and HCP of one seat, not this; "
+                    "'kibitz count' and 'kibitz dealer' deal it by filtering an exact superset (an estimate)")
             per_seat.setdefault(seat, []).append(c)
     seats_out = {}
     for seat in Seat:

@@ -23,24 +23,44 @@ if TYPE_CHECKING:
     from ..play import PlayState
     from ..records import PlayRecord
 
-__all__ = ["load_script", "select_records", "record_index", "state_after"]
+__all__ = ["load_script", "read_spec_text", "looks_like_path", "select_records", "record_index", "state_after"]
+
+
+def looks_like_path(text: str) -> bool:
+    """True when ``text`` reads as a file name (``scripts/1nt.dl``) rather than a spec (``hcp(north) > 10``)."""
+    return bool(re.fullmatch(r"[\w./\\~:-]+", text.strip())) and bool(re.search(r"[/\\]|\.\w+$", text.strip()))
+
+
+def read_spec_text(spec: str | None, spec_file: str | None) -> tuple[str, str]:
+    """The text of a spec given inline or as a file (``-f``), and its source name for messages.
+
+    An existing path given inline is read; one that looks like a path but does not exist is a
+    :class:`~dealer.MissingFileError`, not a spec to parse.
+    """
+    from dealer import MissingFileError
+
+    if spec_file is None and spec is not None and (os.path.isfile(spec) or looks_like_path(spec)):
+        spec_file = spec
+    if spec_file is not None:
+        try:
+            with open(spec_file, encoding="utf-8") as fh:
+                return fh.read(), spec_file
+        except FileNotFoundError:
+            raise MissingFileError(f"cannot read spec file {spec_file!r}: no such file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MissingFileError(f"cannot read spec file {spec_file!r}: {getattr(exc, 'strerror', None) or exc}") \
+                from None
+    if spec is None:
+        raise DealerError("no spec given: pass it as an argument or with -f FILE")
+    return spec, "<spec>"
 
 
 def load_script(spec: str | None, spec_file: str | None) -> Script:
     """A spec given inline, or as a file (``-f``); an existing path given inline is read too."""
     from dealer.language import parse_script
 
-    if spec_file is not None:
-        try:
-            with open(spec_file, encoding="utf-8") as fh:
-                return parse_script(fh.read(), source=spec_file)
-        except OSError as exc:
-            raise DealerError(f"cannot read spec file {spec_file!r}: {exc.strerror}") from None
-    if spec is None:
-        raise DealerError("no spec given: pass it as an argument or with -f FILE")
-    if os.path.isfile(spec):
-        return load_script(None, spec)
-    return parse_script(spec, source="<spec>")
+    text, source = read_spec_text(spec, spec_file)
+    return parse_script(text, source=source)
 
 
 def record_index(message: str) -> int | None:
