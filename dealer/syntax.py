@@ -62,8 +62,10 @@ _TOKEN = re.compile(r"""
 _SUITS = {"spades": Suit.S, "hearts": Suit.H, "diamonds": Suit.D, "clubs": Suit.C}
 _WORD_OPS = {"and": "&&", "or": "||", "xor": "^^", "not": "!"}
 _CONNECTIVES: dict[str, type[Or] | type[Xor] | type[And]] = {"||": Or, "^^": Xor, "&&": And}
-#: Binding strength of each binary operator: ``||`` loosest, ``*`` tightest; ``!`` binds between.
-_BINARY = {"||": 1, "^^": 2, "&&": 3, **{op: 5 for op in COMPARE_OPS}, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}
+#: Binding strength of each binary operator: ``||`` loosest, ``*`` tightest, ``==`` looser than ``<`` (as in C).
+#: ``!`` binds between ``&&`` and the comparisons, except in a full dialect, where it binds tightest (as in C).
+_BINARY = {"||": 1, "^^": 2, "&&": 3, "==": 5, "!=": 5, "<": 6, "<=": 6, ">": 6, ">=": 6, "+": 7, "-": 7,
+           "*": 8, "/": 8, "%": 8}
 _NOT_PREC = 4
 
 
@@ -319,7 +321,7 @@ class Parser:
         ``test ? a : b``, looser than every binary operator and right-associative.
         """
         t = self.tok
-        if t.kind == "op" and t.text == "!" and min_prec <= _NOT_PREC:
+        if t.kind == "op" and t.text == "!" and min_prec <= _NOT_PREC and not self.dialect.full:
             self.next()
             self.enter(t.offset)
             inner = self.expr(_NOT_PREC)
