@@ -16,7 +16,8 @@ how many of them would have met the condition (a binomial draw, exact when
 the count is), then deals those.
 
 >>> from dealer.statements import parse_statements
->>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && top2(north, spades) == 2"))
+>>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && top2(north, spades) == 2 && "
+...                                     "(hascard(west, C2) || hcp(east) > 10)"))
 >>> run.exact, [str(c) for c in run.residual]
 (False, ['top2(north, spades) == 2'])
 >>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
@@ -44,6 +45,7 @@ from .rng import RandomSource, make_rng
 from .seat import Seat
 from .spec import DealSpec
 from .statements import Average, Frequency, Print, PrintES, ScriptSyntax
+from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "wilson"]
 
@@ -116,10 +118,18 @@ class ScriptDealer:
                                              standard_points=self.counts.standard_points)
         for node in self._nodes():
             check_runnable(node)
+        standard = self.counts.standard_points
+        split = [c for c in self.residual if atoms_of(c, standard) is not None]
+        self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=limit)
+        if split and not self.tables.is_empty:
+            held = [c for c in _conjuncts(syntax.conditions) if not any(c is r for r in self.residual)]
+            union = UnionDealer.build(held, split, syntax.predeals, limit=limit, standard_points=standard)
+            if union is not None:
+                self.tables = union
+                self.residual = [c for c in self.residual if not any(c is r for r in split)]
         self.filter: Cond | None = None
         if self.residual:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
-        self.tables = ExactDealer(self.spec, limit=limit)
 
     def _nodes(self) -> list[Node]:
         nodes: list[Node] = list(self.residual)
@@ -205,6 +215,19 @@ class ScriptDealer:
             generated = min(generate, used + misses)
         out = np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
         return out, generated
+
+
+def _conjuncts(conditions: list[Cond]) -> list[Cond]:
+    """The conditions with every top-level ``&&`` opened up."""
+    out: list[Cond] = []
+    stack = list(reversed(conditions))
+    while stack:
+        c = stack.pop()
+        if isinstance(c, And):
+            stack.extend(reversed(c.items))
+        else:
+            out.append(c)
+    return out
 
 
 def _format_average(label: str | None, value: float) -> str:

@@ -52,10 +52,12 @@ def test_count_says_exact_or_estimate(tmp_path: Path) -> None:
     assert status == 0 and "exact:        no (an estimate)" in out and "95% interval" in out
     status, out, _ = run("count", "hcp(north) >= 12 && spades(north) >= 5")
     assert status == 0 and "exact:        yes" in out
-    status, out, _ = run("count", "--json", "spades(west) >= 5 || hearts(east) >= 5", "--draws", "5000",
-                         "--seed", "2")
+    status, out, _ = run("count", "--json", "hcp(north) + hcp(south) >= 26", "--draws", "5000", "--seed", "2")
     obj = json.loads(out)
     assert obj["exact"] is False and obj["deals"] is None and obj["interval"][0] <= obj["estimate"]
+    status, out, _ = run("count", "--json", "spades(west) >= 5 || hearts(east) >= 5")
+    obj = json.loads(out)
+    assert obj["exact"] is True and isinstance(obj["deals"], int) and obj["estimate"] is None
 
 
 def test_missing_script_is_a_missing_file_error() -> None:

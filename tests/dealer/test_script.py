@@ -210,34 +210,64 @@ def test_tableable_scripts_are_exact_and_equal_the_dealer() -> None:
     assert "exact" in result.text()
 
 
-def test_cross_seat_or_estimate_covers_the_exact_count() -> None:
-    """A || B counted by inclusion-exclusion; the estimate's interval must hold it (|z| small)."""
+def test_cross_seat_or_is_exact_by_disjoint_parts() -> None:
+    """A || B (and a '!' over seats) split into disjoint per-seat specs: exactly inclusion-exclusion."""
     a, b = "spades(west) >= 6", "hcp(east) >= 16"
-    truth = exact(a) + exact(b) - exact(f"{a} && {b}")
-    run = ScriptDealer(parse_statements(f"{a} || {b}"))
+    run = ScriptDealer(parse_statements(f"hcp(north) >= 10 && ({a} || {b})"))
+    assert run.exact
+    n = "hcp(north) >= 10 && "
+    assert run.count().deals == exact(n + a) + exact(n + b) - exact(f"{n}{a} && {b}")
+    run = ScriptDealer(parse_statements(f"!({a} && {b}) && hascard(north, SA)"))
+    assert run.exact and run.count().deals == exact("hascard(north, SA)") - exact(f"hascard(north, SA) && {a} && {b}")
+    run = ScriptDealer(parse_statements("hascard(west, C2) ^^ hascard(east, D2) ^^ hcp(south, spades) >= 4"))
+    assert run.exact and run.count().deals is not None
+
+
+def test_estimate_covers_the_exact_count() -> None:
+    """top2 is filtered (an estimate); the same condition written with hascard is exact: |z| must be small."""
+    truth = exact("hcp(north) >= 15 && hascard(north, SA) && hascard(north, SK)")
+    run = ScriptDealer(parse_statements("hcp(north) >= 15 && top2(north, spades) == 2"))
     result = run.count(draws=200_000, seed=11)
     assert not result.exact and "estimate" in result.text() and "95% interval" in result.text()
-    p = Fraction(truth, D)
-    z = (result.accepted - result.drawn * float(p)) / np.sqrt(result.drawn * float(p) * (1 - float(p)))
+    p = truth / result.superset
+    z = (result.accepted - result.drawn * p) / np.sqrt(result.drawn * p * (1 - p))
     assert abs(z) < 4, z
-    assert result.low <= truth <= result.high or abs(z) < 2.5
 
 
 def test_filtered_deals_are_uniform_chi_square() -> None:
-    """hcp(north) among deals with hcp(north) >= 12 || hcp(south) >= 12, against its exact distribution."""
+    """hcp(north) among deals with top2(north, spades) == 2 (filtered) against its exact distribution."""
+    run = ScriptDealer(parse_statements("top2(north, spades) == 2 && hcp(north) >= 8"))
+    assert not run.exact
+    masks, _ = run.produce(20_000, 10 ** 12, np.random.default_rng(5))
+    assert len(masks) == 20_000
+    hcp_n = evaluate(parse_expression("hcp(north)", SPEC_DIALECT), masks)
+    weights = ExactDealer(DealSpec.parse("hascard(north, SA) && hascard(north, SK) && hcp(north) >= 8")
+                          ).distribution("N", "hcp")
+    total = sum(weights.values())
+    keys = sorted(h for h in weights if weights[h] * 20_000 / total >= 5)
+    observed = [int((hcp_n == h).sum()) for h in keys]
+    expected = [weights[h] * 20_000 / total for h in keys]
+    scale = sum(observed) / sum(expected)
+    chi2, pvalue = scipy_stats.chisquare(observed, [float(e) * scale for e in expected])
+    assert pvalue > 1e-3, (chi2, pvalue)
+
+
+def test_union_deals_are_uniform_chi_square() -> None:
+    """hcp(north) among deals with hcp(north) >= 12 || hcp(south) >= 12 (exact union) against exact."""
     run = ScriptDealer(parse_statements("hcp(north) >= 12 || hcp(south) >= 12"))
-    masks, _ = run.produce(40_000, 10 ** 12, np.random.default_rng(5))
-    assert len(masks) == 40_000
+    assert run.exact
+    masks, _ = run.produce(20_000, 10 ** 12, np.random.default_rng(6))
     hcp_n = evaluate(parse_expression("hcp(north)", SPEC_DIALECT), masks)
     alone = ExactDealer(DealSpec.parse("hcp(north) >= 0")).distribution("N", "hcp")
     with_south = ExactDealer(DealSpec.parse("hcp(south) >= 12")).distribution("N", "hcp")
     weights = {h: (alone[h] if h >= 12 else with_south.get(h, 0)) for h in alone}
     total = sum(weights.values())
-    keys = sorted(h for h in weights if weights[h] * 40_000 / total >= 5)
+    assert sum(weights.values()) == run.count().deals
+    keys = sorted(h for h in weights if weights[h] * 20_000 / total >= 5)
     observed = [int((hcp_n == h).sum()) for h in keys]
-    expected = [weights[h] * 40_000 / total for h in keys]
+    expected = [weights[h] * 20_000 / total for h in keys]
     scale = sum(observed) / sum(expected)
-    chi2, pvalue = scipy_stats.chisquare(observed, [e * scale for e in expected])
+    chi2, pvalue = scipy_stats.chisquare(observed, [float(e) * scale for e in expected])
     assert pvalue > 1e-3, (chi2, pvalue)
 
 
