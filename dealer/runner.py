@@ -17,9 +17,9 @@ the count is), then deals those.
 
 >>> from dealer.statements import parse_statements
 >>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && top2(north, spades) == 2 && "
-...                                     "(hascard(west, C2) || hcp(east) > 10)"))
+...                                     "(hascard(west, C2) || hcp(east) > 10) && hcp(north) + hcp(south) >= 26"))
 >>> run.exact, [str(c) for c in run.residual]
-(False, ['top2(north, spades) == 2'])
+(False, ['(hcp(north) + hcp(south)) >= 26'])
 >>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
 ['count:', 'estimate']
 """
@@ -115,15 +115,14 @@ class ScriptDealer:
         self.counts = _counts(syntax)
         self.residual: list[Cond] = []
         self.spec = DealSpec.from_conditions(syntax.conditions, syntax.predeals, text, residual=self.residual,
-                                             standard_points=self.counts.standard_points)
+                                             counts=self.counts)
         for node in self._nodes():
             check_runnable(node)
-        standard = self.counts.standard_points
-        split = [c for c in self.residual if atoms_of(c, standard) is not None]
+        split = [c for c in self.residual if atoms_of(c, self.counts) is not None]
         self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=limit)
         if split and not self.tables.is_empty:
             held = [c for c in _conjuncts(syntax.conditions) if not any(c is r for r in self.residual)]
-            union = UnionDealer.build(held, split, syntax.predeals, limit=limit, standard_points=standard)
+            union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts)
             if union is not None:
                 self.tables = union
                 self.residual = [c for c in self.residual if not any(c is r for r in split)]

@@ -31,6 +31,7 @@ import numpy as np
 from .cardset import CardSet
 from .engine import DEFAULT_LIMIT
 from .errors import SpecError
+from .evaluate import STANDARD, Counts
 from .exact import ExactDealer
 from .expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
 from .rng import RandomSource, make_rng
@@ -54,32 +55,32 @@ def negate(c: Cond) -> Cond:
     return Not(c, pos=c.pos)
 
 
-def _holds_alone(c: Cond, standard_points: bool) -> bool:
+def _holds_alone(c: Cond, counts: Counts) -> bool:
     """True when ``c`` and its negation can each be dealt exactly as a spec of their own."""
     if len(c.seats()) != 1:
         return False
     for x in (c, negate(c)):
         try:
-            DealSpec.from_conditions([x], {}, standard_points=standard_points)
+            DealSpec.from_conditions([x], {}, counts=counts)
         except SpecError:
             return False
     return True
 
 
-def atoms_of(c: Cond, standard_points: bool = True) -> list[Cond] | None:
+def atoms_of(c: Cond, counts: Counts = STANDARD) -> list[Cond] | None:
     """The atoms of ``c`` (largest parts the tables hold alone), or None if some leaf is no atom."""
-    if _holds_alone(c, standard_points):
+    if _holds_alone(c, counts):
         return [c]
     if isinstance(c, (And, Or, Xor)):
         out: list[Cond] = []
         for item in c.items:
-            sub = atoms_of(item, standard_points)
+            sub = atoms_of(item, counts)
             if sub is None:
                 return None
             out.extend(sub)
         return out
     if isinstance(c, Not):
-        return atoms_of(c.item, standard_points)
+        return atoms_of(c.item, counts)
     return None
 
 
@@ -110,14 +111,14 @@ class UnionDealer:
     @classmethod
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int = DEFAULT_LIMIT,
-              standard_points: bool = True) -> "UnionDealer | None":
+              counts: Counts = STANDARD) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms).
 
         None when a residual condition has a leaf that is no atom or there are more than :data:`MAX_ATOMS`.
         """
         atoms: list[Cond] = []
         for c in residual:
-            found = atoms_of(c, standard_points)
+            found = atoms_of(c, counts)
             if found is None:
                 return None
             atoms.extend(found)
@@ -131,7 +132,7 @@ class UnionDealer:
             literals = [a if v else negate(a) for a, v in zip(atoms, values)]
             try:
                 spec = DealSpec.from_conditions(list(conditions) + literals, predeals,
-                                                standard_points=standard_points)
+                                                counts=counts)
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
             parts.append(ExactDealer(spec, limit=limit))

@@ -223,10 +223,35 @@ def test_cross_seat_or_is_exact_by_disjoint_parts() -> None:
     assert run.exact and run.count().deals is not None
 
 
-def test_estimate_covers_the_exact_count() -> None:
-    """top2 is filtered (an estimate); the same condition written with hascard is exact: |z| must be small."""
-    truth = exact("hcp(north) >= 15 && hascard(north, SA) && hascard(north, SK)")
+def test_counts_in_the_tables_are_exact() -> None:
+    """top2 in a suit (a holding filter) and controls or aces over a hand (the seat's count) are exact."""
     run = ScriptDealer(parse_statements("hcp(north) >= 15 && top2(north, spades) == 2"))
+    assert run.exact
+    assert run.count().deals == exact("hcp(north) >= 15 && hascard(north, SA) && hascard(north, SK)")
+    run = ScriptDealer(parse_statements("aces(south) == 4 && spades(south) >= 5"))
+    assert run.exact
+    assert run.count().deals == exact("hascard(south, SA) && hascard(south, HA) && hascard(south, DA) && "
+                                      "hascard(south, CA) && spades(south) >= 5")
+    run = ScriptDealer(parse_statements("controls(west) >= 11"))
+    aces = "hascard(west, SA) && hascard(west, HA) && hascard(west, DA) && hascard(west, CA)"
+    kings = ["SK", "HK", "DK", "CK"]
+    twelve = exact(aces + "".join(f" && hascard(west, {k})" for k in kings))
+    eleven = sum(exact(aces + "".join(f" && {'!' if k == gone else ''}hascard(west, {k})" for k in kings))
+                 for gone in kings)
+    assert run.exact and run.count().deals == twelve + eleven
+
+
+def sum_at_least(total: int) -> tuple[int, dict[int, int]]:
+    """Deals with spades(north) + spades(south) >= total, exactly, and by spades(north)."""
+    by_north = {a: exact(f"spades(north) == {a} && spades(south) >= {total - a}") if a < total
+                else exact(f"spades(north) == {a}") for a in range(14)}
+    return sum(by_north.values()), by_north
+
+
+def test_estimate_covers_the_exact_count() -> None:
+    """Cross-seat arithmetic is filtered (an estimate); the exact count by disjoint parts: |z| must be small."""
+    truth, _ = sum_at_least(8)
+    run = ScriptDealer(parse_statements("spades(north) + spades(south) >= 8"))
     result = run.count(draws=200_000, seed=11)
     assert not result.exact and "estimate" in result.text() and "95% interval" in result.text()
     p = truth / result.superset
@@ -235,18 +260,16 @@ def test_estimate_covers_the_exact_count() -> None:
 
 
 def test_filtered_deals_are_uniform_chi_square() -> None:
-    """hcp(north) among deals with top2(north, spades) == 2 (filtered) against its exact distribution."""
-    run = ScriptDealer(parse_statements("top2(north, spades) == 2 && hcp(north) >= 8"))
+    """spades(north) among deals with spades(north) + spades(south) >= 8 (filtered) against exact."""
+    run = ScriptDealer(parse_statements("spades(north) + spades(south) >= 8"))
     assert not run.exact
     masks, _ = run.produce(20_000, 10 ** 12, np.random.default_rng(5))
     assert len(masks) == 20_000
-    hcp_n = evaluate(parse_expression("hcp(north)", SPEC_DIALECT), masks)
-    weights = ExactDealer(DealSpec.parse("hascard(north, SA) && hascard(north, SK) && hcp(north) >= 8")
-                          ).distribution("N", "hcp")
-    total = sum(weights.values())
-    keys = sorted(h for h in weights if weights[h] * 20_000 / total >= 5)
-    observed = [int((hcp_n == h).sum()) for h in keys]
-    expected = [weights[h] * 20_000 / total for h in keys]
+    north = evaluate(parse_expression("spades(north)", SPEC_DIALECT), masks)
+    total, weights = sum_at_least(8)
+    keys = sorted(a for a in weights if weights[a] * 20_000 / total >= 5)
+    observed = [int((north == a).sum()) for a in keys]
+    expected = [weights[a] * 20_000 / total for a in keys]
     scale = sum(observed) / sum(expected)
     chi2, pvalue = scipy_stats.chisquare(observed, [float(e) * scale for e in expected])
     assert pvalue > 1e-3, (chi2, pvalue)
