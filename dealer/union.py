@@ -30,7 +30,7 @@ import numpy as np
 
 from .cardset import CardSet
 from .engine import DEFAULT_LIMIT
-from .errors import SpecError
+from .errors import SpecError, UnsupportedSpecError
 from .evaluate import STANDARD, Counts
 from .exact import ExactDealer
 from .expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
@@ -133,6 +133,8 @@ class UnionDealer:
             try:
                 spec = DealSpec.from_conditions(list(conditions) + literals, predeals,
                                                 counts=counts)
+            except UnsupportedSpecError:  # the atoms do not fit the tables together with the other conditions
+                return None
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
             parts.append(ExactDealer(spec, limit=limit))

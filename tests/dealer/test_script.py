@@ -232,6 +232,8 @@ def test_counts_in_the_tables_are_exact() -> None:
     assert run.exact
     assert run.count().deals == exact("hascard(south, SA) && hascard(south, HA) && hascard(south, DA) && "
                                       "hascard(south, CA) && spades(south) >= 5")
+    mixed = ScriptDealer(parse_statements("hcp(east) > 7 && control(east) < 3"))  # two counts: one is filtered
+    assert not mixed.exact and mixed.count(draws=2000, seed=1).accepted > 0
     run = ScriptDealer(parse_statements("controls(west) >= 11"))
     aces = "hascard(west, SA) && hascard(west, HA) && hascard(west, DA) && hascard(west, CA)"
     kings = ["SK", "HK", "DK", "CK"]
