@@ -30,7 +30,7 @@ from .grid import ARITH, COMPARE
 from .shapes import ALL_SHAPES
 
 __all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table", "imps", "score",
-           "check_runnable", "IMP_STEPS"]
+           "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape"]
 
 _HOLDINGS = np.arange(1 << 13)
 _BITS = (_HOLDINGS[:, None] >> np.arange(13)) & 1  # (8192, 13): bit 0 is the ace
@@ -64,6 +64,47 @@ def loser_table() -> np.ndarray:
     return np.asarray(out, dtype=np.int64)
 
 
+def _honours() -> tuple[np.ndarray, ...]:
+    """Per holding: its length and whether it holds A, K, Q, J, T, 9, 8 (as 0/1 arrays)."""
+    return (_BITS.sum(axis=1),) + tuple(_BITS[:, i] for i in range(7))
+
+
+def quality_table() -> np.ndarray:
+    """Suit quality of every holding, times 100: the Bridge World (October 1982) count that ``dealer`` uses.
+
+    Each of A K Q J counts 4 3 2 1 tenths of the length (times 100); past six cards the missing
+    Q and J are made up by the extra length; up to six, the ten and the nine add a full or half
+    tenth when they are backed by higher honours.
+    """
+    length, a, k, q, j, t, nine, eight = _honours()
+    factor = length * 10
+    higher = a + k + q + j
+    out = factor * (4 * a + 3 * k + 2 * q + j)
+    replace_count = np.minimum(3 - 2 * q - j, length - 6)
+    long_suit = replace_count * factor
+    ten = np.where((higher > 1) | (j == 1), factor, factor // 2) * t
+    nine_part = np.where((higher == 2) | (t == 1) | (eight == 1), factor // 2, 0) * nine
+    return np.asarray(out + np.where(length > 6, long_suit, ten + nine_part), dtype=np.int64)
+
+
+def cccc_suit_table() -> np.ndarray:
+    """The honour part of ``cccc`` in one suit (quality included), times 100, for every holding."""
+    length, a, k, q, j, t, nine, _ = _honours()
+    out = 300 * a + k * (200 - 150 * (length == 1)) + q * (100 - 75 * (length == 1) - 25 * (length == 2)
+                                                           - 25 * ((a + k) == 0))
+    above_j = a + k + q
+    out = out + j * (50 * (above_j == 2) + 25 * (above_j == 1))
+    above_t = above_j + j
+    out = out + t * (25 * (above_t == 2) + 25 * ((above_t == 1) & (nine == 1)))
+    return np.asarray(out + quality_table(), dtype=np.int64)
+
+
+def cccc_shape(lengths: list[np.ndarray]) -> np.ndarray:
+    """The shape part of ``cccc``: 100 a card short of three in a suit, less 100; a flat hand -50."""
+    short = sum(np.maximum(0, 3 - x) * 100 for x in lengths)
+    return np.asarray(np.where(short == 0, -50, short - 100), dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Counts:
     """The point tables of a script: ``points`` for ``hcp`` (ace first), ``alt`` for ``pt0``..``pt9``."""
@@ -92,9 +133,12 @@ class Counts:
             t = holding_table((2, 1) + (0,) * 11)
         elif kind == "losers":
             t = loser_table()
+        elif kind == "quality":
+            t = quality_table()
+        elif kind == "cccc":
+            t = cccc_suit_table()
         else:
-            raise UnsupportedSpecError(f"{kind!r} cannot be evaluated yet (the Bridge World quality and cccc "
-                                       "counts are not implemented)")
+            raise UnsupportedSpecError(f"{kind!r} is not a count of the language")
         self.tables[kind] = t
         return t
 
@@ -193,9 +237,9 @@ def _compute(node: Node, d: _Deals) -> np.ndarray:  # noqa: C901 - one case per 
     if isinstance(node, SuitHcp):
         return d.feature("hcp", node.seat, node.suit)
     if isinstance(node, HandCount):
-        if node.kind in ("quality", "cccc"):
-            raise UnsupportedSpecError(f"line {node.pos.line}, column {node.pos.column}: {node.name or node.kind!r} "
-                                       "(the Bridge World 1982 evaluation) is not implemented yet")
+        if node.kind == "cccc":
+            shape = cccc_shape([d.feature("length", node.seat, s) for s in range(4)])
+            return np.asarray(d.feature("cccc", node.seat, None) + shape)
         return d.feature(node.kind, node.seat, None if node.suit is None else int(node.suit))
     if isinstance(node, Arith):
         return np.asarray(ARITH[node.op](_value(node.left, d), _value(node.right, d)), dtype=np.int64)
@@ -263,13 +307,10 @@ def _solver(node: Tricks) -> Callable[[list[int], int, int], int]:
 
 def check_runnable(node: Node) -> None:
     """Raise :class:`~dealer.errors.UnsupportedSpecError` naming line, column and feature if ``node``
-    uses a feature this installation cannot evaluate (``tricks`` without the bot extra, ``quality``)."""
+    uses a feature this installation cannot evaluate (``tricks`` without the bot extra)."""
     for n in walk(node):
         if isinstance(n, Tricks):
             _solver(n)
-        if isinstance(n, HandCount) and n.kind in ("quality", "cccc"):
-            raise UnsupportedSpecError(f"line {n.pos.line}, column {n.pos.column}: {n.name or n.kind!r} "
-                                       "(the Bridge World 1982 evaluation) is not implemented yet")
 
 
 def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,

@@ -342,3 +342,64 @@ def test_run_script_output_ends_like_dealer_and_says_exact() -> None:
 def test_debian_examples_parse(name: str) -> None:
     syntax = parse_statements((EXAMPLES / name).read_text(encoding="latin-1"), source=name)
     assert syntax.actions or syntax.conditions
+
+
+DEALER = Path("/usr/games/dealer")
+
+
+def dealer_program() -> str:
+    import shutil
+    found = shutil.which("dealer") or (str(DEALER) if DEALER.exists() else None)
+    if found is None:
+        pytest.skip("the dealer program is not installed (apt-get install dealer)")
+    return found
+
+
+def test_cccc_quality_and_counts_equal_the_dealer_program(tmp_path: Path) -> None:
+    """dealer prints its own values for 200 deals; Kibitz's evaluator must give the same for each deal."""
+    import subprocess
+
+    exprs = ["cccc(north)", "quality(north, spades)", "quality(east, hearts)", "cccc(south)", "losers(west)",
+             "controls(east)", "top3(north, clubs)", "c13(south)", "hcp(west, diamonds)", "tens(east)",
+             "loser(north, spades)"]
+    items = ", \" \", ".join(exprs)
+    script = tmp_path / "values.dl"
+    script.write_text(f'produce 200\naction printoneline, printes ("v ", {items}, "\n")\n')
+    out = subprocess.run([dealer_program(), "-s", "7", str(script)], capture_output=True, text=True,
+                         timeout=60).stdout.splitlines()
+    hands = [line.split() for line in out if line.startswith("n ")]
+    values = [[int(x) for x in line.split()[1:]] for line in out if line.startswith("v ")]
+    assert len(hands) == len(values) == 200
+    masks = np.array([Deal.from_pbn("N:" + " ".join(h[i] for i in (1, 3, 5, 7))).masks for h in hands],
+                     dtype=np.uint64)
+    for k, text in enumerate(exprs):
+        got = evaluate(parse_expression(text, SPEC_DIALECT), masks).tolist()
+        assert got == [v[k] for v in values], text
+
+
+@pytest.mark.parametrize("text", [
+    "predeal south SAQ5, HK2\nn1 = hcp(north) >= 12 ? shape(north, any 4333 + any 4432) : spades(north) >= 6\n"
+    "condition n1 && (hascard(west, 2C) or hascard(east, 2D))\naction printoneline\n",
+    "x = top3(east, hearts) >= 2 && controls(east) >= 4\ncondition x and !(hcp(west) > 12) && losers(north) <= 7\n"
+    "action printoneline\n",
+    "s = spades(north) + spades(south)\ncondition s >= 8 && hcp(north) + hcp(south) >= 23\naction printoneline\n",
+])
+def test_acceptance_rate_agrees_with_the_dealer_program(tmp_path: Path, text: str) -> None:
+    """dealer's produced/generated over 300,000 deals against Kibitz's probability: |z| <= 4."""
+    import subprocess
+
+    script = tmp_path / "s.dl"
+    script.write_text(text)
+    out = subprocess.run([dealer_program(), "-s", "3", "-g", "300000", "-p", "10000000", str(script)],
+                         capture_output=True, text=True, timeout=120).stdout
+    produced = int(re.search(r"Produced (\d+) hands", out).group(1))  # type: ignore[union-attr]
+    generated = int(re.search(r"Generated (\d+) hands", out).group(1))  # type: ignore[union-attr]
+    run = ScriptDealer(parse_statements(text))
+    result = run.count(draws=200_000, seed=1)
+    p = (result.deals if result.exact else result.estimate) / run.space
+    var = p * (1 - p) / generated
+    if not result.exact:
+        q = result.accepted / result.drawn
+        var += (result.superset / run.space) ** 2 * q * (1 - q) / result.drawn
+    z = (produced / generated - p) / np.sqrt(var)
+    assert abs(z) <= 4, (z, produced, generated, p)
