@@ -25,11 +25,9 @@ from .pbnio import board_dealer, board_vulnerability
 from .seat import Seat
 from .suit import RANK_CHARS
 
-__all__ = ["hand_text_bytes", "deal_texts", "oneline_text", "compact_text", "pbn_text", "columns_text",
+__all__ = ["hand_text_bytes", "hands_text_bytes", "deal_lines", "deal_texts", "oneline_text", "compact_text", "pbn_text", "columns_text",
            "pages_text", "SPACED"]
 
-_RANKS = np.frombuffer("".join(RANK_CHARS[:13]).encode("ascii"), dtype=np.uint8)
-_SHIFTS = np.arange(52, dtype=np.uint64)
 
 #: ``dealer``'s spaced text of every 13-bit holding: ``"K 3 2 "``, a void ``"- "``.
 SPACED: tuple[str, ...] = tuple(
@@ -37,33 +35,57 @@ SPACED: tuple[str, ...] = tuple(
 )
 
 
+#: Rows ``h`` and ``h + 8192``: a holding's ranks then a dot (the last suit: no dot), zero-padded to 14.
+_TEXT = np.zeros((2 << 13, 14), dtype=np.uint8)
+for _h in range(1 << 13):
+    _chars = "".join(RANK_CHARS[i] for i in range(13) if _h >> i & 1)
+    _TEXT[_h, :len(_chars) + 1] = np.frombuffer((_chars + ".").encode("ascii"), dtype=np.uint8)
+    _TEXT[_h + (1 << 13), :len(_chars)] = np.frombuffer(_chars.encode("ascii"), dtype=np.uint8)
+_SUIT_SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
+_ROW_OFFSET = np.array([0, 0, 0, 1 << 13], dtype=np.intp)
+
+
+def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
+    """The PBN text of ``(n, k)`` hands (13-card bit-sets) as an ``(n, k, 16)`` uint8 array.
+
+    Each suit's holding is looked up in a table of its ranks and a dot (none after the last suit),
+    zero-padded to 14 bytes; the non-zero bytes are the hand's text, 16 per hand, in order.
+    """
+    masks = np.asarray(masks, dtype=np.uint64)
+    holdings = ((masks[..., None] >> _SUIT_SHIFTS) & np.uint64(0x1FFF)).astype(np.intp) + _ROW_OFFSET
+    text = _TEXT[holdings]
+    kept = text[text != 0]
+    if kept.size != 16 * int(np.prod(masks.shape)):
+        raise ValueError("every hand must hold 13 cards")
+    return kept.reshape(masks.shape + (16,))
+
+
 def hand_text_bytes(hands: np.ndarray) -> np.ndarray:
     """The PBN text of ``n`` hands (13-card bit-sets) as an ``(n, 16)`` uint8 array: ``AKQJ.AKQ.AKQ.AKQ``."""
-    hands = np.asarray(hands, dtype=np.uint64)
-    n = len(hands)
-    bits = ((hands[:, None] >> _SHIFTS) & np.uint64(1)).astype(bool)
-    rows, cols = np.nonzero(bits)
-    if len(cols) != 13 * n:
-        raise ValueError("every hand must hold 13 cards")
-    cols = cols.reshape(n, 13)
-    out = np.full((n, 16), ord("."), dtype=np.uint8)
-    where = np.arange(13) + cols // 13  # a card's place: its rank in the hand plus one dot per suit before it
-    out[np.arange(n)[:, None], where] = _RANKS[cols % 13]
+    return hands_text_bytes(np.asarray(hands, dtype=np.uint64)[:, None])[:, 0]
+
+
+def _layout_bytes(masks: np.ndarray, parts: Sequence["str | int"]) -> np.ndarray:
+    """Deals laid out as ``parts`` (text, or a seat's index for its hand): an ``(n, width)`` uint8 array."""
+    masks = np.asarray(masks, dtype=np.uint64)
+    n = len(masks)
+    hands = hands_text_bytes(masks) if n else np.zeros((0, 4, 16), dtype=np.uint8)
+    width = sum(16 if isinstance(p, int) else len(p) for p in parts)
+    out = np.empty((n, width), dtype=np.uint8)
+    at = 0
+    for part in parts:
+        if isinstance(part, int):
+            out[:, at:at + 16] = hands[:, part]
+            at += 16
+        else:
+            out[:, at:at + len(part)] = np.frombuffer(part.encode("ascii"), dtype=np.uint8)
+            at += len(part)
     return out
 
 
 def _layout(masks: np.ndarray, parts: Sequence["str | int"], end: str) -> str:
     """Deals laid out as ``parts`` (text, or a seat's index for its hand), each ending with ``end``."""
-    masks = np.asarray(masks, dtype=np.uint64)
-    n = len(masks)
-    pieces: list[np.ndarray] = []
-    for part in list(parts) + [end]:
-        if isinstance(part, int):
-            pieces.append(hand_text_bytes(masks[:, part]))
-        else:
-            fixed = np.frombuffer(part.encode("ascii"), dtype=np.uint8)
-            pieces.append(np.broadcast_to(fixed, (n, len(fixed))))
-    return np.concatenate(pieces, axis=1).tobytes().decode("ascii") if n else ""
+    return _layout_bytes(masks, list(parts) + [end]).tobytes().decode("ascii")
 
 
 def oneline_text(masks: np.ndarray) -> str:
@@ -76,6 +98,11 @@ def compact_text(masks: np.ndarray) -> str:
     return _layout(masks, ["n ", 0, "\ne ", 1, "\ns ", 2, "\nw ", 3], "\n")
 
 
+def deal_lines(masks: np.ndarray) -> str:
+    """A PBN deal string ``N:hand hand hand hand`` per line (``kibitz deal --format oneline``)."""
+    return _layout(masks, ["N:", 0, " ", 1, " ", 2, " ", 3], "\n")
+
+
 def deal_texts(masks: np.ndarray) -> list[str]:
     """The PBN deal strings ``N:hand hand hand hand`` of ``n`` deals (69 characters each)."""
     text = _layout(masks, ["N:", 0, " ", 1, " ", 2, " ", 3], "")
@@ -86,19 +113,51 @@ def pbn_text(masks: np.ndarray, start: int, event: str, dealer: Seat | None = No
              vulnerable: str | None = None) -> str:
     """``printpbn``: a PBN record per deal, boards numbered from ``start``.
 
-    Dealer and vulnerability follow the board number unless the script fixed them.
+    Dealer and vulnerability follow the board number unless the script fixed them. Every record is
+    laid out at the same width, its board number and vulnerability padded with zero bytes, which
+    are then dropped: one byte array for the whole batch.
     """
+    n = len(masks)
+    if n == 0:
+        return ""
     date = _dt.date.today().strftime("%Y.%m.%d")
-    head = f'[Event "{event}"]\n[Site "-"]\n[Date "{date}"]\n[Board "'
-    tail = '[Declarer "?"]\n[Contract "?"]\n[Result "?"]\n\n'
-    seats = '"]\n[West "-"]\n[North "-"]\n[East "-"]\n[South "-"]\n[Dealer "'
-    out = []
-    for i, deal in enumerate(deal_texts(masks)):
-        board = start + i
-        d = (dealer if dealer is not None else board_dealer(board)).name
-        v = vulnerable if vulnerable is not None else board_vulnerability(board)
-        out.append(f'{head}{board}{seats}{d}"]\n[Vulnerable "{v}"]\n[Deal "{deal}"]\n{tail}')
-    return "".join(out)
+    boards = np.arange(start, start + n, dtype=np.int64)
+    width = len(str(start + n - 1))
+    rotation = (boards - 1) % 16
+    parts: list[tuple[str, object]] = [
+        ("text", f'[Event "{event}"]\n[Site "-"]\n[Date "{date}"]\n[Board "'), ("board", width),
+        ("text", '"]\n[West "-"]\n[North "-"]\n[East "-"]\n[South "-"]\n[Dealer "'), ("dealer", 1),
+        ("text", '"]\n[Vulnerable "'), ("vul", 4), ("text", '"]\n[Deal "'), ("deal", 69),
+        ("text", '"]\n[Declarer "?"]\n[Contract "?"]\n[Result "?"]\n\n'),
+    ]
+    size = sum(len(str(v).encode()) if k == "text" else int(str(v)) for k, v in parts)
+    out = np.zeros((n, size), dtype=np.uint8)
+    at = 0
+    for kind, value in parts:
+        if kind == "text":
+            raw = np.frombuffer(str(value).encode("utf-8"), dtype=np.uint8)
+            out[:, at:at + len(raw)] = raw
+            at += len(raw)
+        elif kind == "board":
+            for k in range(width):  # digits, most significant first; leading zeros stay zero bytes
+                power = 10 ** (width - 1 - k)
+                out[:, at + k] = np.where(boards >= power, ord("0") + boards // power % 10, 0)
+            at += width
+        elif kind == "dealer":
+            names = [(dealer if dealer is not None else board_dealer(r + 1)).name for r in range(16)]
+            out[:, at] = np.frombuffer("".join(names).encode("ascii"), dtype=np.uint8)[rotation]
+            at += 1
+        elif kind == "vul":
+            table = np.zeros((16, 4), dtype=np.uint8)
+            for r in range(16):
+                v = (vulnerable if vulnerable is not None else board_vulnerability(r + 1)).encode("ascii")[:4]
+                table[r, :len(v)] = np.frombuffer(v, dtype=np.uint8)
+            out[:, at:at + 4] = table[rotation]
+            at += 4
+        else:
+            out[:, at:at + 69] = _layout_bytes(masks, ["N:", 0, " ", 1, " ", 2, " ", 3])
+            at += 69
+    return out[out != 0].tobytes().decode("utf-8")
 
 
 def _spaced_rows(mask: int) -> list[str]:

@@ -19,6 +19,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from dealer.exact import ExactDealer
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
+    from dealer.printing import deal_lines
 
     from .inputs import load_script
 
@@ -42,7 +43,10 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
         written = 0
         while written < n:
             masks = dealer.sample_masks(min(BATCH, n - written), rng)
-            write_deals(masks, target, args.format, start=written + 1, spec_text=str(script.spec))
+            if args.format == "oneline":  # formatted a batch at a time (dealer.printing)
+                target.write(deal_lines(masks))
+            else:
+                write_deals(masks, target, args.format, start=written + 1, spec_text=str(script.spec))
             written += len(masks)
     finally:
         if handle is not None:
