@@ -35,10 +35,10 @@ from typing import TextIO
 import numpy as np
 
 from .engine import DEFAULT_LIMIT
-from .errors import DealerError
+from .errors import DealerError, SpecLimitError
 from .evaluate import ALT_DEFAULTS, Counts, check_runnable, evaluate
 from .exact import ExactDealer
-from .expr import And, Cond, Expr, Node
+from .expr import And, Cond, Expr, HasCard, Node
 from .numbering import D
 from .printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from .rng import RandomSource, make_rng
@@ -47,8 +47,10 @@ from .spec import DealSpec
 from .statements import Average, Frequency, Print, PrintES, ScriptSyntax
 from .union import UnionDealer, atoms_of
 
-__all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "wilson"]
+__all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE", "wilson"]
 
+#: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
+PATIENCE = 1_000_000
 #: ``dealer``'s defaults: deals produced, and random deals generated at most.
 DEFAULT_PRODUCE = 40
 DEFAULT_GENERATE = 10_000_000
@@ -108,9 +110,15 @@ def _counts(syntax: ScriptSyntax) -> Counts:
 
 
 class ScriptDealer:
-    """A script's condition, counted and dealt: exactly, or through the residual filter."""
+    """A script's condition, counted and dealt: exactly, or through the residual filter.
 
-    def __init__(self, syntax: ScriptSyntax, *, limit: int = DEFAULT_LIMIT, text: str = "") -> None:
+    Tables beyond ``limit`` joint states (``patience``, when given, is a smaller limit to try first)
+    are not refused: the conditions of the seats that cut fewest deals move to the filter
+    (:attr:`loosened` names them) and the count becomes an estimate.
+    """
+
+    def __init__(self, syntax: ScriptSyntax, *, limit: int = DEFAULT_LIMIT, text: str = "",
+                 patience: int | None = None) -> None:
         self.syntax = syntax
         self.counts = _counts(syntax)
         self.residual: list[Cond] = []
@@ -119,7 +127,13 @@ class ScriptDealer:
         for node in self._nodes():
             check_runnable(node)
         split = [c for c in self.residual if atoms_of(c, self.counts) is not None]
-        self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=limit)
+        self.loosened: tuple[Seat, ...] = ()
+        trial = limit if patience is None else min(limit, patience)
+        try:
+            self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=trial)
+        except SpecLimitError:
+            self.tables = self._loosen(trial, text)
+            split = []
         if split and not self.tables.is_empty:
             held = [c for c in _conjuncts(syntax.conditions) if not any(c is r for r in self.residual)]
             union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts)
@@ -129,6 +143,40 @@ class ScriptDealer:
         self.filter: Cond | None = None
         if self.residual:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
+
+    def _loosen(self, limit: int, text: str) -> ExactDealer:
+        """Tables within ``limit``: the conditions of the seats that cut the fewest deals move to the filter.
+
+        Each seat's own conditions are tried alone; the seats whose conditions hold most often leave
+        the tables first (their predealt cards stay), one more at a time, until the tables fit.
+        """
+        conjuncts = _conjuncts(self.syntax.conditions)
+        alone: dict[Seat, float] = {}
+        for seat in Seat:
+            own = [c for c in conjuncts if c.seats() == {seat} and not isinstance(c, HasCard)]
+            if own:
+                try:
+                    alone[seat] = float(ExactDealer(DealSpec.from_conditions(own, {}, counts=self.counts),
+                                                    limit=limit).probability())
+                except DealerError:
+                    alone[seat] = 1.0
+        order = sorted(alone, key=lambda s: -alone[s])
+        for k in range(1, len(order) + 1):
+            dropped = set(order[:k])
+            kept = [c for c in conjuncts if not (len(c.seats()) == 1 and next(iter(c.seats())) in dropped
+                                                 and not isinstance(c, HasCard))]
+            moved = [c for c in conjuncts if not any(c is x for x in kept)]
+            residual: list[Cond] = []
+            spec = DealSpec.from_conditions(kept, self.syntax.predeals, text, residual=residual, counts=self.counts)
+            try:
+                tables = ExactDealer(spec, limit=limit)
+            except SpecLimitError:
+                continue
+            self.spec = spec
+            self.residual = moved + residual
+            self.loosened = tuple(sorted(dropped))
+            return tables
+        raise SpecLimitError("the spec's tables exceed the limit even with every seat's conditions filtered")
 
     def _nodes(self) -> list[Node]:
         nodes: list[Node] = list(self.residual)
@@ -266,7 +314,7 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
                source: str = "<script>", limit: int = DEFAULT_LIMIT, text: str = "") -> CountResult:
     """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals and the count."""
     start = time.perf_counter()
-    run = ScriptDealer(syntax, limit=limit, text=text)
+    run = ScriptDealer(syntax, limit=limit, text=text, patience=PATIENCE)
     if isinstance(seed, int) or seed is None:
         seed_value = seed if seed is not None else syntax.seed
         if seed_value is None:

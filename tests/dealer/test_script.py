@@ -403,3 +403,18 @@ def test_acceptance_rate_agrees_with_the_dealer_program(tmp_path: Path, text: st
         var += (result.superset / run.space) ** 2 * q * (1 - q) / result.drawn
     z = (produced / generated - p) / np.sqrt(var)
     assert abs(z) <= 4, (z, produced, generated, p)
+
+
+def test_tables_beyond_the_limit_filter_the_loosest_seats() -> None:
+    """Four seats over a tiny limit: the seats whose conditions cut least move to the filter; still uniform."""
+    text = "hcp(north) >= 12 && hcp(south) >= 6 && spades(east) <= 3 && hcp(west) <= 9"
+    run = ScriptDealer(parse_statements(text), limit=3000)
+    assert run.loosened and not run.exact
+    masks, _ = run.produce(2000, 10 ** 12, np.random.default_rng(2))
+    ok = evaluate(parse_expression(text, SPEC_DIALECT), masks)
+    assert len(masks) == 2000 and ok.all()
+    exact_count = ScriptDealer(parse_statements(text)).count().deals
+    result = run.count(draws=50_000, seed=3)
+    p = exact_count / result.superset
+    z = (result.accepted - result.drawn * p) / np.sqrt(result.drawn * p * (1 - p))
+    assert abs(z) < 4
