@@ -140,7 +140,7 @@ class Counts:
         else:
             raise UnsupportedSpecError(f"{kind!r} is not a count of the language")
         self.tables[kind] = t
-        return t
+        return np.asarray(t)
 
 
 #: The ``dealer`` program's default tables.
@@ -252,10 +252,10 @@ def _compute(node: Node, d: _Deals) -> np.ndarray:  # noqa: C901 - one case per 
     if isinstance(node, ShapeIn):
         table = _shape_table(node.shapes)
         lengths = [d.feature("length", node.seat, s) for s in range(4)]
-        return table[lengths[0], lengths[1], lengths[2], lengths[3]].astype(np.int64)
+        return np.asarray(table[lengths[0], lengths[1], lengths[2], lengths[3]], dtype=np.int64)
     if isinstance(node, HasCard):
         bit = np.uint64(1 << node.card.index)
-        return ((d.masks[:, node.seat] & bit) != 0).astype(np.int64)
+        return np.asarray((d.masks[:, node.seat] & bit) != 0, dtype=np.int64)
     if isinstance(node, And):
         out = np.ones(n, dtype=np.int64)
         for item in node.items:
@@ -270,7 +270,7 @@ def _compute(node: Node, d: _Deals) -> np.ndarray:  # noqa: C901 - one case per 
         total = sum((_value(item, d) != 0).astype(np.int64) for item in node.items)
         return np.asarray(total == 1, dtype=np.int64)
     if isinstance(node, Not):
-        return (_value(node.item, d) == 0).astype(np.int64)
+        return np.asarray(_value(node.item, d) == 0, dtype=np.int64)
     if isinstance(node, Imps):
         return imps(_value(node.item, d))
     if isinstance(node, Score):

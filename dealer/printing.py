@@ -57,7 +57,7 @@ def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
     kept = text[text != 0]
     if kept.size != 16 * int(np.prod(masks.shape)):
         raise ValueError("every hand must hold 13 cards")
-    return kept.reshape(masks.shape + (16,))
+    return np.asarray(kept.reshape(masks.shape + (16,)))
 
 
 def hand_text_bytes(hands: np.ndarray) -> np.ndarray:
@@ -157,7 +157,7 @@ def pbn_text(masks: np.ndarray, start: int, event: str, dealer: Seat | None = No
         else:
             out[:, at:at + 69] = _layout_bytes(masks, ["N:", 0, " ", 1, " ", 2, " ", 3])
             at += 69
-    return out[out != 0].tobytes().decode("utf-8")
+    return bytes(out[out != 0].tobytes()).decode("utf-8")
 
 
 def _spaced_rows(mask: int) -> list[str]:

@@ -200,7 +200,7 @@ class ScriptDealer:
         """The deals of ``masks`` that meet the residual condition."""
         if self.filter is None or len(masks) == 0:
             return masks
-        return masks[evaluate(self.filter, masks, self.counts) != 0]
+        return np.asarray(masks[evaluate(self.filter, masks, self.counts) != 0])
 
     def count(self, draws: int = 100_000, seed: RandomSource = None) -> CountResult:
         """The number of deals meeting the condition: exact, or estimated from ``draws`` deals of the superset."""

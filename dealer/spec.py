@@ -399,14 +399,14 @@ def _as_hcp(c: Node) -> Node:
     """``c`` with every whole-hand count written as ``hcp`` (the seat's table counts it instead)."""
     if isinstance(c, HandCount):
         return Hcp(c.seat, pos=c.pos)
-    changes = {}
+    changes: dict[str, object] = {}
     for f in fields(c):
         v = getattr(c, f.name)
         if isinstance(v, Node):
             changes[f.name] = _as_hcp(v)
         elif isinstance(v, tuple) and v and all(isinstance(x, Node) for x in v):
             changes[f.name] = tuple(_as_hcp(x) for x in v)
-    return replace(c, **changes) if changes else c
+    return replace(c, **changes) if changes else c  # type: ignore[arg-type]
 
 
 def _refusal(c: Cond, seats: frozenset[Seat]) -> UnsupportedSpecError:
