@@ -32,7 +32,9 @@ from typing import Callable, Sequence, cast
 import numpy as np
 
 from .card import HCP_BY_INDEX
-from .cardset import CardSet, SUIT_MASK
+from .cardset import SUIT_MASK, CardSet
+from .checks import shown
+from .errors import SpecError
 from .grid import GRID, MAX_HCP
 from .shapes import ALL_SHAPES
 
@@ -173,12 +175,10 @@ def _scaled_weights(values: Sequence[object]) -> tuple[list[int], int]:
             fracs.append(Fraction(int(v)))
         elif isinstance(v, (int, Fraction)):
             fracs.append(Fraction(v))
-        elif isinstance(v, float):
-            fracs.append(Fraction(v).limit_denominator(1 << 20))
-        else:
-            raise TypeError(f"a holding filter must return a bool, an int or a Fraction, got {v!r}")
+        else:  # a float is refused: weights are exact
+            raise SpecError(f"a holding filter must return a bool, an int or a Fraction (exact), got {shown(v)}")
         if fracs[-1] < 0:
-            raise ValueError(f"a holding weight cannot be negative, got {v!r}")
+            raise SpecError(f"a holding weight cannot be negative, got {shown(v)}")
     den = 1
     for f in fracs:
         den = lcm(den, f.denominator)
@@ -234,7 +234,12 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
             for k, card in enumerate(cards):
                 if s >> k & 1:
                     mask |= 1 << card
-            raw.append(holding_filter(CardSet(mask)))
+            try:
+                raw.append(holding_filter(CardSet(mask)))
+            except Exception as exc:  # noqa: BLE001 - the user's function: its fault becomes the spec's error
+                name = getattr(holding_filter, "__name__", "the holding filter")
+                raise SpecError(f"holding filter {name} failed on {CardSet(mask).to_text() or '(void)'}: "
+                                f"{type(exc).__name__}: {shown(str(exc), 100)}") from None
         ints, den = _scaled_weights(raw)
         weights = np.array(ints, dtype=np.int64)
         ok &= weights > 0

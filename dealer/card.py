@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .checks import shown
 from .errors import InvalidCardError, InvalidRankError, InvalidSuitError
 from .suit import RANK_CHARS, Rank, Suit
 
@@ -63,20 +64,20 @@ class Card:
         if cached is not None:
             return cached
         if not isinstance(text, str):
-            raise InvalidCardError(f"invalid card {text!r}: expected a string such as 'SQ'")
+            raise InvalidCardError(f"invalid card {shown(text)}: expected a string such as 'SQ'")
         t = text.strip()
         if len(t) < 2:
-            raise InvalidCardError(f"invalid card {text!r}: expected a suit then a rank, such as 'SQ'")
+            raise InvalidCardError(f"invalid card {shown(text)}: expected a suit then a rank, such as 'SQ'")
         try:
             suit = Suit.parse(t[0])
         except InvalidSuitError:
             raise InvalidCardError(
-                f"invalid card {text!r}: suit must be one of S, H, D, C or ♠♥♦♣"
+                f"invalid card {shown(text)}: suit must be one of S, H, D, C or ♠♥♦♣"
             ) from None
         try:
             rank = Rank.parse(t[1:])
         except InvalidRankError:
-            raise InvalidCardError(f"invalid card {text!r}: rank must be one of {RANK_CHARS}") from None
+            raise InvalidCardError(f"invalid card {shown(text)}: rank must be one of {RANK_CHARS}") from None
         card = cls(suit, rank)
         if len(_PARSED) < 4096:
             _PARSED[text] = card
@@ -86,7 +87,7 @@ class Card:
     def from_index(cls, index: int) -> "Card":
         """The card with this ``index`` (0 = ``SA`` ... 51 = ``C2``)."""
         if not isinstance(index, int) or not 0 <= index < 52:
-            raise InvalidCardError(f"invalid card index {index!r}: expected 0..51")
+            raise InvalidCardError(f"invalid card index {shown(index)}: expected 0..51")
         return CARDS[index]
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -121,7 +122,7 @@ def _rank_from_int(value: int) -> Rank:
     try:
         return Rank(value)
     except ValueError:
-        raise InvalidRankError(f"invalid rank {value!r}: expected 2..14") from None
+        raise InvalidRankError(f"invalid rank {shown(value)}: expected 2..14") from None
 
 
 _PARSED: dict[str, Card] = {}

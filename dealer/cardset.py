@@ -10,6 +10,7 @@ import re
 from typing import Any, Iterable, Iterator, Self
 
 from .card import CARDS, Card
+from .checks import shown
 from .errors import InvalidHandError
 from .suit import RANK_CHARS, Suit
 
@@ -82,7 +83,7 @@ class CardSet:
     def parse(cls, text: str) -> Self:
         """Parse a PBN hand (with dots) or suit-prefixed holdings (see the class doc)."""
         if not isinstance(text, str):
-            raise InvalidHandError(f"invalid hand {text!r}: expected a string")
+            raise InvalidHandError(f"invalid hand {shown(text)}: expected a string")
         if "." in text:
             return cls(_parse_pbn_hand(text))
         return cls(_parse_holdings(text))
@@ -228,23 +229,23 @@ def _parse_ranks(text: str, suit: int, original: str) -> int:
             i += 1
         else:
             raise InvalidHandError(
-                f"invalid hand {original!r}: {ch!r} is not a rank; ranks must be one of {RANK_CHARS}"
+                f"invalid hand {shown(original)}: {ch!r} is not a rank; ranks must be one of {RANK_CHARS}"
             )
         bit = 1 << (13 * suit + rank_index)
         if mask & bit:
             card = CARDS[13 * suit + rank_index]
-            raise InvalidHandError(f"invalid hand {original!r}: card {str(card)!r} appears twice")
+            raise InvalidHandError(f"invalid hand {shown(original)}: card {str(card)!r} appears twice")
         mask |= bit
     return mask
 
 
 def _parse_pbn_hand(text: str) -> int:
     if not isinstance(text, str):
-        raise InvalidHandError(f"invalid hand {text!r}: expected a string")
+        raise InvalidHandError(f"invalid hand {shown(text)}: expected a string")
     parts = text.strip().split(".")
     if len(parts) != 4:
         raise InvalidHandError(
-            f"invalid PBN hand {text!r}: expected four suits separated by dots (spades.hearts.diamonds.clubs)"
+            f"invalid PBN hand {shown(text)}: expected four suits separated by dots (spades.hearts.diamonds.clubs)"
         )
     mask = 0
     for s, part in enumerate(parts):
@@ -263,21 +264,21 @@ def _parse_holdings(text: str) -> int:
         i = 0
         if token[0] not in _SUIT_OF_CHAR:
             raise InvalidHandError(
-                f"invalid hand {text!r}: {token!r} must start with a suit letter (S, H, D, C) or symbol"
+                f"invalid hand {shown(text)}: {token!r} must start with a suit letter (S, H, D, C) or symbol"
             )
         while i < len(token):
             suit = _SUIT_OF_CHAR.get(token[i])
             if suit is None:
-                raise InvalidHandError(f"invalid hand {text!r}: expected a suit letter at {token[i:]!r}")
+                raise InvalidHandError(f"invalid hand {shown(text)}: expected a suit letter at {token[i:]!r}")
             j = i + 1
             while j < len(token) and token[j] not in _SUIT_OF_CHAR:
                 j += 1
             if j == i + 1:
-                raise InvalidHandError(f"invalid hand {text!r}: suit {token[i]!r} has no ranks")
+                raise InvalidHandError(f"invalid hand {shown(text)}: suit {token[i]!r} has no ranks")
             part = _parse_ranks(token[i + 1:j], suit, text)
             if mask & part:
                 dup = CARDS[(mask & part).bit_length() - 1]
-                raise InvalidHandError(f"invalid hand {text!r}: card {str(dup)!r} appears twice")
+                raise InvalidHandError(f"invalid hand {shown(text)}: card {str(dup)!r} appears twice")
             mask |= part
             i = j
     return mask

@@ -15,6 +15,7 @@ from typing import Any, Iterator, Sequence
 
 from .card import Card
 from .cardset import FULL_MASK, CardSet, Hand
+from .checks import shown
 from .errors import IncompleteDealError, InvalidDealError, InvalidHandError, InvalidSeatError
 from .pavlicek import masks_to_number, number_to_masks
 from .seat import Seat
@@ -26,19 +27,19 @@ _SEATS = tuple(Seat)
 
 def _split_pbn(text: str) -> tuple[Seat, list[str]]:
     if not isinstance(text, str):
-        raise InvalidDealError(f"invalid PBN deal {text!r}: expected a string")
+        raise InvalidDealError(f"invalid PBN deal {shown(text, 100)}: expected a string")
     t = text.strip()
     if len(t) < 2 or t[1] != ":":
         raise InvalidDealError(
-            f"invalid PBN deal {text!r}: expected a first seat and a colon, such as 'N:AKQ.T98.J9876.5 ...'"
+            f"invalid PBN deal {shown(text, 100)}: expected a first seat and a colon, such as 'N:AKQ.T98.J9876.5 ...'"
         )
     try:
         first = Seat.parse(t[0])
     except InvalidSeatError:
-        raise InvalidDealError(f"invalid PBN deal {text!r}: first seat {t[0]!r} must be one of N, E, S, W") from None
+        raise InvalidDealError(f"invalid PBN deal {shown(text, 100)}: first seat {t[0]!r} must be one of N, E, S, W") from None
     parts = t[2:].split()
     if len(parts) != 4:
-        raise InvalidDealError(f"invalid PBN deal {text!r}: expected 4 hands, found {len(parts)}")
+        raise InvalidDealError(f"invalid PBN deal {shown(text, 100)}: expected 4 hands, found {len(parts)}")
     return first, parts
 
 
@@ -53,11 +54,11 @@ def _parse_hands(text: str) -> list[Hand | None]:
         try:
             hand = Hand.from_pbn(part)
         except InvalidHandError as exc:
-            raise InvalidDealError(f"invalid PBN deal {text!r}: {seat.name_long}'s hand: {exc}") from None
+            raise InvalidDealError(f"invalid PBN deal {shown(text, 100)}: {seat.name_long}'s hand: {exc}") from None
         if seen & hand.mask:
             dup = [str(c) for c in CardSet(seen & hand.mask)]
             raise InvalidDealError(
-                f"invalid PBN deal {text!r}: {', '.join(dup)} dealt to {seat.name_long} and to another seat"
+                f"invalid PBN deal {shown(text, 100)}: {', '.join(dup)} dealt to {seat.name_long} and to another seat"
             )
         seen |= hand.mask
         hands[seat] = hand
@@ -193,11 +194,11 @@ class Deal:
         hands = _parse_hands(text)
         missing = [s.name_long for s in Seat if hands[s] is None]
         if missing:
-            raise IncompleteDealError(f"incomplete deal {text!r}: hand of {', '.join(missing)} unknown ('-')")
+            raise IncompleteDealError(f"incomplete deal {shown(text, 100)}: hand of {', '.join(missing)} unknown ('-')")
         try:
             return cls(hands)  # type: ignore[arg-type]
         except IncompleteDealError as exc:
-            raise IncompleteDealError(f"incomplete deal {text!r}: {str(exc).split(': ', 1)[1]}") from None
+            raise IncompleteDealError(f"incomplete deal {shown(text, 100)}: {str(exc).split(': ', 1)[1]}") from None
 
     @classmethod
     def from_masks(cls, masks: Sequence[int]) -> "Deal":

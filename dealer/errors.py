@@ -17,12 +17,12 @@ __all__ = [
     "IncompleteDealError",
     "DealNumberError",
     "InvalidSeedError",
+    "InvalidFileError",
     "SpecError",
     "SpecSyntaxError",
     "UnsupportedSpecError",
     "ImpossibleSpecError",
     "SpecLimitError",
-    "MissingFileError",
 ]
 
 
@@ -66,14 +66,19 @@ class InvalidSeedError(DealerError, TypeError, ValueError):
     """A source of randomness that is none of: a whole number >= 0, a numpy Generator, a ``random.Random``."""
 
 
+class InvalidFileError(DealerError, ValueError):
+    """A file that cannot be read as text: missing, not a regular file, too large, or binary."""
+
+
 class SpecError(DealerError, ValueError):
     """Root of the errors about a dealing specification."""
 
 
 class SpecSyntaxError(SpecError):
-    """A spec text that does not parse; the message gives line and column.
+    """A spec text that does not parse; the message (one line) gives source, line and column.
 
-    ``source``, ``line`` and ``column`` (1-based) locate the fault; ``reason`` is the message alone.
+    ``source``, ``line`` and ``column`` (1-based) locate the fault; ``reason`` is the message alone;
+    :attr:`excerpt` shows the line with a caret under the column.
     """
 
     def __init__(self, message: str, *, source: str = "<spec>", line: int = 1, column: int = 1,
@@ -83,11 +88,19 @@ class SpecSyntaxError(SpecError):
         self.line = line
         self.column = column
         self.text = text
-        where = f"{source}:{line}:{column}"
-        caret = ""
-        if text:
-            caret = f"\n    {text}\n    {' ' * (column - 1)}^"
-        super().__init__(f"{where}: {message}{caret}")
+        super().__init__(f"{source}:{line}:{column}: {message}")
+
+    @property
+    def excerpt(self) -> str:
+        """The source line and a caret under the column (empty if the line is not known).
+
+        >>> print(SpecSyntaxError("unknown name 'x'", line=1, column=5, text="hcp(x) > 3").excerpt)
+            hcp(x) > 3
+                ^
+        """
+        if not self.text:
+            return ""
+        return f"    {self.text}\n    {' ' * (self.column - 1)}^"
 
 
 class UnsupportedSpecError(SpecError):
@@ -100,7 +113,3 @@ class ImpossibleSpecError(SpecError):
 
 class SpecLimitError(SpecError):
     """A spec whose exact tables would exceed a named limit of this dealer."""
-
-
-class MissingFileError(DealerError, FileNotFoundError):
-    """A file named on the command line (a script, a spec) that does not exist or cannot be read."""

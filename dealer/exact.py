@@ -25,7 +25,8 @@ from .cardset import CardSet
 from .grid import GRID, MAX_HCP
 from .deal import Deal
 from .engine import DEFAULT_LIMIT, make_tables
-from .errors import ImpossibleSpecError
+from .errors import ImpossibleSpecError, SpecError
+from .checks import check_int, shown
 from .numbering import D
 from .rng import RandomSource, make_rng
 from .seat import Seat
@@ -33,7 +34,10 @@ from .shapes import ALL_SHAPES, shape_index
 from .spec import DealSpec, SeatSpec
 from .suit import Suit
 
-__all__ = ["ExactDealer", "FEATURES", "pattern_of"]
+__all__ = ["ExactDealer", "FEATURES", "MAX_DEALS_AT_ONCE", "pattern_of"]
+
+#: The most deals one call returns in memory (draw more in batches with one generator: the stream continues).
+MAX_DEALS_AT_ONCE = 1_000_000
 
 #: Per-seat features whose exact distribution :meth:`ExactDealer.distribution` gives.
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
@@ -95,6 +99,9 @@ class ExactDealer:
 
     def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT, backend: str = "auto",
                  _observe: tuple[Seat, str] | None = None) -> None:
+        if not isinstance(spec, (DealSpec, str)):
+            raise SpecError(f"expected a DealSpec or the text of a spec, got {shown(spec)}")
+        check_int(limit, "limit", SpecError, lo=1)
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
         self.limit = limit
         observe = _observe
@@ -241,8 +248,7 @@ class ExactDealer:
         ``seed``: an int, a numpy Generator (used as is, so consecutive calls continue its stream)
         or a ``random.Random``; the same seed gives the same deals.
         """
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ValueError(f"expected a number of deals >= 0, got {n!r}")
+        check_int(n, "the number of deals", SpecError, lo=0, hi=MAX_DEALS_AT_ONCE)
         if self.is_empty:
             raise ImpossibleSpecError(f"no deal satisfies the spec: {self.explain_empty()}")
         gen = make_rng(seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Iterator
 
+from .checks import shown
 from .errors import InvalidSeatError
 
 __all__ = ["Seat"]
@@ -36,12 +37,12 @@ class Seat(IntEnum):
         if isinstance(text, int) and not isinstance(text, bool) and 0 <= text < 4:
             return cls(text)
         if not isinstance(text, str):
-            raise InvalidSeatError(f"invalid seat {text!r}: expected one of N, E, S, W")
+            raise InvalidSeatError(f"invalid seat {shown(text)}: expected one of N, E, S, W")
         try:
             return cls(_NAMES[text.strip().lower()])
         except KeyError:
             raise InvalidSeatError(
-                f"invalid seat {text!r}: expected one of N, E, S, W (or north, east, south, west)"
+                f"invalid seat {shown(text)}: expected one of N, E, S, W (or north, east, south, west)"
             ) from None
 
     @property

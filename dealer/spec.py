@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .card import HCP_BY_INDEX
 from .cardset import CardSet
+from .checks import shown
 from .evaluate import STANDARD, Counts
 from .errors import ImpossibleSpecError, SpecError, UnsupportedSpecError
 from .expr import (
@@ -103,6 +104,8 @@ class SeatSpec(BaseModel):
             return value
         if isinstance(value, str):
             return CardSet.parse(value) if value.strip() else CardSet()
+        if isinstance(value, (int, float)) or value is None:  # a bare number is not a set of cards
+            raise ValueError(f"expected cards as text such as 'SAKQ HA' or a CardSet, got {shown(value)}")
         return CardSet(value)
 
     @field_validator("lengths", mode="before")
@@ -232,9 +235,15 @@ class DealSpec(BaseModel):
     @field_validator("seats", mode="before")
     @classmethod
     def _seats(cls, value: Any) -> dict[Seat, SeatSpec]:
+        if not isinstance(value, Mapping):
+            raise ValueError(f"expected a mapping of seats to seat specs, got {shown(value)}")
         out = {}
-        for key, spec in dict(value).items():
+        for key, spec in value.items():
+            if not isinstance(key, (Seat, str)):
+                raise ValueError(f"expected a seat such as 'N' as a key, got {shown(key)}")
             seat = Seat.parse(key)
+            if not isinstance(spec, (SeatSpec, Mapping)):
+                raise ValueError(f"the spec of {seat.name_long} must be a SeatSpec or a mapping, got {shown(spec)}")
             out[seat] = spec if isinstance(spec, SeatSpec) else SeatSpec(**dict(spec))
         return out
 
@@ -505,9 +514,14 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
         if cond is None and seat not in predeal and seat not in forbidden and not holdings:
             continue
         points = _family_points(family[seat], counts) if seat in family else None
-        seats_out[seat] = SeatSpec(predeal=predeal.get(seat, CardSet()), forbidden=forbidden.get(seat, CardSet()),
-                                   condition=cond, holdings=holdings,
-                                   points=None if points == STANDARD.points else points)
+        try:
+            seats_out[seat] = SeatSpec(predeal=predeal.get(seat, CardSet()), forbidden=forbidden.get(seat, CardSet()),
+                                       condition=cond, holdings=holdings,
+                                       points=None if points == STANDARD.points else points)
+        except SpecError as exc:
+            where = predeals[seat][1] if seat in predeals else (cond.pos if cond is not None else Pos())
+            raise SpecError(f"{where}: {seat.name_long}: {str(exc).removeprefix('invalid seat spec: seat spec: ')}"
+                            ) from None
     return DealSpec(seats=seats_out, text=text)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from .checks import shown
 from .errors import InvalidRankError, InvalidSuitError
 
 __all__ = ["Suit", "Rank", "RANK_CHARS"]
@@ -39,12 +40,12 @@ class Suit(IntEnum):
         if isinstance(text, int) and not isinstance(text, bool) and 0 <= text < 4:
             return cls(text)
         if not isinstance(text, str):
-            raise InvalidSuitError(f"invalid suit {text!r}: expected one of S, H, D, C")
+            raise InvalidSuitError(f"invalid suit {shown(text)}: expected one of S, H, D, C")
         try:
             return cls(_SUIT_NAMES[text.strip().lower()])
         except KeyError:
             raise InvalidSuitError(
-                f"invalid suit {text!r}: expected one of S, H, D, C or ♠♥♦♣"
+                f"invalid suit {shown(text)}: expected one of S, H, D, C or ♠♥♦♣"
             ) from None
 
     @property
@@ -88,13 +89,13 @@ class Rank(IntEnum):
         if isinstance(text, Rank):
             return text
         if not isinstance(text, str):
-            raise InvalidRankError(f"invalid rank {text!r}: rank must be one of {RANK_CHARS}")
+            raise InvalidRankError(f"invalid rank {shown(text)}: rank must be one of {RANK_CHARS}")
         t = text.strip().upper()
         if t == "10":
             return cls.TEN
         if len(t) == 1 and t in RANK_CHARS:
             return cls(14 - RANK_CHARS.index(t))
-        raise InvalidRankError(f"invalid rank {text!r}: rank must be one of {RANK_CHARS}")
+        raise InvalidRankError(f"invalid rank {shown(text)}: rank must be one of {RANK_CHARS}")
 
     @property
     def char(self) -> str:

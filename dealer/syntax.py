@@ -41,11 +41,13 @@ from .suit import Suit
 
 __all__ = [
     "Function", "Dialect", "BASE_FUNCTIONS", "DEALER_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT",
-    "Parser", "Token", "parse_expression", "parse_condition", "parse_card_text", "parse_strain",
+    "MAX_TEXT_CHARS", "Parser", "Token", "parse_expression", "parse_condition", "parse_card_text", "parse_strain",
 ]
 
 #: The deepest nesting of parentheses, ``!`` and unary ``-`` a text may have.
 MAX_DEPTH = 100
+#: The longest text the parser reads (a spec or script; a claim inside an inference is shorter still).
+MAX_TEXT_CHARS = 1_000_000
 #: The largest integer constant an expression may hold.
 MAX_CONSTANT = 10 ** 9
 
@@ -221,6 +223,9 @@ class Parser:
     def __init__(self, text: str, source: str, dialect: Dialect) -> None:
         if not isinstance(text, str):
             raise SpecSyntaxError(f"expected the text of a {dialect.what}, got {type(text).__name__}", source=source)
+        if len(text) > MAX_TEXT_CHARS:
+            raise SpecSyntaxError(f"the {dialect.what} is {len(text):,} characters long, more than the "
+                                  f"{MAX_TEXT_CHARS:,} allowed", source=source)
         self.text = text
         self.source = source
         self.dialect = dialect

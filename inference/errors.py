@@ -52,8 +52,9 @@ class OutOfOrderError(InferenceError, ValueError):
     """An event at the wrong time: dummy tabled twice or before the opening lead, a card after the last trick."""
 
 
-class UndoError(InferenceError, IndexError):
-    """Undo past the start, or to a point that does not exist."""
+class UndoError(InferenceError, IndexError, ValueError):
+    """Undo past the start, or to a point that does not exist (an ``IndexError``, and a ``ValueError`` like every
+    other error of the package)."""
 
 
 class ScenarioError(InferenceError, ValueError):

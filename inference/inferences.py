@@ -35,9 +35,10 @@ from enum import Enum
 from typing import Annotated, Any, Iterable, Sequence
 
 import networkx as nx  # type: ignore[import-untyped]
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from dealer import Seat
+from dealer.checks import shown
 
 from dealer.grid import COMPARE
 
@@ -47,7 +48,7 @@ from .evaluation import Evaluator
 from .features import Kind, features_of
 from .position import Position
 
-__all__ = ["Tag", "TagField", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
+__all__ = ["Tag", "TagField", "MAX_CLAIM_CHARS", "parse_policy", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
            "evaluate_statuses", "agreement_units", "agreement_claim", "DEFAULT_POLICY"]
 
 
@@ -62,11 +63,13 @@ class Tag(str, Enum):
     def parse(cls, text: "str | Tag") -> "Tag":
         if isinstance(text, Tag):
             return text
-        t = str(text).strip().lower().replace("_", "-")
+        if not isinstance(text, str):
+            raise InvalidArgumentError(f"invalid tag {shown(text)}: expected consistent, unspecified or inconsistent")
+        t = text.strip().lower().replace("_", "-")
         for tag in cls:
             if t in (tag.value, tag.value.removeprefix("agreement-"), tag.name.lower()):
                 return tag
-        raise ValueError(f"invalid tag {text!r}: expected consistent, unspecified or inconsistent")
+        raise InvalidArgumentError(f"invalid tag {shown(text)}: expected consistent, unspecified or inconsistent")
 
 
 #: A tag field of a model: accepts a Tag or its text (``consistent``, ``agreement-unspecified`` ...).
@@ -83,8 +86,28 @@ class Status(str, Enum):
     SUPERSEDED = "superseded"
 
 
+#: The longest claim text an inference may carry (a longer one is refused before it is parsed).
+MAX_CLAIM_CHARS = 20_000
+
 #: Tags whose claims enter the agreement view unless told otherwise.
 DEFAULT_POLICY: frozenset[Tag] = frozenset({Tag.CONSISTENT})
+
+
+def parse_policy(value: "Tag | str | Iterable[Tag | str] | None") -> frozenset[Tag]:
+    """The tags of an agreement view: None (the default policy), one tag, or several (Tags or their text).
+
+    >>> sorted(t.value for t in parse_policy(["consistent", "unspecified"]))
+    ['agreement-consistent', 'agreement-unspecified']
+    >>> parse_policy("consistent") == DEFAULT_POLICY
+    True
+    """
+    if value is None:
+        return DEFAULT_POLICY
+    if isinstance(value, (Tag, str)):
+        return frozenset({Tag.parse(value)})
+    if not isinstance(value, (list, tuple, set, frozenset)):
+        raise InvalidArgumentError(f"invalid policy {shown(value)}: expected a tag or a list of tags")
+    return frozenset(Tag.parse(v) for v in value)
 
 
 class Inference(BaseModel):
@@ -96,14 +119,14 @@ class Inference(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str
+    name: str = Field(strict=True, min_length=1, max_length=200)
     by: Seat
-    action: str = ""
+    action: str = Field("", strict=True, max_length=1000)
     kind: str = "call"
-    claim: str
+    claim: str = Field(strict=True, max_length=MAX_CLAIM_CHARS)
     tag: TagField = Tag.CONSISTENT
     fallbacks: tuple[str, ...] = ()
-    group: str | None = None
+    group: str | None = Field(None, strict=True, max_length=200)
     weight: float | None = None
 
     def __init__(self, **data: Any) -> None:
@@ -119,7 +142,11 @@ class Inference(BaseModel):
     @field_validator("by", mode="before")
     @classmethod
     def _by(cls, v: Any) -> Seat:
-        return v if isinstance(v, Seat) else Seat.parse(v)
+        if isinstance(v, Seat):
+            return v
+        if not isinstance(v, str):
+            raise ValueError(f"expected a seat such as N, E, S, W or LHO, RHO, partner, got {shown(v)}")
+        return Seat.parse(v)
 
     @field_validator("kind")
     @classmethod
@@ -131,7 +158,19 @@ class Inference(BaseModel):
     @field_validator("fallbacks", mode="before")
     @classmethod
     def _fallbacks(cls, v: Any) -> tuple[str, ...]:
-        return (v,) if isinstance(v, str) else tuple(v)
+        items = (v,) if isinstance(v, str) else v
+        if not isinstance(items, (list, tuple)) or not all(isinstance(x, str) for x in items):
+            raise ValueError(f"expected a claim or a list of claims (text), got {shown(v)}")
+        if len(items) > 20 or any(len(x) > MAX_CLAIM_CHARS for x in items):
+            raise ValueError(f"at most 20 fallbacks of at most {MAX_CLAIM_CHARS:,} characters each")
+        return tuple(items)
+
+    @field_validator("weight", mode="before")
+    @classmethod
+    def _weight(cls, v: Any) -> float | None:
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < float("inf")):
+            raise ValueError(f"expected a number >= 0, got {shown(v)}")
+        return v
 
     def claims(self, viewer: Seat, declarer: Seat) -> tuple[Claim, ...]:
         """The claim and its fallbacks, parsed from the viewer's seat."""

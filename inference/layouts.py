@@ -32,19 +32,24 @@ from typing import Any, Mapping, Sequence, cast
 import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, DealerError, Seat
+from dealer.checks import check_int, shown
 from dealer.rng import RandomSource, make_rng
 
 from .claims import And, Claim
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .features import Feature, FeatureValues, Kind, evaluate, features_of
-from .inferences import DEFAULT_POLICY, Inference, InferenceState, Status, Tag, agreement_claim, agreement_units
+from .inferences import (
+    DEFAULT_POLICY, Inference, InferenceState, Status, Tag, agreement_claim, agreement_units, parse_policy,
+)
 from .joint import feature_values, hcp_caps, state_columns, value_classes
 from .kernel import assignments, holding_of, join_counts, popcount13, suit_feature, unique_rows
 from .position import Position
 
-__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "layout_space"]
+__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "MAX_LAYOUTS_AT_ONCE", "layout_space"]
 
 VIEWS = ("lawful", "agreement", "weighted")
+#: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).
+MAX_LAYOUTS_AT_ONCE = 1_000_000
 #: Likelihood of an action given a layout, by the tag of the reading that holds in it.
 DEFAULT_WEIGHTS: Mapping[Tag, Fraction] = {
     Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1, 2), Tag.INCONSISTENT: Fraction(1, 20)}
@@ -59,8 +64,19 @@ class View:
     weights: Mapping[Tag, Fraction] | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in VIEWS:
-            raise InvalidArgumentError(f"invalid view {self.kind!r}: expected one of {', '.join(VIEWS)}")
+        if not isinstance(self.kind, str) or self.kind not in VIEWS:
+            raise InvalidArgumentError(f"invalid view {shown(self.kind)}: expected one of {', '.join(VIEWS)}")
+        object.__setattr__(self, "policy", parse_policy(self.policy))
+        if self.weights is not None:
+            if not isinstance(self.weights, Mapping):
+                raise InvalidArgumentError(f"invalid weights {shown(self.weights)}: expected {{tag: Fraction}}")
+            weights = {}
+            for tag, w in self.weights.items():
+                if isinstance(w, bool) or not isinstance(w, (int, Fraction)) or w < 0:
+                    raise InvalidArgumentError(f"invalid weight {shown(w)} for {shown(tag)}: expected an int or a "
+                                               "Fraction >= 0 (exact: no floats)")
+                weights[Tag.parse(tag)] = Fraction(w)
+            object.__setattr__(self, "weights", weights)
 
 
 @dataclass(frozen=True)
@@ -149,7 +165,7 @@ class LayoutSpace:
         # the claims the view reads, each a function of the final state's features
         weighted_claims: list[tuple[Claim, Fraction, Fraction]] = []  # claim, weight if true, weight if false
         group_members: dict[str, list[tuple[Claim, Fraction]]] = {}
-        weights = dict(DEFAULT_WEIGHTS if view.weights is None else view.weights)
+        weights = {**DEFAULT_WEIGHTS, **(view.weights or {})}  # a tag left out keeps its default
         filter_claim: Claim | None = None
         if view.kind == "agreement":
             filter_claim = agreement if agreement is not None else And(())
@@ -527,8 +543,7 @@ class LayoutSpace:
         Exact: each layout is drawn with probability its weight over the total, with integer
         arithmetic only (vectorised while the weights fit in 63 bits, Python integers beyond).
         """
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise InvalidArgumentError(f"expected a number of layouts >= 0, got {n!r}")
+        check_int(n, "the number of layouts", InvalidArgumentError, lo=0, hi=MAX_LAYOUTS_AT_ONCE)
         if self.empty:
             raise InconsistentCardsError("no layout in this view: it is empty")
         try:
@@ -585,8 +600,7 @@ def layout_space(position: Position, inferences: Sequence[Inference], claims: Ma
     agreement view, when the claims can all hold (the space is not empty) the conflict policy has
     nothing to decide; otherwise it decides, and the view is built on its claim.
     """
-    v = view if isinstance(view, View) else View(view, DEFAULT_POLICY if policy is None else frozenset(policy),
-                                                  weights)
+    v = view if isinstance(view, View) else View(view, parse_policy(policy), weights)
     parsed = {name: tuple(cs) for name, cs in claims.items()}
     live = dict(states)
     if v.kind != "agreement":

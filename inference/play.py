@@ -31,8 +31,11 @@ import numpy as np
 
 from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
 from dealer.cardset import SUIT_MASK
+from dealer.checks import check_bool, shown
 
-from .arguments import cards_argument, contract_argument, inference_argument, seat_argument, voids_argument
+from .arguments import (
+    cards_argument, contract_argument, inference_argument, seat_argument, voids_argument, won_argument,
+)
 from .claims import Claim
 from .contract import Contract, Strain
 from .errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
@@ -119,6 +122,7 @@ class PlayState:
                     raise InvalidArgumentError(f"cards given twice: {dup}")
                 seen |= m
         void_m = voids_argument(voids)
+        won = won_argument(won, done)
         lead = decl.lho if leader is None else seat_argument(leader, "leader")
         if done and leader is None:
             raise OutOfOrderError("a mid-hand start must say who is on lead (leader)")
@@ -206,6 +210,7 @@ class PlayState:
         article's walk-through does ("adjusting based on Dummy before the
         opening lead seems more straightforward").
         """
+        check_bool(early, "early", InvalidArgumentError)
         snap = self.snapshot
         if snap.dummy_tabled:
             raise OutOfOrderError("dummy is already on the table")
@@ -383,8 +388,8 @@ class PlayState:
 
     def at(self, ply: int) -> "PlayState":
         """A separate copy of this state as it was just after event ``ply`` (this one is untouched)."""
-        if not isinstance(ply, int) or not 0 <= ply < len(self._stack):
-            raise UndoError(f"no ply {ply!r}: expected 0 .. {len(self._stack) - 1}")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(self._stack):
+            raise UndoError(f"no ply {shown(ply)}: expected 0 .. {len(self._stack) - 1}")
         other = copy.copy(self)
         other._stack = self._stack[:ply + 1]
         other._keeper = self._keeper.copy()  # its own, with the claims parsed so far
@@ -392,8 +397,8 @@ class PlayState:
 
     def undo_to(self, ply: int) -> None:
         """Go back to just after event number ``ply`` (0: the start)."""
-        if not isinstance(ply, int) or not 0 <= ply < len(self._stack):
-            raise UndoError(f"cannot undo to ply {ply!r}: expected 0 .. {len(self._stack) - 1}")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(self._stack):
+            raise UndoError(f"cannot undo to ply {shown(ply)}: expected 0 .. {len(self._stack) - 1}")
         del self._stack[ply + 1:]
 
     # -- internals --------------------------------------------------------------

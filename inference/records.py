@@ -33,12 +33,16 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
+from dealer.checks import read_text
 
 from .contract import Contract, Strain
 from .errors import InvalidArgumentError, InvalidContractError, RecordError
 from .trick import Fault, Irregularity, Trick, irregularity, play_order, trick_winner
 
-__all__ = ["PlayRecord", "Skipped", "read_records", "read_pbn", "read_lin", "parse_calls", "contract_from_auction"]
+#: The largest PBN or LIN file read (split bigger archives: 32 MiB holds about 100,000 records).
+MAX_RECORD_FILE_BYTES = 32 * 2 ** 20
+
+__all__ = ["MAX_RECORD_FILE_BYTES", "PlayRecord", "Skipped", "read_records", "read_pbn", "read_lin", "parse_calls", "contract_from_auction"]
 
 
 @dataclass(frozen=True)
@@ -533,11 +537,7 @@ def read_records(path: "str | Path", *, record: int | None = None) -> Iterator["
     """
     _check_record(record)
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{p}: cannot read: {exc.strerror}") from None
-    text = raw.decode("utf-8", errors="replace")
+    text = read_text(p, "record file", RecordError, limit=MAX_RECORD_FILE_BYTES)
     ext = p.suffix.lower()
     if ext == ".lin" or (ext != ".pbn" and re.search(r"(^|\|)md\|", text)):
         yield from read_lin(text, str(p), record=record)

@@ -13,6 +13,7 @@ It never changes a snapshot: it reads one and returns the new standings, which t
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from dealer import Card, Seat
@@ -25,10 +26,11 @@ from .events import Change, Snapshot
 from .inferences import (
     DEFAULT_POLICY, DependencyGraph, Inference, InferenceState, Status, StatusChange, Tag, agreement_claim,
     evaluate_statuses,
+    parse_policy,
 )
 from .lawful import Bounds, SeatBounds
 
-__all__ = ["Event", "StatusKeeper"]
+__all__ = ["CLAIMS_KEPT", "Event", "StatusKeeper"]
 
 _ClaimsKey = tuple[str, str, tuple[str, ...]]
 
@@ -45,6 +47,10 @@ class Event:
     dummy_tabled: bool = False
 
 
+#: How many inferences' parsed claims a keeper remembers (the least recently used are parsed again).
+CLAIMS_KEPT = 1024
+
+
 class StatusKeeper:
     """The inferences' re-examination for one viewer: parsed claims, the dependency graph, the conflict policy.
 
@@ -54,13 +60,13 @@ class StatusKeeper:
     def __init__(self, viewer: Seat, declarer: Seat) -> None:
         self.viewer = viewer
         self.declarer = declarer
-        self._claims: dict[_ClaimsKey, tuple[Claim, ...]] = {}
+        self._claims: OrderedDict[_ClaimsKey, tuple[Claim, ...]] = OrderedDict()
         self._graph: tuple[tuple[_ClaimsKey, ...], DependencyGraph] | None = None
 
     def copy(self) -> "StatusKeeper":
         """A keeper of its own for a copy of the play state, starting from what this one has parsed."""
         other = StatusKeeper(self.viewer, self.declarer)
-        other._claims = dict(self._claims)
+        other._claims = OrderedDict(self._claims)
         other._graph = self._graph
         return other
 
@@ -71,6 +77,10 @@ class StatusKeeper:
         if cached is None:
             cached = inference.claims(self.viewer, self.declarer)
             self._claims[key] = cached
+            if len(self._claims) > CLAIMS_KEPT:  # memory stays bounded over a long session
+                self._claims.popitem(last=False)
+        else:
+            self._claims.move_to_end(key)
         return cached
 
     def reexamine(self, after: Snapshot, event: Event, *, incremental: bool = True
@@ -114,7 +124,7 @@ class StatusKeeper:
         states = {st.name: st for st in snapshot.states}
         pos = snapshot.position()
         claim, events, _ = agreement_claim(pos, snapshot.inferences, parsed, states,
-                                           DEFAULT_POLICY if policy is None else frozenset(policy), self.viewer)
+                                           parse_policy(policy), self.viewer)
         return support_bounds(pos, claim, snapshot.bounds), tuple(events)
 
     def _dependencies(self, infs: tuple[Inference, ...], parsed: dict[str, tuple[Claim, ...]]) -> DependencyGraph:

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Iterable, Iterator, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, NonNegativeInt, ValidationError, field_validator
 
 from dealer import Card, CardSet, DealerError, Seat, Suit
+from dealer.checks import read_text, shown
 
 from .claims import one_fewer, seat_word
 from .errors import InferenceError, ScenarioError
@@ -33,7 +34,8 @@ from .play import PlayState
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
-           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "add_entry"]
+           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "add_entry",
+           "read_scenario_text"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
@@ -76,7 +78,7 @@ class StartPosition(BaseModel):
     leader: Seat
     played: dict[Seat, str] = Field(default_factory=dict)
     voids: dict[Seat, str] = Field(default_factory=dict)
-    won: tuple[int, int] = (0, 0)
+    won: tuple[NonNegativeInt, NonNegativeInt] = (0, 0)
     dummy_tabled: bool = False
 
     @field_validator("leader", mode="before")
@@ -87,7 +89,9 @@ class StartPosition(BaseModel):
     @field_validator("played", "voids", mode="before")
     @classmethod
     def _seat_keys(cls, v: Any) -> dict[Seat, str]:
-        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+        if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+            raise ValueError(f"expected a table of seats to cards or suits (text), got {shown(v)}")
+        return {Seat.parse(k): x for k, x in v.items()}
 
 
 def _event(v: Any) -> str:
@@ -195,14 +199,19 @@ class Scenario(BaseModel):
     @field_validator("hands", mode="before")
     @classmethod
     def _hands(cls, v: Any) -> dict[Seat, str]:
-        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+        if not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values()):
+            raise ValueError(f"expected a table of seats to hands (text), such as {{S = 'AKQ.J98.T76.5432'}}, "
+                             f"got {shown(v)}")
+        return {Seat.parse(k): x for k, x in v.items()}
 
     @field_validator("play", mode="before")
     @classmethod
     def _play(cls, v: Any) -> list[str]:
         if isinstance(v, str):
             return v.split()
-        return [str(x) for x in v]
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise ValueError(f"expected the cards played, as text or a list of cards such as ['SQ', 'S2'], got {shown(v)}")
+        return v
 
 
 @dataclass
@@ -272,12 +281,19 @@ def _line_of_key(text: str, loc: tuple[Any, ...]) -> int:
     return start + 1 if start else 1
 
 
+def read_scenario_text(path: str | Path) -> str:
+    """The text of a scenario file (size-limited, any common encoding; see :mod:`dealer.checks`)."""
+    return read_text(path, "scenario file", ScenarioError)
+
+
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     """Parse scenario text; errors say file, line and field."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
@@ -290,12 +306,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and parse a scenario file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
-    return parse_scenario(text, str(p))
+    return parse_scenario(read_scenario_text(path), str(path))
 
 
 def _play_line(text: str, token_index: int) -> int:
@@ -470,10 +481,7 @@ def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Ch
 def run_scenario(path: str | Path) -> ScenarioRun:
     """Replay a scenario file and check every expectation."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{p}: cannot read: {exc.strerror}") from None
+    text = read_scenario_text(p)
     scenario = parse_scenario(text, str(p))
     wanted = by_after(scenario.expect)
     run: ScenarioRun | None = None

@@ -23,8 +23,9 @@ Commands check their input before they write.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from dealer import DealerError
 
@@ -38,27 +39,63 @@ __all__ = ["build_parser", "main"]
 _MODULES = (number, count, deal, dealer, stats, replay, layouts, serve, play)
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line ``kibitz: error: ...`` and exit status 2 (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Report a bad command line in one line and exit with status 2."""
+        self.exit(2, f"kibitz: error: {self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``kibitz`` with all its subcommands."""
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="kibitz",
         description="Exact constrained dealing and play-time inference for bridge.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_OneLineParser)
     for module in _MODULES:
         module.register(sub)
     return parser
 
 
+def _one_line(text: str) -> str:
+    """A message on one line, shortened to 500 characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= 500 else line[:500] + "..."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``kibitz`` with ``argv`` (default: the command line); return the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run ``kibitz`` with ``argv`` (default: the command line); return the exit status.
+
+    Every failure is one line ``kibitz: error: ...`` on stderr and exit status 2: the project's own
+    errors, an output that cannot be written (a full disk, a closed pipe is a quiet exit 0), and
+    any other fault (``internal error``, with the exception's kind; ``KIBITZ_DEBUG=1`` shows the
+    traceback instead).
+    """
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a bad command line (2, its one line already printed)
+        return exc.code if isinstance(exc.code, int) else 2
     handler: Handler = args.handler
     try:
         return handler(args, sys.stdout)
-    except (DealerError, InferenceError) as exc:
-        sys.stdout.flush()
-        print(f"kibitz: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+    except BrokenPipeError:  # e.g. piped into head
         return 0
+    except (DealerError, InferenceError) as exc:
+        message = str(exc)
+    except OSError as exc:
+        where = f" {exc.filename!r}" if exc.filename else ""
+        message = f"cannot read or write{where}: {exc.strerror or exc}"
+    except KeyboardInterrupt:
+        message = "interrupted"
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        if os.environ.get("KIBITZ_DEBUG"):
+            raise
+        message = f"internal error ({type(exc).__name__}): {exc}"
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    print(f"kibitz: error: {_one_line(message)}", file=sys.stderr)
+    return 2

@@ -43,7 +43,7 @@ def fraction_text(p: Fraction) -> str:
 
 def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
-    from dealer import D
+    from dealer import D, ImpossibleSpecError
     from dealer.runner import ScriptDealer
     from dealer.statements import parse_statements
 
@@ -51,7 +51,10 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
 
     text, source = read_spec_text(args.spec, args.spec_file)
     start = time.perf_counter()
-    run = ScriptDealer(parse_statements(text, source=source), limit=args.limit, text=text.strip())
+    try:
+        run = ScriptDealer(parse_statements(text, source=source), limit=args.limit, text=text.strip())
+    except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
+        return _print_none(str(exc), args.json, out)
     dealer = run.tables
     if not run.exact and not dealer.is_empty:
         return _print_estimate(args, run, out, start)
@@ -116,6 +119,18 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
           "met the whole condition", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
     print("exact:        no (an estimate)", file=out)
+    return 0
+
+
+def _print_none(reason: str, as_json: bool, out: TextIO) -> int:
+    """The answer for a spec whose condition is never true: no deal."""
+    if as_json:
+        obj: dict[str, object] = dict.fromkeys(JSON_KEYS)
+        obj.update(deals=0, probability="0/1", probability_decimal=0.0, constrained=0, constrained_seats=[],
+                   impossible=reason, exact=True)
+        print(json.dumps(obj), file=out)
+    else:
+        print(f"deals:        0\nprobability:  0/1\nimpossible:   {reason}", file=out)
     return 0
 
 

@@ -15,7 +15,9 @@ BATCH = 65536
 
 def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     """Deal ``-n`` deals uniformly over those satisfying the spec and write them (``--format``, ``-o``)."""
-    from dealer import DealerError, ImpossibleSpecError
+    from dealer import ImpossibleSpecError
+
+    from ..errors import InvalidArgumentError
     from dealer.exact import ExactDealer
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
@@ -24,9 +26,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from .inputs import load_script
 
     script = load_script(args.spec, args.spec_file)
-    n = args.n if args.n is not None else (script.produce or 10)
-    if n < 0:
-        raise DealerError(f"invalid -n {n}: expected a number of deals >= 0")
+    n = args.n if args.n is not None else (script.produce if script.produce is not None else 10)
     dealer = ExactDealer(script.spec, limit=args.limit)
     if dealer.is_empty:
         raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.explain_empty()}")
@@ -37,7 +37,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
         try:
             handle = open(args.output, "w", encoding="utf-8")
         except OSError as exc:
-            raise DealerError(f"cannot write {args.output!r}: {exc.strerror}") from None
+            raise InvalidArgumentError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
         target = handle
     try:
         written = 0

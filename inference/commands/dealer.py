@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_limit, add_output
+from .options import Subparsers, add_limit, add_output, add_seed
 
 __all__ = ["register", "run_dealer"]
 
@@ -49,8 +49,7 @@ def register(sub: Subparsers) -> None:
                                    "produce deals meeting its condition and do its actions; then say how many "
                                    "deals meet the condition, exactly or as a marked estimate.")
     p.add_argument("script", metavar="SCRIPT", help="the script: a file, or its text")
-    p.add_argument("-s", "--seed", type=int, default=None,
-                   help="random seed: same seed, same output (default: the script's seed, else a fresh one)")
+    add_seed(p, None, shown="the script's seed, else a fresh one")
     p.add_argument("-p", "--produce", type=int, default=None,
                    help="deals to produce (default: the script's produce, else 40)")
     add_limit(p)

@@ -13,7 +13,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dealer import DealerError, Seat
+from dealer import Seat
+from dealer.errors import InvalidFileError
+from dealer.checks import read_text, shown
 
 from ..errors import InvalidArgumentError, RecordError
 
@@ -23,35 +25,25 @@ if TYPE_CHECKING:
     from ..play import PlayState
     from ..records import PlayRecord
 
-__all__ = ["load_script", "read_spec_text", "looks_like_path", "select_records", "record_index", "state_after"]
-
-
-def looks_like_path(text: str) -> bool:
-    """True when ``text`` reads as a file name (``scripts/1nt.dl``) rather than a spec (``hcp(north) > 10``)."""
-    return bool(re.fullmatch(r"[\w./\\~:-]+", text.strip())) and bool(re.search(r"[/\\]|\.\w+$", text.strip()))
+__all__ = ["load_script", "read_spec_text", "select_records", "record_index", "refuse_record_options",
+           "state_after"]
 
 
 def read_spec_text(spec: str | None, spec_file: str | None) -> tuple[str, str]:
     """The text of a spec given inline or as a file (``-f``), and its source name for messages.
 
-    An existing path given inline is read; one that looks like a path but does not exist is a
-    :class:`~dealer.MissingFileError`, not a spec to parse.
+    An existing path given inline is read; one that looks like a path but does not exist is an
+    error saying so, not a spec to parse.
     """
-    from dealer import MissingFileError
-
-    if spec_file is None and spec is not None and (os.path.isfile(spec) or looks_like_path(spec)):
-        spec_file = spec
     if spec_file is not None:
-        try:
-            with open(spec_file, encoding="utf-8") as fh:
-                return fh.read(), spec_file
-        except FileNotFoundError:
-            raise MissingFileError(f"cannot read spec file {spec_file!r}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MissingFileError(f"cannot read spec file {spec_file!r}: {getattr(exc, 'strerror', None) or exc}") \
-                from None
+        return read_text(spec_file, "spec file", InvalidFileError), spec_file
     if spec is None:
-        raise DealerError("no spec given: pass it as an argument or with -f FILE")
+        raise InvalidArgumentError("no spec given: pass it as an argument or with -f FILE")
+    if os.path.isfile(spec):
+        return read_spec_text(None, spec)
+    if _looks_like_a_path(spec):
+        raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
+                                   "function such as hcp(north))")
     return spec, "<spec>"
 
 
@@ -61,6 +53,13 @@ def load_script(spec: str | None, spec_file: str | None) -> Script:
 
     text, source = read_spec_text(spec, spec_file)
     return parse_script(text, source=source)
+
+
+def _looks_like_a_path(text: str) -> bool:
+    """A word with a path separator or a script's file ending, and no call in it: a file the user meant."""
+    word = text.strip()
+    return (bool(word) and not any(c.isspace() for c in word) and "(" not in word
+            and (os.sep in word or word.lower().endswith((".dl", ".dealer", ".txt", ".dlr"))))
 
 
 def record_index(message: str) -> int | None:
@@ -106,11 +105,21 @@ def select_records(path: str, board: str | None = None, record: int | None = Non
     return chosen
 
 
+def refuse_record_options(path: str, board: str | None, record: int | None, seat: str | None) -> None:
+    """A scenario file holds one hand seen from its own viewer: ``--board``, ``--record`` and ``--seat`` are refused."""
+    given = [name for name, value in (("--board", board), ("--record", record), ("--seat", seat)) if value is not None]
+    if given:
+        verb = "picks" if len(given) == 1 else "pick"
+        raise InvalidArgumentError(f"{' and '.join(given)} {verb} a record of a PBN/LIN file and its viewer; the "
+                                   f"scenario {shown(path, 80)} is one hand, seen from the viewer it names")
+
+
 def state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None) -> PlayState:
     """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view."""
     if after < 0:
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
     if Path(path).suffix.lower() == ".toml":
+        refuse_record_options(path, board, record, seat)
         return _scenario_state_after(path, after)
     from ..play import PlayState
 
@@ -130,10 +139,10 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
 
 
 def _scenario_state_after(path: str, after: int) -> PlayState:
-    from ..scenario import add_entry, by_after, load_scenario, scenario_events
+    from ..scenario import add_entry, by_after, parse_scenario, read_scenario_text, scenario_events
 
-    scenario = load_scenario(path)
-    text = Path(path).read_text(encoding="utf-8")
+    text = read_scenario_text(path)
+    scenario = parse_scenario(text, path)
     adds = by_after([*scenario.inference, *scenario.lead])
     has_dummy = scenario.declarer.partner in scenario.hands and scenario.declarer.partner != (
         scenario.viewer if scenario.viewer is not None else scenario.declarer)

@@ -19,7 +19,10 @@ from .options import (Subparsers, add_after, add_file, add_format, add_json, add
 if TYPE_CHECKING:
     from ..play import PlayState
 
-__all__ = ["register", "run_odds", "run_sample"]
+__all__ = ["BATCH", "register", "run_odds", "run_sample"]
+
+#: Layouts drawn and written at a time by ``sample`` (memory stays bounded whatever ``-n`` is).
+BATCH = 10_000
 
 
 def run_sample(args: argparse.Namespace, out: TextIO) -> int:
@@ -28,12 +31,18 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
 
     from .inputs import state_after
 
-    if args.n < 0:
-        raise InvalidArgumentError(f"invalid -n {args.n}: expected a number of layouts >= 0")
+    from dealer.rng import make_rng
+
     state = state_after(args.file, args.board, args.record, args.after, args.seat)
-    masks = state.sample_masks(args.n, args.seed, args.view)
-    write_deals(masks, out, args.format, event=f"kibitz sample ({args.view} view)", declarer=state.declarer,
-                contract=_pbn_contract(state, args.file))
+    space = state.layouts(args.view)  # built (and checked) before anything is written
+    contract = _pbn_contract(state, args.file)
+    rng = make_rng(args.seed)
+    written = 0
+    while written < args.n:  # streamed: memory stays bounded whatever -n is
+        masks = space.sample_masks(min(BATCH, args.n - written), rng)
+        write_deals(masks, out, args.format, start=written + 1, event=f"kibitz sample ({args.view} view)",
+                    declarer=state.declarer, contract=contract)
+        written += len(masks)
     return 0
 
 

@@ -7,12 +7,13 @@ import re
 from typing import TextIO
 
 from dealer import D, Deal, DealNumberError, deal_to_number, number_to_deal
+from dealer.checks import shown
 
 from .options import Subparsers
 
 __all__ = ["register", "run_number"]
 
-_INT = re.compile(r"^[+-]?\d[\d_,]*$")
+_INT = re.compile(r"^[+-]?[0-9][0-9_,]*$")  # ASCII digits only: other digits are refused, not read
 
 
 def run_number(args: argparse.Namespace, out: TextIO) -> int:
@@ -20,6 +21,10 @@ def run_number(args: argparse.Namespace, out: TextIO) -> int:
     results = []
     for item in args.items:
         text = item.strip()
+        if len(text) > 200:
+            raise DealNumberError(f"invalid deal or number {shown(text)}: too long")
+        if any(ch.isdigit() and not ch.isascii() for ch in text):
+            raise DealNumberError(f"invalid deal number {shown(text)}: write it with the digits 0-9")
         if _INT.match(text):
             try:
                 value = int(text.replace("_", "").replace(",", ""))

@@ -36,6 +36,12 @@ __all__ = [
     "FEATURES",
     "DEFAULT_LIMIT",
     "agreement_names",
+    "whole",
+    "RECORD",
+    "AFTER",
+    "COUNT",
+    "SEED",
+    "LIMIT",
     "add_file",
     "add_record",
     "add_seat",
@@ -65,6 +71,37 @@ FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
 DEFAULT_LIMIT = 40_000_000
 
 
+def whole(option: str, lo: int = 0, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` for a whole number in ``lo..hi`` written with ASCII digits (``1000`` or ``1_000``).
+
+    Full-width or other non-ASCII digits, signs where ``lo >= 0`` allows none, and huge texts are
+    refused, so the message is one line naming the option and the value.
+    """
+
+    def parse(text: str) -> int:
+        body = text.strip().replace("_", "")
+        if not (body.isascii() and body.lstrip("+-").isdigit()) or len(body) > 30:
+            shown = text if len(text) <= 30 else text[:30] + "..."
+            raise argparse.ArgumentTypeError(f"invalid {option} {shown!r}: expected a whole number")
+        value = int(body)
+        if value < lo or (hi is not None and value > hi):
+            span = f"{lo:,}..{hi:,}" if hi is not None else f"{lo:,} or more"
+            raise argparse.ArgumentTypeError(f"invalid {option} {text.strip()}: expected {span}")
+        return value
+
+    parse.__name__ = f"whole number for {option}"
+    parse.__doc__ = f"``{option}``: a whole number {lo}..{hi if hi is not None else ''} (ASCII digits)."
+    return parse
+
+
+#: The one parser of each integer option (one type object each, shared by every command).
+RECORD = whole("--record", 1)
+AFTER = whole("--after", 0)
+COUNT = whole("-n", 0)
+SEED = whole("--seed", 0, 2 ** 63 - 1)
+LIMIT = whole("--limit", 1)
+
+
 def agreement_names(folder: str) -> list[str]:
     """Names of the agreements shipped in ``inference/data/<folder>`` (as ``inference.leads.available_agreements``)."""
     base = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", folder)
@@ -79,7 +116,7 @@ def add_file(p: argparse.ArgumentParser, what: str, *, many: bool = False) -> No
 def add_record(p: argparse.ArgumentParser, default: str) -> None:
     """``--board N`` and ``--record K``: which record of the file; ``default`` says which when neither is given."""
     p.add_argument("--board", help=f"the board, by its label in the file (default: {default})")
-    p.add_argument("--record", type=int, help="the record, by its 1-based position in the file")
+    p.add_argument("--record", type=RECORD, help="the record, by its 1-based position in the file")
 
 
 def add_seat(p: argparse.ArgumentParser) -> None:
@@ -89,7 +126,7 @@ def add_seat(p: argparse.ArgumentParser) -> None:
 
 def add_after(p: argparse.ArgumentParser) -> None:
     """``--after K``: cards of the play already seen."""
-    p.add_argument("--after", type=int, default=0, help="cards of the play already seen (default 0)")
+    p.add_argument("--after", type=AFTER, default=0, help="cards of the play already seen (default 0)")
 
 
 def add_view(p: argparse.ArgumentParser, what: str = "the layouts considered") -> None:
@@ -100,13 +137,13 @@ def add_view(p: argparse.ArgumentParser, what: str = "the layouts considered") -
 def add_n(p: argparse.ArgumentParser, what: str, default: int | None, shown: str | None = None) -> None:
     """``-n N``: how many ``what``; ``shown`` describes a ``default`` of None (the command decides)."""
     text = shown if shown is not None else f"{default:,}"
-    p.add_argument("-n", type=int, default=default, help=f"how many {what} (default: {text})")
+    p.add_argument("-n", type=COUNT, default=default, help=f"how many {what} (default: {text})")
 
 
 def add_seed(p: argparse.ArgumentParser, default: int | None, shown: str = "a fresh seed each run") -> None:
     """``--seed S``: the random seed; ``shown`` describes a ``default`` of None."""
     text = shown if default is None else str(default)
-    p.add_argument("--seed", type=int, default=default, help=f"random seed: same seed, same output (default: {text})")
+    p.add_argument("--seed", type=SEED, default=default, help=f"random seed: same seed, same output (default: {text})")
 
 
 def add_json(p: argparse.ArgumentParser, what: str) -> None:
@@ -137,5 +174,5 @@ def add_spec(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
 
 def add_limit(p: argparse.ArgumentParser) -> None:
     """``--limit CELLS``: the largest table the exact dealer may build."""
-    p.add_argument("--limit", type=int, default=DEFAULT_LIMIT,
+    p.add_argument("--limit", type=LIMIT, default=DEFAULT_LIMIT,
                    help=f"largest table (cells) the exact dealer may build (default {DEFAULT_LIMIT:,})")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence, TextIO
 from dealer import Card, Seat
 
 from ..errors import InvalidArgumentError
-from .options import VIEWS, Subparsers, add_file, add_n, add_record, add_seed, add_view, agreement_names
+from .options import VIEWS, Subparsers, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
 
 if TYPE_CHECKING:
     from ..contract import Strain
@@ -109,13 +109,13 @@ def register(sub: Subparsers) -> None:
     add_view(p, "the layouts sampled")
     add_n(p, "layouts per decision", 100)
     add_seed(p, 0)
-    p.add_argument("--tricks", type=int, default=13, help="tricks the bot plays; the rest double dummy (default: 13)")
+    p.add_argument("--tricks", type=whole("--tricks", 0, 13), default=13, help="tricks the bot plays; the rest double dummy (default: 13)")
     p.add_argument("--lead-agreement", default="fourth-best-nt",
                    help=f"read the opening lead by this agreement, or 'none' (known: "
                         f"{', '.join(agreement_names('leads'))})")
     p.add_argument("--carding", default="standard-count",
                    help=f"read count signals by this agreement, or 'none' (known: "
                         f"{', '.join(agreement_names('carding'))})")
-    p.add_argument("--top", type=int, default=3, help="cards shown in each decision's verdict (default: 3)")
+    p.add_argument("--top", type=whole("--top", 1, 52), default=3, help="cards shown in each decision's verdict (default: 3)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.set_defaults(handler=run_play)

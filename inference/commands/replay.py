@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dealer import Seat
 
 from ..errors import InvalidArgumentError
-from .options import Subparsers, add_file, add_json, add_record, add_seat
+from .options import Subparsers, add_file, add_json, add_record, add_seat, whole
 
 if TYPE_CHECKING:
     from ..bulk import Summary
@@ -70,16 +70,18 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
 
 def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     """Replay a scenario or the chosen records card by card (text or ``--json`` rows), or summarize many files."""
+    from ..arguments import seat_argument
     from ..render import bounds_table, render_update
     from ..replay import replay_record
-    from .inputs import select_records
+    from .inputs import refuse_record_options, select_records
 
     paths = args.file
     if len(paths) > 1 or Path(paths[0]).is_dir() or args.summary:
         return _replay_many(paths, args, out)
     path = paths[0]
-    viewer = Seat.parse(args.seat) if args.seat else None
+    viewer = seat_argument(args.seat, "--seat") if args.seat else None
     if Path(path).suffix.lower() == ".toml":
+        refuse_record_options(path, args.board, args.record, args.seat)
         return _replay_scenario(path, args, out)
     records = select_records(path, args.board, args.record)
     lines: list[str] = []
@@ -200,7 +202,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for a summary (default: 1)")
+    p.add_argument("--jobs", type=whole("--jobs", 1, 256), default=1, help="worker processes for a summary (default: 1)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr during a summary (default: when stderr is a terminal)")
     add_record(p, "every record in the file")

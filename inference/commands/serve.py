@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from typing import TextIO
 
@@ -13,8 +14,15 @@ __all__ = ["register", "run_serve"]
 
 
 def run_serve(args: argparse.Namespace, out: TextIO) -> int:
-    """Answer the protocol's requests on standard input until ``quit`` or its end."""
-    return protocol.serve(sys.stdin, out)
+    """Answer the protocol's requests on standard input until ``quit`` or its end.
+
+    Standard input is read as UTF-8 whatever the locale, bytes that are not UTF-8 replaced (the
+    request then fails as JSON, and the session goes on).
+    """
+    stdin = sys.stdin
+    if isinstance(stdin, io.TextIOWrapper):
+        stdin.reconfigure(encoding="utf-8", errors="replace")
+    return protocol.serve(stdin, out)
 
 
 def _description() -> str:

@@ -16,9 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, TextIO
+import io
+import itertools
+from typing import TYPE_CHECKING, Iterator, TextIO
 
-from dealer import DealerError, Seat
+from dealer import Seat
+from dealer.errors import InvalidFileError
+
+from ..errors import InvalidArgumentError
 
 from .options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec
 
@@ -35,16 +40,26 @@ _NAMES = {"S": "spade length", "H": "heart length", "D": "diamond length", "C": 
           "hcp": "HCP", "pattern": "pattern"}
 
 
-def _read_deals(path: str) -> list[Deal]:
+def _read_deals(path: str) -> Iterator[Deal]:
+    """The deals of a PBN file (``-``: standard input), one at a time."""
     from dealer.pbnio import read_pbn_deals
 
     if path == "-":
-        return list(read_pbn_deals(sys.stdin, "<stdin>"))
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return list(read_pbn_deals(fh, path))
-    except OSError as exc:
-        raise DealerError(f"cannot read {path!r}: {exc.strerror}") from None
+        return read_pbn_deals(sys.stdin, "<stdin>")
+    from dealer.checks import read_text
+
+    return read_pbn_deals(io.StringIO(read_text(path, "deal file", InvalidFileError)), path)
+
+
+def _tabulate_stream(deals: Iterator[Deal], tally: Tally) -> None:
+    """Tabulate deals in batches, so memory stays bounded however many there are."""
+    from dealer.stats import tabulate
+
+    while True:
+        batch = list(itertools.islice(deals, 65536))
+        if not batch:
+            return
+        tabulate(batch, tally)
 
 
 def run_stats(args: argparse.Namespace, out: TextIO) -> int:
@@ -62,19 +77,20 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     features = args.feature or list(FEATURES)
     for f in features:
         if f not in FEATURES:
-            raise DealerError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
+            raise InvalidArgumentError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
     tally = Tally()
     if args.input:
-        deals = _read_deals(args.input)
-        if not deals:
+        _tabulate_stream(_read_deals(args.input), tally)
+        if not tally.deals:
             raise InvalidDealError(f"no deals found in {args.input!r}")
-        tabulate(deals, tally)
         source = args.input
     else:
         if dealer is None:
-            raise DealerError("give a PBN file of deals to tabulate, or a spec (--spec) to sample deals from")
+            raise InvalidArgumentError("give a PBN file of deals to tabulate, or a spec (--spec) to sample deals from")
         if dealer.is_empty:
             raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.explain_empty()}")
+        if args.n < 1:
+            raise InvalidArgumentError(f"invalid -n {args.n}: stats needs at least one deal to tabulate")
         rng = make_rng(args.seed)
         left = args.n
         while left > 0:
@@ -82,6 +98,9 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
             tabulate_masks(masks, tally)
             left -= len(masks)
         source = f"{args.n:,} deals sampled from the spec (seed {args.seed})"
+    if dealer is not None and dealer.is_empty:
+        raise ImpossibleSpecError(f"no deal satisfies the spec, so there are no exact frequencies to compare the "
+                                  f"deals with: {dealer.explain_empty()}")
     tests = compare(tally, dealer, seats, features) if dealer is not None else []
     if args.json:
         tables = [_table_json(tally, _test_of(tests, seat, f), seat, f) for seat in seats for f in features]
@@ -146,7 +165,7 @@ def _plot(tally: Tally, tests: list[FeatureTest], seats: list[Seat], features: l
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise DealerError("--plot needs matplotlib: pip install 'kibitz[plot]'") from None
+        raise InvalidArgumentError("--plot needs matplotlib: pip install 'kibitz[plot]'") from None
     fig, axes = plt.subplots(len(seats), len(features), figsize=(3.2 * len(features), 2.6 * len(seats)),
                              squeeze=False)
     for r, seat in enumerate(seats):
@@ -174,7 +193,7 @@ def _plot(tally: Tally, tests: list[FeatureTest], seats: list[Seat], features: l
     try:
         fig.savefig(path, dpi=110)
     except OSError as exc:
-        raise DealerError(f"cannot write plot {path!r}: {exc.strerror}") from None
+        raise InvalidArgumentError(f"cannot write plot {path!r}: {exc.strerror}") from None
 
 
 def register(sub: Subparsers) -> None:

@@ -40,7 +40,7 @@ def test_dealer_runs_a_script_file(tmp_path: Path) -> None:
 def test_dealer_marks_an_estimate(tmp_path: Path) -> None:
     path = tmp_path / "or.dl"
     path.write_text("produce 3\ncondition hascard(west, 2C) or hascard(east, 2D)\naction printoneline\n")
-    status, out, _ = run("dealer", str(path), "-s", "3")
+    status, out, _ = run("dealer", str(path), "--seed", "3")
     assert status == 0
     lines = [line for line in out.splitlines() if line.startswith("n ")]
     assert len(lines) == 3

@@ -66,7 +66,7 @@ def test_load_script_inline_file_or_missing(tmp_path: Path) -> None:
     spec.write_text("condition hcp(north) >= 20\nproduce 3\n")
     assert load_script(str(spec), None).produce == 3 == load_script(None, str(spec)).produce
     assert load_script("hcp(north) >= 20", None).produce is None
-    with pytest.raises(DealerError, match="no spec given"):
+    with pytest.raises(InvalidArgumentError, match="no spec given"):  # a command-line argument, so inference's
         load_script(None, None)
     with pytest.raises(DealerError, match="cannot read spec file"):
         load_script(None, str(tmp_path / "none.dl"))
