@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from itertools import accumulate, product
 from typing import Mapping, Sequence
 
@@ -167,18 +166,45 @@ class UnionDealer:
         rng = make_rng(seed)
         if self.total == 0:
             raise SpecError("no deal satisfies the condition")
-        nbits = self.total.bit_length()
-        nbytes = (nbits + 7) // 8
-        choice = np.empty(n, dtype=np.int64)
-        for i in range(n):
-            while True:  # a uniform integer below total, by rejection on nbits random bits
-                r = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - nbits)
-                if r < self.total:
-                    break
-            choice[i] = bisect_right(self.cumulative, r)
+        r_hi, r_lo = _uniform_below(self.total, n, rng)
+        choice = np.zeros(n, dtype=np.int64)
+        for c in self.cumulative[:-1]:  # the part of r: how many boundaries lie at or below it
+            choice += _at_least(r_hi, r_lo, c)
         out = np.empty((n, 4), dtype=np.uint64)
         for j, part in enumerate(self.parts):
             where = np.flatnonzero(choice == j)
             if len(where):
                 out[where] = part.sample_masks(len(where), rng)
         return out
+
+
+def _split128(value: int) -> tuple[np.uint64, np.uint64]:
+    return np.uint64(value >> 64), np.uint64(value & ((1 << 64) - 1))
+
+
+def _at_least(hi: np.ndarray, lo: np.ndarray, value: int) -> np.ndarray:
+    """Where the 128-bit integers ``hi * 2**64 + lo`` are at least ``value``."""
+    v_hi, v_lo = _split128(value)
+    return np.asarray((hi > v_hi) | ((hi == v_hi) & (lo >= v_lo)))
+
+
+def _uniform_below(total: int, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` independent uniform integers in ``[0, total)`` (``total`` < 2**128), as high and low 64-bit words.
+
+    Random bits up to ``total``'s bit length, rejection of those at or above ``total``: exact.
+    """
+    if not 0 < total < 1 << 128:
+        raise ValueError(f"total {total} out of range")
+    nbits = total.bit_length()
+    hi = np.zeros(n, dtype=np.uint64)
+    lo = np.zeros(n, dtype=np.uint64)
+    todo = np.arange(n)
+    while len(todo):
+        k = len(todo)
+        lo_new = rng.integers(0, 1 << min(nbits, 64), size=k, dtype=np.uint64, endpoint=False) if nbits < 64 \
+            else rng.integers(0, np.iinfo(np.uint64).max, size=k, dtype=np.uint64, endpoint=True)
+        hi_new = (rng.integers(0, 1 << (nbits - 64), size=k, dtype=np.uint64, endpoint=False) if nbits > 64
+                  else np.zeros(k, dtype=np.uint64))
+        hi[todo], lo[todo] = hi_new, lo_new
+        todo = todo[_at_least(hi_new, lo_new, total)]
+    return hi, lo
