@@ -331,20 +331,22 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
     actions = syntax.actions or [Print("printall")]
     memo: dict[int, np.ndarray] = {}
     for action in actions:
-        if isinstance(action, Print):
-            if action.kind == "printall":
-                out.write(columns_text(masks, tuple(Seat), start=1))
-            elif action.kind == "printew":
-                out.write(columns_text(masks, (Seat.W, Seat.E)))
-            elif action.kind == "printpbn":
-                out.write(pbn_text(masks, 1, f"Hand simulated by kibitz dealer with file {source}, seed {seed_value}",
-                                   syntax.dealer, syntax.vulnerable))
-            elif action.kind == "printcompact":
-                out.write(compact_text(masks))
-            elif action.kind == "printoneline":
-                out.write(oneline_text(masks))
-            else:
-                out.write(pages_text(masks, action.seats))
+        if isinstance(action, Print) and action.kind == "print":
+            out.write(pages_text(masks, action.seats))
+        elif isinstance(action, Print):
+            for first in range(0, len(masks), _BATCH):  # a batch at a time: memory stays bounded
+                batch = masks[first:first + _BATCH]
+                if action.kind == "printall":
+                    out.write(columns_text(batch, tuple(Seat), start=first + 1))
+                elif action.kind == "printew":
+                    out.write(columns_text(batch, (Seat.W, Seat.E)))
+                elif action.kind == "printpbn":
+                    out.write(pbn_text(batch, first + 1, f"Hand simulated by kibitz dealer with file {source}, "
+                                       f"seed {seed_value}", syntax.dealer, syntax.vulnerable))
+                elif action.kind == "printcompact":
+                    out.write(compact_text(batch))
+                else:
+                    out.write(oneline_text(batch))
         elif isinstance(action, PrintES):
             parts = [item if isinstance(item, str) else evaluate(item, masks, run.counts, memo) for item in action.items]
             out.write("".join("".join(p if isinstance(p, str) else str(int(p[i])) for p in parts)
