@@ -89,7 +89,7 @@ def _layout(masks: np.ndarray, parts: Sequence["str | int"], end: str) -> str:
 
 
 def oneline_text(masks: np.ndarray) -> str:
-    """``printoneline``: ``n hand e hand s hand w hand `` and a newline per deal."""
+    """``printoneline``: ``n hand e hand s hand w hand``, a space and a newline per deal."""
     return _layout(masks, ["n ", 0, " e ", 1, " s ", 2, " w ", 3, " "], "\n")
 
 
