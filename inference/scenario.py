@@ -35,7 +35,7 @@ from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
            "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "add_entry",
-           "read_scenario_text"]
+           "read_scenario_text", "MAX_TOML_DEPTH"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
@@ -281,6 +281,24 @@ def _line_of_key(text: str, loc: tuple[Any, ...]) -> int:
     return start + 1 if start else 1
 
 
+#: The deepest nesting of arrays and tables a scenario file may have (real ones need 3).
+MAX_TOML_DEPTH = 16
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and tables nest in parsed TOML (without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
 def read_scenario_text(path: str | Path) -> str:
     """The text of a scenario file (size-limited, any common encoding; see :mod:`dealer.checks`)."""
     return read_text(path, "scenario file", ScenarioError)
@@ -293,7 +311,9 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: invalid TOML: {exc}") from None
     except RecursionError:
-        raise ScenarioError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
+        data = None
+    if data is None or _depth(data) > MAX_TOML_DEPTH:
+        raise ScenarioError(f"{path}: invalid TOML: arrays or tables nested more than {MAX_TOML_DEPTH} deep") from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:

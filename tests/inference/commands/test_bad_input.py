@@ -78,7 +78,7 @@ CASES: list[tuple[list[str], str]] = [
 
 FILE_CASES: list[tuple[list[str], str]] = [
     (["count", "-f", "{nobom16.dl}"], "not a text file"),
-    (["replay", "{deep.toml}"], "nested too deeply"),
+    (["replay", "{deep.toml}"], "nested more than 16 deep"),
     (["replay", "{play42.toml}"], "field play"),
     (["replay", "{won.toml}"], "start.won"),
     (["replay", "{binary.pbn}"], "not a text file"),

@@ -41,7 +41,7 @@ def test_one_meaning_per_option_name() -> None:
 
 def test_seat_is_the_viewer_wherever_it_appears() -> None:
     with_seat = {name for name, p in commands().items() if any("--seat" in a.option_strings for a in p._actions)}
-    assert with_seat == {"replay", "sample", "odds"}
+    assert with_seat == {"replay", "sample", "odds", "view"}
     for name in with_seat:
         action = next(a for a in commands()[name]._actions if "--seat" in a.option_strings)
         assert action.help is not None and "viewer" in action.help and action.default is None
