@@ -35,7 +35,7 @@ from typing import TextIO
 import numpy as np
 
 from .engine import DEFAULT_LIMIT
-from .errors import DealerError, SpecLimitError
+from .errors import DealerError, ImpossibleSpecError, SpecLimitError
 from .evaluate import ALT_DEFAULTS, Counts, check_runnable, evaluate
 from .exact import ExactDealer
 from .expr import And, Cond, Expr, HasCard, Node
@@ -225,6 +225,26 @@ class ScriptDealer:
         placed = [len(cards) for cards, _ in self.syntax.predeals.values()]
         vacancies = [13] * (4 - len(placed)) + [13 - k for k in placed]
         return math.factorial(sum(vacancies)) // math.prod(math.factorial(v) for v in vacancies)
+
+    def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
+        """``n`` independent deals, uniform over those meeting the whole condition (``(n, 4)`` hand bit-sets).
+
+        Drawn from the tables (exactly) and kept where the filter holds; refused when 1,000,000 deals
+        of the superset in a row give none.
+        """
+        rng = make_rng(seed)
+        kept: list[np.ndarray] = []
+        got = drawn_since = 0
+        while got < n:
+            batch = min(_BATCH, max(64, 2 * (n - got)))
+            ok = self.keep(self.tables.sample_masks(batch, rng))[: n - got]
+            kept.append(ok)
+            got += len(ok)
+            drawn_since = 0 if len(ok) else drawn_since + batch
+            if drawn_since >= 1_000_000:
+                raise ImpossibleSpecError(f"none of {drawn_since:,} deals drawn from the tables met "
+                                          f"{' && '.join(str(c) for c in self.residual)}")
+        return np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
 
     def produce(self, produce: int, generate: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
         """Deals as ``dealer`` would produce them from at most ``generate`` random deals; and how many it generated.
