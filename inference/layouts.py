@@ -177,6 +177,8 @@ class LayoutSpace:
                 claim = (claims or {})[inf.name][st.level]
                 if inf.group:
                     group_members.setdefault(inf.group, []).append((claim, weights[inf.tag]))
+                elif inf.weight is not None:  # a measured likelihood ratio (inference.auction): true vs false
+                    weighted_claims.append((claim, Fraction(inf.weight).limit_denominator(10 ** 6), Fraction(1)))
                 else:
                     weighted_claims.append((claim, weights[inf.tag], weights[Tag.INCONSISTENT]))
         all_claims = [c for c, _, _ in weighted_claims] + [c for ms in group_members.values() for c, _ in ms]

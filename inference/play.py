@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -33,6 +34,8 @@ from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
 from dealer.cardset import SUIT_MASK
 from dealer.checks import check_bool, shown
 
+from .auction.book import Book
+from .auction.reading import auction_inferences
 from .arguments import (
     cards_argument, contract_argument, inference_argument, seat_argument, voids_argument, won_argument,
 )
@@ -310,6 +313,15 @@ class PlayState:
                             added=frozenset(i.name for i in built))
         self._stack.append(new)
         return new.update
+
+    def add_auction(self, dealer: "Seat | str", calls: Sequence[str], *, book: "Book | str | Path",
+                    vulnerability: str = "", explanations: "Sequence[str | None] | None" = None) -> Update | None:
+        """Read an auction with a bidding book (and the calls' explanations) and add its claims about the
+        other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. Leading
+        passes the record dropped are put back, as the declarer says."""
+        inferences = [i for i in auction_inferences(dealer, calls, book, vulnerability, explanations, self.declarer)
+                      if i.by != self.viewer]  # the viewer's own hand is known
+        return self.add_inferences(inferences) if inferences else None
 
     def statuses(self) -> dict[str, InferenceState]:
         """Every inference's standing now, by name."""

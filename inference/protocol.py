@@ -13,6 +13,8 @@ new         ``hand``, ``declarer``, optional ``contract`` (default NT) and ``vie
 inference   an inference: ``name``, ``by`` (LHO, RHO, partner, N...), ``claim``, optional ``tag``,
             ``action``, ``kind``, ``fallbacks``, ``group``
 lead        read a lead: ``card``, optional ``agreement`` (default fourth-best-nt)
+auction     read an auction: ``dealer``, ``calls`` (space-separated), ``book``, optional ``vulnerable``
+            and ``explanations`` (a list: per call, its text or "")
 dummy       ``hand``; optional ``early`` (before the opening lead)
 play        ``card``, optional ``seat`` (must be the seat on turn)
 undo        optional ``to`` (a ply; default: the last event)
@@ -48,7 +50,7 @@ MAX_LINE_BYTES = 1_000_000
 MAX_SAMPLE = 100_000
 
 #: The protocol's commands, in the order the module's table documents them.
-COMMANDS = ("new", "inference", "lead", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample", "state",
+COMMANDS = ("new", "inference", "lead", "auction", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample", "state",
             "quit")
 
 
@@ -90,6 +92,14 @@ class Session:
         entry = LeadEntry(card=r["card"], agreement=r["agreement"], group=r["group"])
         updates = add_entry(entry, self._need(), "<serve>", None)
         return {"statuses": [sc.as_dict() for u in updates for sc in u.statuses]}
+
+    def cmd_auction(self, r: dict[str, Any]) -> dict[str, Any]:
+        """``auction``: read ``calls`` with a ``book``; the inferences added and the statuses they got."""
+        update = self._need().add_auction(r["dealer"], r["calls"].split(), book=r["book"],
+                                          vulnerability=r["vulnerable"],
+                                          explanations=[e or None for e in r["explanations"] or ()])
+        return {"event": update.event if update else None,
+                "statuses": [sc.as_dict() for sc in update.statuses] if update else []}
 
     def cmd_dummy(self, r: dict[str, Any]) -> dict[str, Any]:
         """``dummy``: table dummy's ``hand``; the bounds it changed."""
@@ -159,6 +169,9 @@ _FIELDS: dict[str, dict[str, tuple[str, bool, Any, Any]]] = {
                   "fallbacks": ("a list of claims", False, None, None), "group": (_TEXT, False, None, None)},
     "lead": {"card": (_TEXT, True, None, None), "agreement": (_TEXT, False, "fourth-best-nt", None),
              "group": (_TEXT, False, "lead", None)},
+    "auction": {"dealer": (_TEXT, True, None, None), "calls": (_TEXT, True, None, None),
+                "book": (_TEXT, True, None, None), "vulnerable": (_TEXT, False, "", None),
+                "explanations": ("a list of claims", False, None, None)},
     "dummy": {"hand": (_TEXT, True, None, None), "early": (_BOOL, False, False, None)},
     "play": {"card": (_TEXT, True, None, None), "seat": (_TEXT, False, None, None)},
     "undo": {"to": (_WHOLE, False, None, (0, 10_000))},

@@ -42,7 +42,8 @@ from .trick import Fault, Irregularity, Trick, irregularity, play_order, trick_w
 #: The largest PBN or LIN file read (split bigger archives: 32 MiB holds about 100,000 records).
 MAX_RECORD_FILE_BYTES = 32 * 2 ** 20
 
-__all__ = ["MAX_RECORD_FILE_BYTES", "PlayRecord", "Skipped", "read_records", "read_pbn", "read_lin", "parse_calls", "contract_from_auction"]
+__all__ = ["MAX_RECORD_FILE_BYTES", "PlayRecord", "Skipped", "AuctionRecord", "read_records", "read_auctions", "read_pbn",
+           "read_lin", "parse_calls", "contract_from_auction"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class PlayRecord:
     claim: int | None = None  # declarer's claimed total of tricks (LIN mc)
     result: int | None = None  # PBN Result tag
     quirk: str = ""
+    explanations: tuple[str | None, ...] = ()  # per call: its alert or explanation text (LIN an|, PBN note), or None
 
     @property
     def label(self) -> str:
@@ -70,6 +72,21 @@ class PlayRecord:
     @property
     def complete(self) -> bool:
         return len(self.play) == 52
+
+
+@dataclass(frozen=True)
+class AuctionRecord:
+    """One record's deal and auction, its play unread (:func:`read_auctions`; for the auction's calibration)."""
+
+    source: str
+    index: int
+    board: str
+    deal: Deal
+    dealer: Seat
+    vulnerable: str
+    calls: tuple[str, ...]
+    explanations: tuple[str | None, ...]
+    declarer: str = ""  # the Declarer tag, if any (see inference.auction.context.omitted_passes)
 
 
 @dataclass(frozen=True)
@@ -132,6 +149,7 @@ def _strip_comments(text: str) -> Iterator[tuple[int, str]]:
 class _Game:
     first_line: int
     tags: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # PBN [Note "n:text"], by n
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
 
@@ -166,6 +184,8 @@ def _pbn_games(text: str) -> Iterator[_Game]:
                 name = mm.group(1)
                 value = mm.group(2) if mm.group(2) is not None else (mm.group(3) or "").strip()
                 game.tags[name] = value
+                if name == "Note" and ":" in value:
+                    game.notes[value.split(":", 1)[0].strip()] = value.split(":", 1)[1].strip()
                 current = name
                 game.sections.setdefault(name, [])
             continue
@@ -198,6 +218,20 @@ def parse_calls(tokens: Sequence[str]) -> list[str]:
             strain = Strain.parse(m.group(2))
             calls.append(f"{m.group(1)}{strain.name}")
     return calls
+
+
+def _explained(tokens: Sequence[str], notes: "dict[str, str] | None") -> tuple[str | None, ...]:
+    """Per call of ``parse_calls(tokens)``, its explanation: a PBN ``=n=`` note (``notes``) or LIN's
+    ``an|`` text (a token ``\x00an:text`` after its call)."""
+    out: list[str | None] = []
+    for tok in tokens:
+        ref = notes is not None and re.fullmatch(r"=\d+=", tok.strip())
+        note = tok[4:] if tok.startswith("\x00an:") else (notes or {}).get(tok.strip().strip("=")) if ref else None
+        if note is None and not ref:
+            out.extend([None] * len(parse_calls([tok])))
+        elif out and note and note.strip():
+            out[-1] = note.strip()
+    return tuple(out)
 
 
 def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract, Seat] | None:
@@ -317,6 +351,11 @@ def read_pbn(text: str, source: str = "<pbn>", *, record: int | None = None
     it inherits from them, but not their deals or play).
     """
     _check_record(record)
+    yield from (item for item in _pbn_items(text, source, record, False) if not isinstance(item, AuctionRecord))
+
+
+def _pbn_items(text: str, source: str, record: int | None, auctions: bool
+               ) -> Iterator["PlayRecord | Skipped | AuctionRecord | RecordError"]:
     previous: dict[str, str] = {}
     sticky: dict[str, str] = {}
     for index, game in enumerate(_pbn_games(text), start=1):
@@ -339,7 +378,8 @@ def read_pbn(text: str, source: str = "<pbn>", *, record: int | None = None
         board = tags.get("Board", "?")
         where = f"{source}, board {board} (record {index}, line {game.first_line})"
         try:
-            yield _pbn_record(tags, game, source, index, board, where)
+            yield _pbn_record(tags, game, source, index, board, where, auctions=True) if auctions else \
+                _pbn_record(tags, game, source, index, board, where)
         except RecordError as exc:
             yield exc
         except (DealerError, ValueError) as exc:
@@ -354,7 +394,7 @@ def _check_record(record: int | None) -> None:
 
 
 def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, board: str,
-                where: str) -> "PlayRecord | Skipped":
+                where: str, auctions: bool = False) -> "PlayRecord | Skipped | AuctionRecord":
     deal_text = tags.get("Deal")
     if not deal_text:
         raise RecordError(f"{where}: no Deal tag (and none to inherit)")
@@ -364,13 +404,19 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
         raise RecordError(f"{where}: Deal {deal_text!r}: {exc}") from None
     dealer = Seat.parse(tags["Dealer"]) if tags.get("Dealer", "").strip() in tuple("NESWnesw") and tags.get("Dealer") else None
     calls: list[str] = []
+    notes: tuple[str | None, ...] = ()
     if "Auction" in game.sections and tags.get("Auction"):
         try:
             calls = parse_calls(_card_tokens(game.sections["Auction"]))
         except ValueError as exc:
             raise RecordError(f"{where}: Auction: {exc}") from None
-        if dealer is None:
+        if game.notes:
+            notes = _explained([t for _, line in game.sections["Auction"] for t in line.split()], game.notes)
+        if dealer is None or auctions:
             dealer = Seat.parse(tags["Auction"])
+    if auctions:
+        return AuctionRecord(source, index, board, deal, dealer or Seat.N, tags.get("Vulnerable", ""), tuple(calls), notes,
+                             (tags.get("Declarer") or "").strip().lstrip("^"))
     contract_text = (tags.get("Contract") or "").strip()
     declarer_text = (tags.get("Declarer") or "").strip().lstrip("^")
     if contract_text.lower() in ("pass", "passed", "p"):
@@ -427,7 +473,7 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
     if (tags.get("Result") or "").strip().isdigit():
         result = int(tags["Result"].strip())
     return PlayRecord(source, index, board, deal, contract, declarer, tuple(c for _, c in order), dealer,
-                      tags.get("Vulnerable", ""), tuple(calls), None, result, quirk)
+                      tags.get("Vulnerable", ""), tuple(calls), None, result, quirk, notes)
 
 
 _LIN_DEALER = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
@@ -437,6 +483,11 @@ def read_lin(text: str, source: str = "<lin>", *, record: int | None = None
              ) -> Iterator["PlayRecord | Skipped | RecordError"]:
     """Every record (one per ``md``) of a LIN text; ``record``: only the record at that 1-based position."""
     _check_record(record)
+    yield from (item for item in _lin_items(text, source, record, False) if not isinstance(item, AuctionRecord))
+
+
+def _lin_items(text: str, source: str, record: int | None, auctions: bool
+               ) -> Iterator["PlayRecord | Skipped | AuctionRecord | RecordError"]:
     flat = text.replace("\r", "").replace("\n", "")
     parts = flat.split("|")
     pairs = [(parts[i].strip().lower(), parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts) - 1, 2)]
@@ -455,7 +506,7 @@ def read_lin(text: str, source: str = "<lin>", *, record: int | None = None
         if record is not None and index != record:
             continue
         try:
-            yield _lin_record(rec, source, index)
+            yield _lin_record(rec, source, index, auctions=True) if auctions else _lin_record(rec, source, index)
         except RecordError as exc:
             yield exc
         if index == record:
@@ -476,7 +527,8 @@ def _lin_hand(text: str) -> CardSet:
     return CardSet(cards)
 
 
-def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRecord | Skipped":
+def _lin_record(rec: list[tuple[str, str]], source: str, index: int, auctions: bool = False
+                ) -> "PlayRecord | Skipped | AuctionRecord":
     label = dict(rec).get("label", "") or ""
     ah = next((v for k, v in rec if k == "ah"), "")
     board = ah.replace("Board", "").strip() or label or str(index)
@@ -502,6 +554,10 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRec
     except ValueError as exc:
         raise RecordError(f"{where}: auction: {exc}") from None
     vul = next((v for k, v in rec if k == "sv"), "")
+    notes = _explained([v if k == "mb" else "\x00an:" + v for k, v in rec if k in ("mb", "an")], None) \
+        if any(k == "an" for k, _ in rec) else ()
+    if auctions:
+        return AuctionRecord(source, index, board, deal, dealer, vul, tuple(calls), notes)
     found = contract_from_auction(dealer, calls) if calls else None
     plays = [v for k, v in rec if k == "pc"]
     claims = [v for k, v in rec if k == "mc"]
@@ -525,7 +581,22 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int) -> "PlayRec
     if claims and claims[-1].strip().isdigit():
         claim = int(claims[-1].strip())
     return PlayRecord(source, index, board, deal, contract, declarer, tuple(c for _, c in order), dealer,
-                      vul, tuple(calls), claim, None, "")
+                      vul, tuple(calls), claim, None, "", notes)
+
+
+def read_auctions(path: "str | Path") -> Iterator["AuctionRecord | RecordError"]:
+    """The deal and auction of every record of a ``.pbn`` or ``.lin`` file, play unread; or a RecordError."""
+    text, source, lin = _read_text(path)
+    for item in (_lin_items if lin else _pbn_items)(text, source, None, True):
+        assert isinstance(item, (AuctionRecord, RecordError))
+        yield item
+
+
+def _read_text(path: "str | Path") -> tuple[str, str, bool]:
+    p = Path(path)
+    text = read_text(p, "record file", RecordError, limit=MAX_RECORD_FILE_BYTES)
+    ext = p.suffix.lower()
+    return text, str(p), ext == ".lin" or (ext != ".pbn" and bool(re.search(r"(^|\|)md\|", text)))
 
 
 def read_records(path: "str | Path", *, record: int | None = None) -> Iterator["PlayRecord | Skipped | RecordError"]:
@@ -536,11 +607,6 @@ def read_records(path: "str | Path", *, record: int | None = None) -> Iterator["
     records' deals and play; nothing if the file has fewer records.
     """
     _check_record(record)
-    p = Path(path)
-    text = read_text(p, "record file", RecordError, limit=MAX_RECORD_FILE_BYTES)
-    ext = p.suffix.lower()
-    if ext == ".lin" or (ext != ".pbn" and re.search(r"(^|\|)md\|", text)):
-        yield from read_lin(text, str(p), record=record)
-    else:
-        yield from read_pbn(text, str(p), record=record)
+    text, source, lin = _read_text(path)
+    yield from (read_lin if lin else read_pbn)(text, source, record=record)
 

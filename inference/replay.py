@@ -34,15 +34,22 @@ class Step:
     bounds: Bounds
 
 
-def replay_record(record: PlayRecord, viewer: Seat | None = None) -> Iterator[tuple[PlayState, Step]]:
-    """Replay ``record`` from ``viewer`` (default: declarer); yields (state, step) after each card."""
+def replay_record(record: PlayRecord, viewer: Seat | None = None, book: "str | None" = None
+                  ) -> Iterator[tuple[PlayState, Step]]:
+    """Replay ``record`` from ``viewer`` (default: declarer); yields (state, step) after each card.
+
+    ``book``: read the record's auction with this bidding book before the lead (its event comes
+    first in the first card's step).
+    """
     view = record.declarer if viewer is None else viewer
     state = PlayState(record.deal[view], declarer=record.declarer, contract=record.contract, viewer=view)
+    auction = state.add_auction(record.dealer, record.calls, book=book, vulnerability=record.vulnerable,
+                                explanations=record.explanations) if book and record.calls and record.dealer is not None else None
     for n, card in enumerate(record.play):
         trick, card_no = state.trick_number, len(state.snapshot.current.cards) + 1
         seat = state.to_play
         try:
-            updates = [state.play(card)]
+            updates = ([auction] if auction is not None and n == 0 else []) + [state.play(card)]
             if n == 0 and record.declarer.partner != view:
                 updates.append(state.table_dummy(record.deal[record.declarer.partner]))
         except InferenceError as exc:

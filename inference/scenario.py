@@ -34,8 +34,8 @@ from .play import PlayState
 from .render import iconic
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
-           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "add_entry",
-           "read_scenario_text", "MAX_TOML_DEPTH"]
+           "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "AuctionEntry",
+           "add_entry", "read_scenario_text", "MAX_TOML_DEPTH"]
 
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*$")
 _AFTER = re.compile(r"^\s*(?:trick\s*)?(\d+)\s*[.,/ ]\s*(?:card\s*)?(\d)\s*$", re.IGNORECASE)
@@ -173,6 +173,26 @@ class LeadEntry(BaseModel):
     after: After = "dummy"
 
 
+class AuctionEntry(BaseModel):
+    """The ``[auction]`` table: the calls read with a bidding book, added ``after`` an event (default: start).
+
+    ``explanations``: per call, its explanation text ("" for none)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dealer: str
+    calls: list[str]
+    book: str
+    vulnerable: str = ""
+    explanations: list[str] = Field(default_factory=list)
+    after: After = "start"
+
+    @field_validator("calls", mode="before")
+    @classmethod
+    def _calls(cls, v: Any) -> list[str]:
+        return v.split() if isinstance(v, str) else [str(x) for x in v]
+
+
 class Scenario(BaseModel):
     """A whole scenario file. See ``scenarios/README.md``."""
 
@@ -189,6 +209,7 @@ class Scenario(BaseModel):
     play: list[str] = Field(default_factory=list)
     inference: list[InferenceEntry] = Field(default_factory=list)
     lead: list[LeadEntry] = Field(default_factory=list)
+    auction: AuctionEntry | None = None
     expect: list[Expectation] = Field(default_factory=list)
 
     @field_validator("declarer", "viewer", mode="before")
@@ -433,12 +454,16 @@ def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) 
 
 
 def add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list[Update]:
-    """Add an ``[[inference]]`` or ``[[lead]]`` entry to ``state``; return the updates it made.
+    """Add an ``[[inference]]``, ``[[lead]]`` or ``[auction]`` entry to ``state``; return the updates it made.
 
     A rejected entry raises :class:`~inference.errors.ScenarioError` naming ``path``, the entry's
     line in ``text`` (when given) and the field.
     """
     try:
+        if isinstance(entry, AuctionEntry):
+            update = state.add_auction(entry.dealer, entry.calls, book=entry.book, vulnerability=entry.vulnerable,
+                                       explanations=[e or None for e in entry.explanations])
+            return [update] if update is not None else []
         if isinstance(entry, LeadEntry):
             card = Card.parse(entry.card)
             leader = next((s for s in Seat if state.snapshot.played[s] >> card.index & 1), None)
@@ -462,6 +487,8 @@ def add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list
     except (InferenceError, DealerError) as exc:
         which = f"lead {entry.card}" if isinstance(entry, LeadEntry) else f"inference {entry.name!r}"
         line = ""
+        if isinstance(entry, AuctionEntry):
+            which, text = "auction", None
         if text:
             key = entry.card if isinstance(entry, LeadEntry) else entry.name
             for i, row in enumerate(text.splitlines(), start=1):
@@ -506,7 +533,7 @@ def run_scenario(path: str | Path) -> ScenarioRun:
     wanted = by_after(scenario.expect)
     run: ScenarioRun | None = None
     seen: set[str] = set()
-    adds = by_after([*scenario.inference, *scenario.lead])
+    adds = by_after([*scenario.inference, *scenario.lead, *([scenario.auction] if scenario.auction else [])])
     for label, state, update in scenario_events(scenario, str(p), text):
         if run is None:
             run = ScenarioRun(scenario, str(p), state)

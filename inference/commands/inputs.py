@@ -114,8 +114,10 @@ def refuse_record_options(path: str, board: str | None, record: int | None, seat
                                    f"scenario {shown(path, 80)} is one hand, seen from the viewer it names")
 
 
-def state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None) -> PlayState:
-    """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view."""
+def state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None,
+                book: str | None = None) -> PlayState:
+    """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view;
+    with ``book``, the record's auction read with it first."""
     if after < 0:
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
     if Path(path).suffix.lower() == ".toml":
@@ -128,6 +130,9 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
         raise InvalidArgumentError(f"{rec.label}: only {len(rec.play)} cards were played, fewer than --after {after}")
     view = Seat.parse(seat) if seat else rec.declarer
     state = PlayState(rec.deal[view], declarer=rec.declarer, contract=rec.contract, viewer=view)
+    if book and rec.calls and rec.dealer is not None:
+        state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
+                          explanations=rec.explanations)
     dummy = rec.declarer.partner
     if after == 0 and dummy != view:
         state.table_dummy(rec.deal[dummy], early=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InvalidArgumentError
-from .options import (Subparsers, add_after, add_file, add_format, add_json, add_n, add_record, add_seat, add_seed,
+from .options import (Subparsers, add_after, add_book, add_file, add_format, add_json, add_n, add_record, add_seat, add_seed,
                       add_view)
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
 
     from dealer.rng import make_rng
 
-    state = state_after(args.file, args.board, args.record, args.after, args.seat)
+    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book)
     space = state.layouts(args.view)  # built (and checked) before anything is written
     contract = _pbn_contract(state, args.file)
     rng = make_rng(args.seed)
@@ -50,7 +50,7 @@ def run_odds(args: argparse.Namespace, out: TextIO) -> int:
     """Print the exact odds after ``--after`` cards in ``--view`` (text, or JSON with ``--json``)."""
     from .inputs import state_after
 
-    state = state_after(args.file, args.board, args.record, args.after, args.seat)
+    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book)
     odds = state.odds(args.view)
     obj = odds.as_json()
     if args.json:
@@ -81,6 +81,7 @@ def _pbn_contract(state: PlayState, path: str) -> str:
 def _common(p: argparse.ArgumentParser) -> None:
     add_file(p, "a PBN/LIN file of played deals, or a scenario (.toml)")
     add_record(p, "the first with play")
+    add_book(p)
     add_after(p)
     add_seat(p)
     add_view(p)

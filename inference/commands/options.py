@@ -14,6 +14,7 @@
 ``-o FILE``         write to this file instead of standard output
 ``SPEC``/``-f``     a spec in the dealer language, inline or in a file; ``--limit`` bounds its tables
 ``--hand S``        (``stats``) only this seat's tables
+``--book B``        a bidding book (``sayc``, ``natural-wide`` or a ``.toml`` file): read the auction with it
 ==================  =========================================================================
 
 Declaring an option imports nothing heavy: the choices the engine defines (views, formats,
@@ -54,6 +55,7 @@ __all__ = [
     "add_output",
     "add_spec",
     "add_limit",
+    "add_book",
 ]
 
 #: What a command runs: the parsed arguments and standard output in, the exit status out.
@@ -176,3 +178,11 @@ def add_limit(p: argparse.ArgumentParser) -> None:
     """``--limit CELLS``: the largest table the exact dealer may build."""
     p.add_argument("--limit", type=LIMIT, default=DEFAULT_LIMIT,
                    help=f"largest table (cells) the exact dealer may build (default {DEFAULT_LIMIT:,})")
+
+
+def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:
+    """``--book B``: a bidding book, by name (``inference/data/auction``) or a ``.toml`` file."""
+    known = ", ".join(agreement_names("auction"))
+    p.add_argument("--book", required=required,
+                   help=f"bidding book to read the auction with: {known}, or a .toml file"
+                        + ("" if required else " (default: the auction is not read)"))

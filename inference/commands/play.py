@@ -8,10 +8,14 @@ from typing import TYPE_CHECKING, Sequence, TextIO
 from dealer import Card, Seat
 
 from ..errors import InvalidArgumentError
-from .options import VIEWS, Subparsers, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
+from .options import VIEWS, Subparsers, add_book, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
 
 if TYPE_CHECKING:
+    from ..bot import CardReader
     from ..contract import Strain
+    from ..leads import CardingAgreement, LeadAgreement
+    from ..play import PlayState
+    from ..records import PlayRecord
 
 __all__ = ["register", "record_tricks", "run_play"]
 
@@ -80,8 +84,11 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
             trick.clear()
         out.flush()
 
+    reader = CardReader(lead, carding)
+    if args.book and rec.calls and rec.dealer is not None:
+        reader = _auction_reader(lead, carding, rec, args.book)
     result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
-                       solver=solver, reader=CardReader(lead, carding), on_card=show,
+                       solver=solver, reader=reader, on_card=show,
                        tricks=args.tricks)
     out.write(f"declarer's side took {result.declarer_tricks} tricks (the record: "
               f"{recorded if recorded is not None else 'unknown'}; double dummy from the lead: {dd_start})\n")
@@ -90,6 +97,22 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
               f"{solver.positions_solved} positions solved"
               + (f"; {result.fallbacks} decisions fell back to the lawful view" if result.fallbacks else "") + "\n")
     return 0
+
+
+def _auction_reader(lead: "LeadAgreement | None", carding: "CardingAgreement | None", rec: "PlayRecord",
+                    book: str) -> "CardReader":
+    """A card reader that first reads the record's auction with ``book`` (once dummy is down: the
+    claims are in force for every decision declarer makes)."""
+    from ..bot import CardReader
+
+    class AuctionReader(CardReader):
+        def after_lead(self, state: "PlayState", card: Card) -> None:
+            assert rec.dealer is not None
+            state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
+                              explanations=rec.explanations)
+            super().after_lead(state, card)
+
+    return AuctionReader(lead, carding)
 
 
 def register(sub: Subparsers) -> None:
@@ -106,6 +129,7 @@ def register(sub: Subparsers) -> None:
     )
     add_file(p, "a PBN or LIN file of played deals")
     add_record(p, "the first with play recorded")
+    add_book(p)
     add_view(p, "the layouts sampled")
     add_n(p, "layouts per decision", 100)
     add_seed(p, 0)

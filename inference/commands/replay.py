@@ -12,7 +12,8 @@ is a scenario or a PBN/LIN file::
 ``event`` is the card's place, ``trick.card``, as scenarios name it. ``changes`` and ``statuses``
 are what the card changed and what the events after it and before the next card changed (dummy
 tabled after the opening lead, the inferences and leads a scenario reads there): the lines the
-text output prints under the card. ``bounds`` are the lawful bounds of the concealed seats after
+text output prints under the card. The first row's ``statuses`` start with those set before the
+lead (the auction, read with ``--book``). ``bounds`` are the lawful bounds of the concealed seats after
 all of them, as the next card is about to be played.
 
 With several files or a folder (or ``--summary``), ``--json`` prints one summary object instead
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dealer import Seat
 
 from ..errors import InvalidArgumentError
-from .options import Subparsers, add_file, add_json, add_record, add_seat, whole
+from .options import Subparsers, add_book, add_file, add_json, add_record, add_seat, whole
 
 if TYPE_CHECKING:
     from ..bulk import Summary
@@ -48,9 +49,10 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
     """The ``--json`` rows of a finished replay: one per card of ``state``'s play, each with :data:`ROW_KEYS`.
 
     The events after a card and before the next (dummy tabled, inferences read) fold into the card's
-    row; the events before the first card have no row.
+    row; the statuses set before the first card (the auction read with ``--book``) open the first row's.
     """
     rows: list[dict[str, Any]] = []
+    before: list[dict[str, str]] = []
     for ply in range(1, state.ply + 1):
         then = state.at(ply)
         update = then.snapshot.update
@@ -59,8 +61,9 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
             card_no = len(then.snapshot.current.cards) or 4
             rows.append({"board": board, "record": record, "event": f"{update.trick}.{card_no}",
                          "trick": update.trick, "seat": update.seat.name, "card": str(update.card),
-                         "bounds": {}, "changes": [], "statuses": []})
+                         "bounds": {}, "changes": [], "statuses": [] if rows else before})
         elif not rows:
+            before += [sc.as_dict() for sc in update.statuses]
             continue
         rows[-1]["changes"] += [c.as_dict() for c in update.changes]
         rows[-1]["statuses"] += [sc.as_dict() for sc in update.statuses]
@@ -91,7 +94,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
             lines.append(f"{rec.label}: {rec.contract} by {rec.declarer.name_long}; viewer {view.name_long}"
                          + (f" ({rec.quirk})" if rec.quirk else ""))
         state = None
-        for state, step in replay_record(rec, view):
+        for state, step in replay_record(rec, view, book=args.book):
             if not args.json:
                 for update in step.updates:
                     lines.append(render_update(update, state))
@@ -199,6 +202,7 @@ def register(sub: Subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_file(p, "a scenario, a PBN/LIN file, or several files and folders (summary)", many=True)
+    add_book(p)
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")

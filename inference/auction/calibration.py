@@ -1,0 +1,261 @@
+"""A book checked against real hands: how often each claim held on the caller's actual hand.
+
+:func:`calibrate` walks records' auctions (:func:`inference.records.read_auctions`: records
+without play, or whose play is rejected, count too), reads each with a book and tallies, per rule
+and claim: the calls matched, the claim's and each fallback's accuracy on the caller's hand with a
+95% Wilson interval, and the claim's exact prior for a random hand (the exact dealer on the claim
+as a one-seat spec; a claim outside the dealer's dialect has none, and says so). Coverage counts
+every call: read by the book, by an explanation, or uncovered; all per source folder and for the
+defenders (the side that did not declare) only.
+
+The result is data (:class:`Calibration`, JSON with :meth:`Calibration.as_dict`): a claim's
+``likelihood_ratio`` (accuracy over prior) is what a weighted view can weigh it by. The figures
+measured on ``../shared/corpus`` ship beside each book (``data/auction/<book>.calibration.json``,
+read by :func:`inference.auction.measures.load_measures`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from dealer import DealerError, Seat
+from dealer.exact import ExactDealer
+from dealer.spec import DealSpec
+
+from ..claims import parse_claim
+from ..features import Feature, evaluate, hand_value
+from ..records import AuctionRecord, contract_from_auction, read_auctions
+from ..errors import RecordError
+from .book import Book, load_book, render
+from .measures import Level
+from .reading import EXPLANATION_RULE, read_auction
+
+__all__ = ["ClaimRow", "Coverage", "Calibration", "calibrate", "claim_prior", "record_files"]
+
+
+@lru_cache(maxsize=4096)
+def claim_prior(text: str) -> Fraction | None:
+    """The exact probability that a random hand (North's) satisfies a claim about North; None if the
+    exact dealer cannot deal the claim (e.g. ``longest`` or ``honours``, outside its dialect)."""
+    try:
+        spec = DealSpec.from_conditions([parse_claim(text)], {})
+        return ExactDealer(spec).probability()
+    except (DealerError, ValueError, TypeError):
+        return None
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    """A rule's claim over the corpus: its levels, and the claim's hits per folder and for defenders."""
+
+    rule: str
+    family: str
+    label: str
+    tag: str
+    levels: tuple[Level, ...]
+    folders: dict[str, tuple[int, int]]  # folder -> (hits, n) of the claim itself
+    defenders: tuple[int, int]
+
+    @property
+    def matched(self) -> int:
+        """Calls the rule matched (and this claim was made on)."""
+        return self.levels[0].n
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Calls by how they were read: by the book, by an explanation, uncovered; explanations unread."""
+
+    calls: int = 0
+    book: int = 0
+    explanation: int = 0
+    uncovered: int = 0
+    unreadable: int = 0
+
+    def add(self, other: "Coverage") -> "Coverage":
+        """The sum of two counts."""
+        return Coverage(*(a + b for a, b in zip(self.astuple(), other.astuple())))
+
+    def astuple(self) -> tuple[int, int, int, int, int]:
+        """(calls, book, explanation, uncovered, unreadable)."""
+        return self.calls, self.book, self.explanation, self.uncovered, self.unreadable
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A book measured on records: a row per rule claim, coverage overall, per folder, for defenders."""
+
+    book: str
+    records: int
+    errors: int
+    rows: tuple[ClaimRow, ...]
+    coverage: Coverage
+    folders: dict[str, Coverage] = field(default_factory=dict)
+    defenders: Coverage = Coverage()
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON (priors as fractions' text and floats)."""
+        def level(lv: Level) -> dict[str, Any]:
+            lo, hi = lv.interval
+            return {"hits": lv.hits, "n": lv.n, "accuracy": lv.accuracy, "low": lo, "high": hi,
+                    "prior": None if lv.prior is None else str(lv.prior),
+                    "prior_float": None if lv.prior is None else float(lv.prior),
+                    "likelihood_ratio": lv.likelihood_ratio}
+        return {
+            "book": self.book, "records": self.records, "errors": self.errors,
+            "coverage": dict(zip(("calls", "book", "explanation", "uncovered", "unreadable"), self.coverage.astuple())),
+            "folders": {k: dict(zip(("calls", "book", "explanation", "uncovered", "unreadable"), v.astuple()))
+                        for k, v in self.folders.items()},
+            "defenders": dict(zip(("calls", "book", "explanation", "uncovered", "unreadable"), self.defenders.astuple())),
+            "rules": [{"rule": r.rule, "family": r.family, "label": r.label, "tag": r.tag,
+                       "levels": [level(lv) for lv in r.levels],
+                       "folders": {k: {"hits": h, "n": n} for k, (h, n) in r.folders.items()},
+                       "defenders": {"hits": r.defenders[0], "n": r.defenders[1]}} for r in self.rows],
+        }
+
+
+def record_files(paths: Iterable["str | Path"]) -> Iterator[tuple[str, Path]]:
+    """Every ``.pbn``/``.lin`` file under the paths, sorted, with its source folder (the first folder
+    under the path given; a file given by itself: its parent's name)."""
+    for p in map(Path, paths):
+        if p.is_dir():
+            for f in sorted(x for x in p.rglob("*") if x.suffix.lower() in (".pbn", ".lin") and x.is_file()):
+                rel = f.relative_to(p).parts
+                yield (rel[0] if len(rel) > 1 else p.name), f
+        else:
+            yield p.parent.name or ".", p
+
+
+def _truth(text: str, masks: Sequence[int]) -> np.ndarray:
+    claim = parse_claim(text)
+    cache: dict[Feature, np.ndarray] = {}
+
+    def value(f: Feature) -> np.ndarray:
+        if f not in cache:
+            cache[f] = np.fromiter((hand_value(f, m) for m in masks), dtype=np.int64, count=len(masks))
+        return cache[f]
+
+    return np.asarray(evaluate(claim, value, len(masks)), dtype=bool)
+
+
+def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False) -> Calibration:
+    """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands."""
+    the_book = load_book(book)
+    files = list(record_files(paths))
+    # (rule, claim index) -> template text -> [(mask, folder, defender)]
+    seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]] = defaultdict(lambda: defaultdict(list))
+    coverage: dict[tuple[str, bool], Coverage] = defaultdict(Coverage)
+    records = errors = 0
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(files), unit="file", desc=f"rules {the_book.name}", file=sys.stderr)
+    for folder, path in files:
+        for item in read_auctions(path):
+            if isinstance(item, RecordError) or not isinstance(item, AuctionRecord):
+                errors += 1
+                continue
+            records += 1
+            _tally(item, folder, the_book, seen, coverage)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return _rows(the_book, records, errors, seen, coverage)
+
+
+def _seat(text: str) -> Seat | None:
+    return Seat.parse(text) if text in ("N", "E", "S", "W") else None
+
+
+def _tally(rec: AuctionRecord, folder: str, book: Book,
+           seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]],
+           coverage: dict[tuple[str, bool], Coverage]) -> None:
+    if not rec.calls:
+        return
+    try:
+        reading = read_auction(rec.dealer, rec.calls, book, rec.vulnerable, rec.explanations, _seat(rec.declarer))
+    except (ValueError, DealerError):
+        try:
+            reading = read_auction(rec.dealer, rec.calls, book, "", rec.explanations, _seat(rec.declarer))
+        except (ValueError, DealerError):
+            return
+    found = contract_from_auction(rec.dealer, ["Pass" if c.context.call == "P" else c.context.call
+                                               for c in reading.calls])
+    declaring = {found[1], found[1].partner} if found else set(Seat)
+    for call in reading.calls:
+        seat = call.context.caller
+        defender = seat not in declaring
+        one = Coverage(1, call.source == "book", call.source == "explanation", call.source == "uncovered",
+                       call.unreadable)
+        coverage[(folder, defender)] = coverage[(folder, defender)].add(one)
+        mask = rec.deal.masks[seat]
+        for k, (claim, fallbacks) in enumerate(call.templates):
+            key = (call.rule_id, k if call.source == "book" else 0)
+            seen[key][(claim, *fallbacks)].append((mask, folder, defender))
+
+
+def _mean(total: Fraction | None, n: int, rule_id: str) -> Fraction | None:
+    """The matched calls' mean prior (each call's claim has its own suits), exact."""
+    return None if total is None or rule_id == EXPLANATION_RULE or not n else total / n
+
+
+def _rows(book: Book, records: int, errors: int,
+          seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]],
+          coverage: dict[tuple[str, bool], Coverage]) -> Calibration:
+    rows = []
+    order = [(r.id, k) for r in book.rule for k in range(len(r.claim))] + [(EXPLANATION_RULE, 0)]
+    for key in order:
+        groups = seen.get(key)
+        if not groups:
+            continue
+        rule_id, k = key
+        if rule_id == EXPLANATION_RULE:
+            family, label, tag = "explanation", "", "agreement-unspecified"
+        else:
+            rule = book.rule_by_id(rule_id)
+            family, label, tag = rule.family, rule.claim[k].label, rule.claim[k].tag.value
+        depth = max(len(t) for t in groups)
+        hits = [0] * depth
+        ns = [0] * depth
+        priors: list[Fraction | None] = [Fraction(0)] * depth
+        folders: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        defenders = [0, 0]
+        for texts, entries in groups.items():
+            masks = [m for m, _, _ in entries]
+            for level in range(depth):
+                text = texts[min(level, len(texts) - 1)]
+                truth = _truth(render(text, Seat.N, {}), masks)
+                hits[level] += int(truth.sum())
+                ns[level] += len(masks)
+                if rule_id != EXPLANATION_RULE:
+                    prior = claim_prior(render(text, Seat.N, {}))
+                    current = priors[level]
+                    priors[level] = None if prior is None or current is None else current + prior * len(masks)
+                if level == 0:
+                    for (_, folder, defender), ok in zip(entries, truth):
+                        folders[folder][0] += int(ok)
+                        folders[folder][1] += 1
+                        if defender:
+                            defenders[0] += int(ok)
+                            defenders[1] += 1
+        levels = tuple(Level(hits[i], ns[i], _mean(priors[i], ns[i], rule_id)) for i in range(depth))
+        rows.append(ClaimRow(rule_id, family, label, tag, levels,
+                             {f: (h, n) for f, (h, n) in sorted(folders.items())}, (defenders[0], defenders[1])))
+    total = Coverage()
+    by_folder: dict[str, Coverage] = {}
+    defenders_cov = Coverage()
+    for (folder, defender), cov in sorted(coverage.items()):
+        total = total.add(cov)
+        by_folder[folder] = by_folder.get(folder, Coverage()).add(cov)
+        if defender:
+            defenders_cov = defenders_cov.add(cov)
+    return Calibration(book.name, records, errors, tuple(rows), total, by_folder, defenders_cov)

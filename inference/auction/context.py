@@ -1,0 +1,171 @@
+"""Where a call stands in its auction, and whether a book's rule matches it.
+
+A call's :class:`CallContext` is what a rule can ask: the caller, its position from the dealer,
+the calls from the opening bid up to it (as tokens: ``P``, ``X``, ``XX``, ``1C`` ... ``7N``), and
+whether the caller's side is vulnerable. :func:`match` binds a rule's suit variables or says it
+does not apply.
+
+>>> ctx = contexts(Seat.N, ["1S", "Pass", "2H"], "None")[2]
+>>> ctx.caller, ctx.position, ctx.after
+(<Seat.S: 2>, 3, ('1S', 'P'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from dealer import Seat, Suit
+
+from ..errors import InvalidArgumentError
+from ..records import contract_from_auction
+from .book import Rule
+
+__all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes"]
+
+_STRAIN_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "N": 4}
+_SUIT_OF = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C}
+_VARIABLES = {"M": ("S", "H"), "m": ("D", "C"), "x": ("S", "H", "D", "C"), "y": ("S", "H", "D", "C")}
+
+
+def call_token(call: str) -> str:
+    """A record's call as a book token: ``Pass`` -> ``P``, ``1NT`` -> ``1N``; X, XX and bids unchanged.
+
+    >>> call_token("Pass"), call_token("3NT"), call_token("2h")
+    ('P', '3N', '2H')
+    """
+    t = call.strip().upper()
+    if t in ("PASS", "P"):
+        return "P"
+    if t in ("X", "XX"):
+        return t
+    if len(t) >= 2 and t[0] in "1234567" and t[1:] in ("NT", "N", "S", "H", "D", "C"):
+        return t[:2]
+    raise InvalidArgumentError(f"invalid call {call!r}: expected Pass, X, XX or a bid such as 1NT")
+
+
+def vulnerable_sides(vulnerability: str) -> frozenset[Seat]:
+    """The seats whose side is vulnerable, from PBN (``None``, ``NS``, ``EW``, ``All``) or LIN (o n e b).
+
+    >>> sorted(s.name for s in vulnerable_sides("NS"))
+    ['N', 'S']
+    """
+    v = (vulnerability or "").strip().lower()
+    if v in ("", "none", "-", "o", "0", "love", "nil"):
+        return frozenset()
+    if v in ("ns", "n", "n-s"):
+        return frozenset({Seat.N, Seat.S})
+    if v in ("ew", "e", "e-w"):
+        return frozenset({Seat.E, Seat.W})
+    if v in ("all", "both", "b"):
+        return frozenset(Seat)
+    raise InvalidArgumentError(f"invalid vulnerability {vulnerability!r}: expected None, NS, EW or All")
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """One call in its auction: who made it, from which position, after which calls."""
+
+    index: int  # 0-based position in the auction
+    caller: Seat
+    position: int  # 1 = the dealer
+    call: str  # the call as a token
+    after: tuple[str, ...]  # tokens from the opening bid up to the call
+    vulnerable: bool
+    min_level: int  # the lowest level the call's strain could be bid at (0 for P, X, XX)
+
+
+def _min_level(last_bid: str | None, strain: str) -> int:
+    if last_bid is None:
+        return 1
+    level, last = int(last_bid[0]), last_bid[1]
+    return level if _STRAIN_RANK[strain] > _STRAIN_RANK[last] else level + 1
+
+
+def contexts(dealer: Seat, calls: Sequence[str], vulnerability: str = "") -> list[CallContext]:
+    """The context of every call of an auction."""
+    vul = vulnerable_sides(vulnerability)
+    tokens = [call_token(c) for c in calls]
+    out: list[CallContext] = []
+    opened: int | None = None
+    last_bid: str | None = None
+    for i, token in enumerate(tokens):
+        caller = Seat((dealer + i) % 4)
+        bid = token[0].isdigit()
+        minimum = _min_level(last_bid, token[1]) if bid else 0
+        after = tuple(tokens[opened:i]) if opened is not None else ()
+        out.append(CallContext(i, caller, i % 4 + 1, token, after, caller in vul, minimum))
+        if bid:
+            last_bid = token
+            if opened is None:
+                opened = i
+    return out
+
+
+def _bind(pattern: str, token: str, binding: dict[str, str]) -> bool:
+    if pattern == "*":
+        return True
+    if pattern == "B":
+        return token[0].isdigit()
+    if len(pattern) == 2 and pattern[1] in _VARIABLES:
+        if not token[0].isdigit() or token[0] != pattern[0] or token[1] == "N":
+            return False
+        var, suit = pattern[1], token[1]
+        if suit not in _VARIABLES[var]:
+            return False
+        if var in binding:
+            return binding[var] == suit
+        if suit in binding.values():
+            return False  # different letters bind different suits
+        binding[var] = suit
+        return True
+    return pattern == token
+
+
+def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
+    """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None."""
+    if ctx.position not in rule.seat or len(rule.after) != len(ctx.after):
+        return None
+    if rule.vulnerable is not None and rule.vulnerable != ctx.vulnerable:
+        return None
+    if rule.jump is not None and (not ctx.call[0].isdigit() or (int(ctx.call[0]) > ctx.min_level) != rule.jump):
+        return None
+    binding: dict[str, str] = {}
+    for pattern, token in zip((*rule.after, rule.call), (*ctx.after, ctx.call)):
+        if not _bind(pattern, token, binding):
+            return None
+    return binding
+
+
+def placeholders(binding: dict[str, str], params: dict[str, int | str]) -> dict[str, object]:
+    """The values a rule's templates are filled with: each bound suit (``x``: ``spades``; ``x_letter``:
+    ``S``), the other major or minor (``other_M``, ``other_m``) and the book's params."""
+    values: dict[str, object] = dict(params)
+    for var, letter in binding.items():
+        values[var] = _SUIT_OF[letter].name_long
+        values[f"{var}_letter"] = letter
+    for var, pair in (("M", ("S", "H")), ("m", ("D", "C"))):
+        if var in binding:
+            other = pair[1] if binding[var] == pair[0] else pair[0]
+            values[f"other_{var}"] = _SUIT_OF[other].name_long
+    return values
+
+
+def omitted_passes(dealer: Seat, calls: Sequence[str], declarer: "Seat | str | None") -> int:
+    """How many leading passes a recorded auction lacks, as its declarer says: 0 to 3.
+
+    rpbridge.net's PBN exports drop an auction's leading passes (dealer N passes, E opens: the
+    auction reads ``1NT ...`` from N). When the auction as written names another declarer than the
+    record's, and prepending one to three passes makes it name the record's, that many were dropped.
+
+    >>> omitted_passes(Seat.N, ["1NT", "Pass", "Pass", "Pass"], "E"), omitted_passes(Seat.N, ["1NT"], "N")
+    (1, 0)
+    """
+    if declarer is None or declarer == "":
+        return 0
+    want = Seat.parse(declarer) if isinstance(declarer, str) else declarer
+    for k in range(4):
+        found = contract_from_auction(dealer, ["Pass"] * k + list(calls))
+        if found is None or found[1] == want:
+            return k
+    return 0

@@ -1,0 +1,87 @@
+"""Measured figures of a book's claims: hits of calls, exact prior, and the weight they give a claim.
+
+A rule claim measured on real hands (:mod:`inference.auction.calibration`) held on ``hits`` of the
+``n`` calls it was made on; a random hand satisfies it with the exact probability ``prior``. A
+layout where the claim holds is then ``accuracy / prior`` times as likely as a random one, and one
+where it fails ``(1 - accuracy) / (1 - prior)``: their ratio (:func:`measured_weight`) is the
+weight the weighted view gives the claim (:attr:`inference.inferences.Inference.weight`) instead of
+the fixed factor of its tag. The figures measured on ``../shared/corpus`` ship beside each book
+(``data/auction/<book>.calibration.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+
+from scipy.stats import binomtest  # type: ignore[import-untyped]
+
+__all__ = ["Level", "wilson", "load_measures", "measured_weight"]
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (scipy's); (0, 1) when n is 0.
+
+    >>> [round(x, 3) for x in wilson(95, 100)]
+    [0.888, 0.978]
+    """
+    if n == 0:
+        return 0.0, 1.0
+    ci = binomtest(hits, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One claim of a chain (the claim, or its i-th fallback) measured: hits of n, interval, prior."""
+
+    hits: int
+    n: int
+    prior: Fraction | None
+
+    @property
+    def accuracy(self) -> float:
+        """hits / n (0 when nothing matched)."""
+        return self.hits / self.n if self.n else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the accuracy."""
+        return wilson(self.hits, self.n)
+
+    @property
+    def likelihood_ratio(self) -> float | None:
+        """Accuracy over prior: how much likelier the claim is after the call than for a random hand."""
+        return None if self.prior is None or self.prior == 0 or not self.n else self.accuracy / float(self.prior)
+
+
+@lru_cache(maxsize=16)
+def load_measures(book: str) -> dict[tuple[str, str], tuple[Level, ...]]:
+    """The figures measured for a shipped book (``data/auction/<book>.calibration.json``), by (rule id,
+    claim label): each level's hits, calls and exact prior. Empty when none were shipped."""
+    res = resources.files("inference") / "data" / "auction" / f"{book}.calibration.json"
+    try:
+        data = json.loads(res.read_text(encoding="utf-8"))
+    except (OSError, FileNotFoundError):
+        return {}
+    out: dict[tuple[str, str], tuple[Level, ...]] = {}
+    for row in data["rules"]:
+        out[(row["rule"], row["label"])] = tuple(
+            Level(lv["hits"], lv["n"], None if lv["prior"] is None else Fraction(lv["prior"])) for lv in row["levels"])
+    return out
+
+
+def measured_weight(level: Level) -> float | None:
+    """The odds ratio ``(a / p) / ((1 - a) / (1 - p))`` of a measured claim (accuracy ``a`` smoothed as
+    ``(hits + 1) / (n + 2)``, exact prior ``p``); None without a prior or a measure.
+
+    >>> round(measured_weight(Level(99, 100, Fraction(1, 2))) or 0, 1)
+    50.0
+    """
+    if level.prior is None or not 0 < level.prior < 1 or not level.n:
+        return None
+    a = Fraction(level.hits + 1, level.n + 2)
+    return float((a / level.prior) / ((1 - a) / (1 - level.prior)))

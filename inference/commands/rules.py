@@ -1,0 +1,102 @@
+"""``kibitz rules CORPUS... --book B``: a bidding book checked against the callers' actual hands.
+
+Walks every ``.pbn``/``.lin`` file under the paths (records without play, or whose play is
+rejected, count too), reads every auction with the book (and the records' explanations) and
+prints, per rule claim: the calls matched, the claim's and its fallbacks' accuracy on the caller's
+hand with a 95% Wilson interval, the claim's exact prior for a random hand and the likelihood
+ratio (accuracy over prior); then the claim's accuracy per source folder and for the defenders,
+and the coverage of all calls. ``--json`` prints :meth:`inference.auction.calibration.Calibration.as_dict`.
+A progress bar goes to standard error (``--progress``; by default when it is a terminal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from .options import Subparsers, add_book, add_file, add_json
+
+if TYPE_CHECKING:
+    from ..auction.calibration import Calibration
+    from ..auction.measures import Level
+
+__all__ = ["register", "run_rules", "format_table"]
+
+
+def register(sub: Subparsers) -> None:
+    """Add ``rules`` to the ``kibitz`` parser."""
+    p = sub.add_parser("rules", help="check a bidding book against real auctions and hands",
+                       description=__doc__.split("\n\n")[0] if __doc__ else None)
+    add_file(p, "PBN/LIN files or folders of played deals", many=True)
+    add_book(p, required=True)
+    add_json(p, "the calibration")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(handler=run_rules)
+
+
+def run_rules(args: argparse.Namespace, out: TextIO) -> int:
+    """Calibrate the book on the files and print the table (or JSON)."""
+    from pathlib import Path
+
+    from ..auction.book import load_book
+    from ..auction.calibration import calibrate
+    from ..errors import InvalidArgumentError
+
+    book = load_book(args.book)
+    for f in args.file:
+        if not Path(f).exists():
+            raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    result = calibrate(args.file, book, progress=show)
+    if args.json:
+        json.dump(result.as_dict(), out, indent=1)
+        out.write("\n")
+    else:
+        out.write(format_table(result))
+    return 0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}"
+
+
+def _level(lv: "Level") -> str:
+    lo, hi = lv.interval
+    return f"{_pct(lv.accuracy)} [{_pct(lo)},{_pct(hi)}]"
+
+
+def format_table(result: "Calibration") -> str:
+    """The calibration as text tables (rules; per folder; coverage)."""
+    lines = [f"book {result.book}: {result.records:,} records read ({result.errors} unreadable)", "",
+             f"{'rule':28} {'claim':9} {'tag':11} {'calls':>6}  {'claim % [95%]':20} {'fallback % [95%]':20} "
+             f"{'prior %':>7} {'LR':>6}"]
+    for row in result.rows:
+        first = row.levels[0]
+        fb = _level(row.levels[1]) if len(row.levels) > 1 else ""
+        prior = f"{100 * float(first.prior):7.1f}" if first.prior is not None else (
+            "    n/a" if row.rule != "explanation" else "      -")
+        lr = first.likelihood_ratio
+        lines.append(f"{row.rule:28} {row.label[:9]:9} {row.tag.removeprefix('agreement-')[:11]:11} "
+                     f"{row.matched:6,}  {_level(first):20} {fb:20} {prior} {'' if lr is None else f'{lr:6.2f}':>6}")
+    lines += ["", "n/a: the claim is outside the exact dealer's dialect (no prior)", ""]
+    folders = sorted({f for row in result.rows for f in row.folders})
+    lines.append("claim accuracy by source folder, and for the defenders (% of calls matched)")
+    lines.append(f"{'rule':28} {'claim':9} " + " ".join(f"{f[:14]:>14}" for f in folders) + f" {'defenders':>14}")
+    for row in result.rows:
+        cells = []
+        for f in folders:
+            h, n = row.folders.get(f, (0, 0))
+            cells.append(f"{_pct(h / n) if n else '    -'} ({n:>5})" if n else f"{'-':>14}")
+        h, n = row.defenders
+        cells.append(f"{_pct(h / n)} ({n:>5})" if n else f"{'-':>14}")
+        lines.append(f"{row.rule:28} {row.label[:9]:9} " + " ".join(f"{c:>14}" for c in cells))
+    lines += ["", f"{'coverage':28} {'calls':>8} {'book':>8} {'explained':>9} {'uncovered':>9} {'unread':>7}"]
+    rows = [*sorted(result.folders.items()), ("all", result.coverage), ("defenders only", result.defenders)]
+    for name, cov in rows:
+        c = cov.calls or 1
+        lines.append(f"{name[:28]:28} {cov.calls:8,} {_pct(cov.book / c):>7}% {_pct(cov.explanation / c):>8}% "
+                     f"{_pct(cov.uncovered / c):>8}% {cov.unreadable:7,}")
+    return "\n".join(lines) + "\n"

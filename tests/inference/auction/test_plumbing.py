@@ -1,0 +1,212 @@
+"""The auction everywhere: PlayState.add_auction, the scenario [auction] table, the protocol's auction
+command, kibitz replay --book and kibitz rules."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from dealer import Seat
+from inference.auction.calibration import calibrate, claim_prior
+from inference.auction.measures import wilson
+from inference.commands import main
+from inference.play import PlayState
+from inference.protocol import Session
+from inference.scenario import run_scenario
+
+# S holds the spades, W the hearts, N the diamonds, E the clubs; S opens 1C explained "2+ !C; 11-21 HCP"
+LIN = ("pn|a,b,c,d|st||md|1S23456789TJQKA,H23456789TJQKA,D23456789TJQKA,|sv|o|"
+       "mb|1C!|an|2+ !C; 11-21 HCP|mb|p|mb|1N|mb|p|mb|p|mb|p|pc|cA|pc|s2|pc|h2|pc|d2|")
+
+
+def test_add_auction_is_one_event_about_the_other_seats() -> None:
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    update = state.add_auction("W", ["Pass", "1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc",
+                               vulnerability="None")
+    assert update is not None and state.ply == 1
+    infs = state.snapshot.inferences
+    assert all(i.by != Seat.S for i in infs)  # the viewer's own calls: its hand is known
+    assert {i.by for i in infs} == {Seat.W, Seat.N, Seat.E}
+    assert sorted(state.statuses()) == [
+        "E passed over 1NT: at most 15 HCP (call 3)", "N opened 1NT: 15-17 HCP, balanced (call 2) [balanced]",
+        "N opened 1NT: 15-17 HCP, balanced (call 2) [range]", "W passed in first or second seat: at most 11 HCP (call 1)"]
+
+
+def test_dropped_leading_passes_are_restored() -> None:
+    """rpbridge.net drops leading passes: the auction as written names E declarer; the record says S."""
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    state.add_auction("W", ["1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc")  # really W passed first
+    assert "N opened 1NT: 15-17 HCP, balanced (call 2) [range]" in state.statuses()
+    assert "W passed in first or second seat: at most 11 HCP (call 1)" in state.statuses()
+    state.pop()
+    assert state.snapshot.inferences == ()
+
+
+def test_add_auction_uncovered_adds_nothing() -> None:
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    assert state.add_auction("S", ["4S", "Pass", "Pass", "Pass"], book="natural-wide") is None
+    assert state.ply == 0
+
+
+def test_add_auction_statuses_follow_the_cards() -> None:
+    """Dummy's pass said at most 11 HCP; dummy shows 12: the claim is impossible, its fallback confirmed."""
+    state = PlayState("AKQJT98765432...", declarer="S", contract="7S")
+    state.add_auction("W", ["Pass", "Pass", "Pass", "7S", "Pass", "Pass", "Pass"], book="sayc")
+    name = "N passed in first or second seat: at most 11 HCP (call 2)"
+    assert state.statuses()[name].status.value == "active"
+    _ = state.play("H2")
+    update = state.table_dummy("..AKQJT9876543.Q")
+    st = state.statuses()[name]
+    assert (st.level, st.status.value) == (1, "confirmed")
+    assert any(sc.name == name and "fallback" in sc.reason for sc in update.statuses)
+    # W (first seat) and E (third seat) passed: 18 HCP are unseen between them, so both stay open
+    assert state.statuses()["W passed in first or second seat: at most 11 HCP (call 1)"].status.value == "active"
+
+
+def test_scenario_auction_table(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text('''title = "auction"
+declarer = "S"
+contract = "4S"
+[hands]
+S = "AKQ2.K32.Q32.432"
+[auction]
+dealer = "W"
+calls = "Pass 1NT Pass 4S Pass Pass Pass"
+book = "sayc"
+[[expect]]
+after = "start"
+status = { "W passed in first or second seat: at most 11 HCP (call 1)" = "active" }
+''')
+    run = run_scenario(path)
+    assert run.ok, run.failures()
+
+
+def test_protocol_auction_command() -> None:
+    session = Session()
+    session.handle({"cmd": "new", "hand": "AKQ2.K32.Q32.432", "declarer": "S", "contract": "4S"})
+    answer = session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass 1NT Pass 4S Pass Pass Pass",
+                             "book": "sayc"})
+    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) == 4
+    with pytest.raises(ValueError, match="missing 'book'"):
+        session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass"})
+
+
+def test_replay_with_book_narrates_the_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    assert main(["replay", str(path), "--book", "sayc"]) == 0
+    out = capsys.readouterr().out
+    assert "inference S bid 1C, explained '2+ !C; 11-21 HCP' (call 1)" in out
+    assert "impossible" in out  # S holds thirteen spades
+
+
+def test_unknown_book_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    assert main(["replay", str(path), "--book", "acol-nonexistent"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kibitz: error: unknown book 'acol-nonexistent'") and err.count("\n") == 1
+
+
+def test_rules_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "folder").mkdir()
+    path = tmp_path / "folder" / "x.lin"
+    path.write_text(LIN)
+    assert main(["rules", str(tmp_path), "--book", "sayc", "--json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["records"] == 1 and data["coverage"]["calls"] == 6
+    assert data["coverage"]["explanation"] == 1 and data["folders"]["folder"]["calls"] == 6
+    by_rule = {r["rule"]: r for r in data["rules"]}
+    # the explanation "2+ clubs" is false of S's thirteen spades; N's 1NT response... N opened? no: N
+    # responded 1NT to partner's 1C: 6-10 HCP, and N holds AKQJ of diamonds (10 HCP)
+    assert by_rule["explanation"]["levels"][0] == {**by_rule["explanation"]["levels"][0], "hits": 0, "n": 1}
+    assert by_rule["response-1nt"]["levels"][0]["hits"] == 1
+    assert main(["rules", str(path), "--book", "sayc", "--no-progress"]) == 0
+    assert "response-1nt" in capsys.readouterr().out
+
+
+def test_calibration_counts_match_a_direct_count(tmp_path: Path) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    result = calibrate([path], "sayc")
+    assert result.coverage.calls == 6 and result.coverage.book + result.coverage.explanation \
+        + result.coverage.uncovered == 6
+    assert result.defenders.calls == 3  # W and E defend N's 1NT
+
+
+def test_prior_is_exact() -> None:
+    from fractions import Fraction
+    from math import comb
+
+    # P(North holds 5+ spades) = sum_k C(13,k) C(39,13-k) / C(52,13)
+    exact = Fraction(sum(comb(13, k) * comb(39, 13 - k) for k in range(5, 14)), comb(52, 13))
+    assert claim_prior("spades(N) >= 5") == exact
+    assert claim_prior("longest(N, 2) >= 10") is None  # outside the dealer's dialect
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.27 < hi < 0.28  # the textbook value 0.2775
+    lo, hi = wilson(50, 100)
+    assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
+
+
+@pytest.mark.bot
+def test_play_with_book_reads_the_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("endplay")
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    seen: list[tuple[str, ...]] = []
+    original = PlayState.add_auction
+
+    def spy(self: PlayState, dealer: object, calls: list[str], **kwargs: object) -> object:
+        seen.append(tuple(calls))
+        return original(self, dealer, calls, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(PlayState, "add_auction", spy)
+    assert main(["play", str(path), "--book", "sayc", "-n", "2", "--tricks", "1", "--quiet"]) == 0
+    assert seen == [("1C", "Pass", "1NT", "Pass", "Pass", "Pass")]
+    assert "declarer's side took" in capsys.readouterr().out
+
+
+def test_replay_json_carries_the_auction_statuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.lin"
+    path.write_text(LIN)
+    assert main(["replay", str(path), "--book", "sayc", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    first = [s["inference"] for s in rows[0]["statuses"]]
+    assert first[0] == "S bid 1C, explained '2+ !C; 11-21 HCP' (call 1)"
+
+
+def test_measured_weight_in_the_weighted_view() -> None:
+    """A claim of weight w: the weighted view's probability of it is w p / (w p + 1 - p), p its lawful one."""
+    from fractions import Fraction
+
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    _ = state.play("H6")
+    _ = state.table_dummy("J543.A54.A54.A65")
+    lawful = state.odds("lawful").length[Seat.W][0]  # W's spade length
+    p = sum((q for n, q in lawful.items() if n >= 3), Fraction(0))
+    state.add_inference(dict(name="spades", by="W", claim="spades(W) >= 3", tag="unspecified", weight=3))
+    weighted = state.odds("weighted").length[Seat.W][0]
+    got = sum((q for n, q in weighted.items() if n >= 3), Fraction(0))
+    assert 0 < p < 1 and got == 3 * p / (3 * p + 1 - p)
+
+
+def test_book_claims_carry_their_measured_weight() -> None:
+    from inference.auction.measures import load_measures, measured_weight
+
+    (suit, _) = auction_inferences_of(["1S"])
+    levels = load_measures("sayc")[("open-1major", "suit")]
+    assert suit.weight == measured_weight(levels[0]) and suit.weight is not None and suit.weight > 10
+
+
+def auction_inferences_of(calls: list[str]) -> list:  # type: ignore[type-arg]
+    from inference.auction import auction_inferences
+
+    return auction_inferences("N", calls, "sayc", "None")
