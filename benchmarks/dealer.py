@@ -1,8 +1,10 @@
 """Dealer benchmark: setup (count) time and deals/s for the specs of issue 3, beside deal-and-select.
 
 Run: ``python benchmarks/dealer.py [--deals 100000] [--repeat 3] [--select-seconds 2]``.
-Prints one table (median of ``--repeat`` runs); the baseline (plain random
-deals filtered by the spec, time-capped) runs in the same process.
+Prints two tables (median of ``--repeat`` runs): the exact dealer on specs, with the baseline
+(plain random deals filtered by the spec, time-capped) in the same process and the printing rates
+(``kibitz deal``'s PBN writer, and the batch printers of ``kibitz dealer``: printoneline,
+printpbn); then whole scripts (``dealer.runner``): exact or estimate, setup, deals/s produced.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from dealer.grid import MAX_HCP  # noqa: E402
 from dealer.exact import ExactDealer, _suit_automaton  # noqa: E402
 from dealer.pbnio import write_deals  # noqa: E402
+from dealer.printing import oneline_text, pbn_text  # noqa: E402
+from dealer.runner import ScriptDealer  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
+from dealer.statements import parse_statements  # noqa: E402
 
 BALANCED = "shape({s}, any 4333 + any 4432 + any 5332)"
 SPECS = {
@@ -37,6 +42,17 @@ SPECS = {
     "H": "shape(north, any 4333) && hcp(north) >= 10 && hcp(north) <= 12 && "
          "shape(south, any 4441 + any 5440) && hcp(south) >= 11 && hcp(south) <= 15",
     "I": "hcp(west) >= 11 && hcp(west) <= 15 && hcp(east) >= 6 && hcp(east) <= 10",
+    "J": "hcp(north) >= 4 && hcp(south) >= 4 && hcp(east) >= 4 && hcp(west) >= 4",
+    "K": "spades(north) >= 5 && hearts(east) >= 5 && diamonds(south) >= 5 && clubs(west) >= 5",
+}
+#: Whole scripts: a cross-seat 'or' (a union of per-seat parts), per-seat counts in the tables, a
+#: filtered count (an estimate), and four constrained seats beyond the tables' patience.
+SCRIPTS = {
+    "S1": "condition (hcp(north) >= 20 or hcp(south) >= 20) and (hascard(west, 2C) or hascard(east, 2D))",
+    "S2": "condition controls(north) >= 6 && top3(north, spades) >= 2 && shape(north, any 5332)",
+    "S3": "condition hcp(north) + hcp(south) >= 26 && losers(north) <= 6",
+    "S4": BALANCED.format(s="north") + " && hcp(north) >= 15 && hcp(north) <= 17 && hearts(south) >= 5 && "
+          "hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 && spades(west) <= 4",
 }
 
 
@@ -92,9 +108,9 @@ def main() -> None:
     print(f"# median of {args.repeat} runs; {args.deals:,} deals per run; deal-and-select capped at "
           f"{args.select_seconds:g} s")
     print()
-    print("| spec | setup (count) s | deals/s in memory | deals/s writing PBN | deal-and-select deals/s "
-          "| acceptance | speed-up |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| spec | setup (count) s | deals/s in memory | deals/s writing PBN | printoneline deals/s "
+          "| printpbn deals/s | deal-and-select deals/s | acceptance | speed-up |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, text in SPECS.items():
         if args.only and name not in args.only:
             continue
@@ -113,14 +129,36 @@ def main() -> None:
             write_deals(dealer.sample_masks(n_pbn, rng), io.StringIO(), "pbn")
 
         pbn_t = median_time(pbn, args.repeat)
+        masks = dealer.sample_masks(args.deals, rng)
+        oneline_t = median_time(lambda: oneline_text(masks), args.repeat)
+        printpbn_t = median_time(lambda: pbn_text(masks, 1, "bench"), args.repeat)
         rate, acc, kept, dealt = deal_and_select(spec, args.select_seconds, np.random.default_rng(2))
         rate_mem = args.deals / mem
         speedup = f"{rate_mem / rate:,.0f}x" if rate > 0 else "inf (none found)"
         acc_text = f"{acc:.3g}" if kept else f"0 of {dealt:,}"
-        print(f"| {name} | {setup:.3f} | {rate_mem:,.0f} | {n_pbn / pbn_t:,.0f} | {rate:,.0f} | {acc_text} "
-              f"| {speedup} |")
+        print(f"| {name} | {setup:.3f} | {rate_mem:,.0f} | {n_pbn / pbn_t:,.0f} | {args.deals / oneline_t:,.0f} "
+              f"| {args.deals / printpbn_t:,.0f} | {rate:,.0f} | {acc_text} | {speedup} |")
         sys.stdout.flush()
     print_legend(args.only)
+    print()
+    print("| script | count | setup s | deals/s produced |")
+    print("|---|---|---:|---:|")
+    for name, text in SCRIPTS.items():
+        if args.only and name not in args.only:
+            continue
+        syntax = parse_statements(text)
+        setup = median_time(lambda: ScriptDealer(syntax, patience=1_000_000), args.repeat)
+        run = ScriptDealer(syntax, patience=1_000_000)
+        rng = np.random.default_rng(3)
+        produce = median_time(lambda: run.produce(args.deals, 10 ** 15, rng), args.repeat)
+        kind = "exact" if run.exact else "estimate" + (f" ({', '.join(s.name for s in run.loosened)} filtered)"
+                                                        if run.loosened else "")
+        print(f"| {name} | {kind} | {setup:.2f} | {args.deals / produce:,.0f} |")
+        sys.stdout.flush()
+    print()
+    for name, text in SCRIPTS.items():
+        if not args.only or name in args.only:
+            print(f"- {name}: `{text}`")
 
 
 def print_legend(only: str = "") -> None:

@@ -197,17 +197,18 @@ def _renumber(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ids, rep
 
 def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], predeal_suit: int,
-                            holding_filter: Callable[[CardSet], object] | None = None
-                            ) -> tuple[HoldingAutomaton, int]:
+                            holding_filter: Callable[[CardSet], object] | None = None,
+                            points: Sequence[int] = HCP_BY_INDEX) -> tuple[HoldingAutomaton, int]:
     """Automaton over ``cards`` (free card indices of one suit, ascending).
 
     ``allowed[k]`` says whether the seat may take card ``k``; ``predeal_suit``
     is the mask of the seat's predealt cards in the suit. Returns the
-    automaton and the denominator its weights were scaled by.
+    automaton and the denominator its weights were scaled by. ``points`` (per card index) is the
+    count the letters carry in place of HCP (at most 10 in a suit).
     """
     r = len(cards)
     pre_len = predeal_suit.bit_count()
-    pre_hcp = sum(HCP_BY_INDEX[i] for i in range(52) if predeal_suit >> i & 1)
+    pre_hcp = sum(points[i] for i in range(52) if predeal_suit >> i & 1)
     subsets = np.arange(1 << r, dtype=np.int64)
     ok = np.ones(1 << r, dtype=bool)
     length = np.full(1 << r, pre_len, dtype=np.int64)
@@ -217,7 +218,7 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
         if not allowed[k]:
             ok &= took == 0
         length += took
-        hcp += took * HCP_BY_INDEX[card]
+        hcp += took * points[card]
     ok &= length <= 13
     den = 1
     if holding_filter is None:
@@ -303,12 +304,14 @@ _DEAD = SeatAutomaton((0,), (), (), (), (), np.zeros(0, dtype=np.int32), 0, 1)
 
 def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int,
                          suit_auto: SuitAutomaton,
-                         filters: dict[int, Callable[[CardSet], object]] | None = None) -> SeatAutomaton:
+                         filters: dict[int, Callable[[CardSet], object]] | None = None,
+                         points: Sequence[int] = HCP_BY_INDEX) -> SeatAutomaton:
     """Glue the suit automaton and the per-suit holding automata into one, minimised.
 
     ``free_cards``: indices of the cards not placed anywhere, ascending.
     ``predeal``/``forbidden``: the seat's bit-sets. ``filters``: per suit
-    index, a filter or weight on the seat's dealt holding in that suit.
+    index, a filter or weight on the seat's dealt holding in that suit. ``points``: the count
+    (per card index) the classes' HCP axis stands for (4-3-2-1 by default).
     """
     filters = filters or {}
     n = len(free_cards)
@@ -322,7 +325,7 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         pre = (predeal >> (13 * j) & SUIT_MASK) << (13 * j)
         cards = by_suit[j]
         allowed = [not (forbidden >> c & 1) for c in cards]
-        ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j))
+        ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j), points)
         scale *= den
         holdings.append(ha)
         if not cards and ha.size[0] == 0:
@@ -513,7 +516,8 @@ def feature_projection(labels: np.ndarray) -> tuple[tuple[int, ...], bool]:
 
 
 def build_projected_automaton(order: Sequence[int], predeal: int, forbidden: int, labels: np.ndarray,
-                              suits: tuple[int, ...], hcp_matters: bool) -> SeatAutomaton:
+                              suits: tuple[int, ...], hcp_matters: bool,
+                              points: Sequence[int] = HCP_BY_INDEX) -> SeatAutomaton:
     """A seat's automaton over free cards in any ``order``, tracking only projected features.
 
     The state is (cards held, length in each suit of ``suits``, HCP if it
@@ -531,7 +535,7 @@ def build_projected_automaton(order: Sequence[int], predeal: int, forbidden: int
         final[...] = values[0]
     radix = [int(np.prod(dims[:i])) for i in range(len(dims))]
     pre_len = [(predeal >> (13 * s) & SUIT_MASK).bit_count() for s in suits]
-    pre_hcp = sum(HCP_BY_INDEX[i] for i in range(52) if predeal >> i & 1) if hcp_matters else 0
+    pre_hcp = sum(points[i] for i in range(52) if predeal >> i & 1) if hcp_matters else 0
     start_code = predeal.bit_count() * radix[0] + sum(v * radix[1 + i] for i, v in enumerate(pre_len)) \
         + pre_hcp * radix[-1]
     n = len(order)
@@ -549,7 +553,7 @@ def build_projected_automaton(order: Sequence[int], predeal: int, forbidden: int
             pos = 1 + suits.index(suit)
             step += radix[pos]
         if hcp_matters:
-            step += HCP_BY_INDEX[card] * radix[-1]
+            step += points[card] * radix[-1]
         took = np.where(ok, codes + step, -1)
         take_codes.append(took)
         layers.append(np.unique(np.concatenate([codes, took[took >= 0]])))

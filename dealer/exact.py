@@ -21,7 +21,7 @@ from .automaton import (
     SeatAutomaton, SuitAutomaton, build_projected_automaton, build_seat_automaton, build_suit_automaton,
     feature_projection, labels_from_mask,
 )
-from .cardset import CardSet, mask_hcp
+from .cardset import CardSet
 from .grid import GRID, MAX_HCP
 from .deal import Deal
 from .engine import DEFAULT_LIMIT, make_tables
@@ -138,7 +138,7 @@ class ExactDealer:
         # and the 16 honours last: HCP is tracked only over the last 16 positions, where the counts of
         # completions are small. Shape-heavy seats read the cards suit by suit.
         honours_last = bool(tracked) and all(
-            len(suits) <= 2 and not self.spec.seat(seat).holdings
+            len(suits) <= 2 and not self.spec.seat(seat).holdings and self.spec.seat(seat).points is None
             for seat, (suits, _) in zip(tracked, projections)
         ) and any(h for _, h in projections)
         if honours_last:
@@ -148,13 +148,15 @@ class ExactDealer:
         self.automata: list[SeatAutomaton] = []
         for seat, grid, (suits, hcp_matters) in zip(tracked, label_grids, projections):
             ss = self.spec.seat(seat)
+            points = ss.card_points
             if honours_last:
                 self.automata.append(build_projected_automaton(free, predeal[seat], ss.forbidden.mask, grid,
-                                                               suits, hcp_matters))
+                                                               suits, hcp_matters, points))
                 continue
             suit_auto = _suit_automaton(grid.tobytes())
             filters = {int(s): fn for s, fn in ss.holdings.items()}
-            self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters))
+            self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters,
+                                                      points))
         self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
         self.tables = make_tables([] if self._dead else self.automata, len(free), bool(pool), limit,
                                   backward=observe is None, backend=backend)
@@ -360,7 +362,8 @@ def _check_complete(spec: SeatSpec, seat: Seat, mask: int) -> tuple[bool, Fracti
     hand = CardSet(mask)
     accepted = spec.accepted(seat)
     if accepted is not None:
-        cell = shape_index(hand.shape) * (MAX_HCP + 1) + mask_hcp(mask)
+        points = spec.card_points
+        cell = shape_index(hand.shape) * (MAX_HCP + 1) + sum(points[i] for i in range(52) if mask >> i & 1)
         if not accepted[cell]:
             return False, Fraction(0)
     weight = Fraction(1)

@@ -37,7 +37,7 @@ from .suit import Suit
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
-    "ARITH_OPS", "COMPARE_OPS", "walk",
+    "ARITH_OPS", "COMPARE_OPS", "walk", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "Score", "Imps",
 ]
 
 #: How a seat is written: ``seat -> text``.
@@ -59,8 +59,8 @@ LONG_NAMES: SeatNames = _long
 #: Seats as one letter: ``N``.
 SHORT_NAMES: SeatNames = _short
 
-#: The arithmetic operators, in the language's spelling.
-ARITH_OPS = ("+", "-", "*")
+#: The arithmetic operators, in the language's spelling (``/`` truncates toward zero, as in C).
+ARITH_OPS = ("+", "-", "*", "/", "%")
 #: The comparison operators, in the language's spelling.
 COMPARE_OPS = ("==", "!=", "<=", ">=", "<", ">")
 
@@ -183,7 +183,7 @@ class SuitHcp(Expr):
 
 @dataclass(frozen=True)
 class Arith(Expr):
-    """``left op right`` for ``op`` in ``+ - *``."""
+    """``left op right`` for ``op`` in ``+ - * / %``."""
 
     op: str
     left: Expr
@@ -309,3 +309,105 @@ class Not(Cond):
 def _operand(c: Cond, names: SeatNames) -> str:
     """``c`` as an operand of a connective: compound operands get parentheses."""
     return f"({c.text(names)})" if isinstance(c, _Connective) else c.text(names)
+
+
+# -- the dealer program's further expressions ------------------------------------
+
+@dataclass(frozen=True)
+class Truth(Expr):
+    """A condition used as a number: 1 where it holds, else 0 (``hcp(south) + shape(south, 5xxx)``)."""
+
+    item: Cond
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.item,)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        return f"({self.item.text(names)})"
+
+
+@dataclass(frozen=True)
+class Ternary(Expr):
+    """``test ? then : other``: ``then`` where the test holds, else ``other``."""
+
+    test: Cond
+    then: Expr
+    other: Expr
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.test, self.then, self.other)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        return f"({self.test.text(names)} ? {self.then.text(names)} : {self.other.text(names)})"
+
+
+#: The per-seat counts of the ``dealer`` program beyond lengths and HCP, by the name a script calls them.
+#: ``pt0``..``pt9`` are the alternate counts; ``tens``..``c13`` are their readable names.
+HAND_COUNTS = ("pt0", "pt1", "pt2", "pt3", "pt4", "pt5", "pt6", "pt7", "pt8", "pt9",
+               "controls", "losers", "quality", "cccc")
+
+
+@dataclass(frozen=True)
+class HandCount(Expr):
+    """``top3(north, spades)``, ``controls(east)``, ``losers(west)``...: a count over one seat's cards.
+
+    ``kind`` is one of :data:`HAND_COUNTS`; ``suit`` is None for the whole hand. ``name`` is how the
+    script spelled it (``top3`` for ``pt6``).
+    """
+
+    kind: str
+    seat: Seat
+    suit: Suit | None = None
+    name: str = ""
+
+    def seats(self) -> frozenset[Seat]:
+        return frozenset({self.seat})
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        suit = "" if self.suit is None else f", {self.suit.name_long}"
+        return f"{self.name or self.kind}({names(self.seat)}{suit})"
+
+
+@dataclass(frozen=True)
+class Tricks(Expr):
+    """``tricks(south, notrump)``: double-dummy tricks for declarer ``seat`` in ``strain`` (S H D C N)."""
+
+    seat: Seat
+    strain: str
+
+    def seats(self) -> frozenset[Seat]:
+        return frozenset(Seat)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        long = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "notrump"}[self.strain]
+        return f"tricks({names(self.seat)}, {long})"
+
+
+@dataclass(frozen=True)
+class Score(Expr):
+    """``score(vul, x3N, tricks)``: declarer's score for a contract (undoubled) making ``tricks``."""
+
+    vulnerable: bool
+    level: int
+    strain: str
+    tricks: Expr
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.tricks,)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        vul = "vul" if self.vulnerable else "nonvul"
+        return f"score({vul}, x{self.level}{self.strain}, {self.tricks.text(names)})"
+
+
+@dataclass(frozen=True)
+class Imps(Expr):
+    """``imps(difference)``: a score difference in IMPs, with its sign."""
+
+    item: Expr
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.item,)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        return f"imps({self.item.text(names)})"

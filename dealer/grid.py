@@ -20,16 +20,43 @@ from typing import Any, Callable
 import numpy as np
 
 from .errors import UnsupportedSpecError
-from .expr import Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Xor
+from .expr import Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor
 from .shapes import ALL_SHAPES
 
-__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "ARITH", "COMPARE"]
+__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "ARITH", "COMPARE", "c_divide", "c_modulo"]
 
 #: The most HCP one hand can hold (AKQJ AKQ AKQ AKQ).
 MAX_HCP = 37
 
+
+
+def c_divide(a: Any, b: Any) -> Any:
+    """``a / b`` as in C (truncated toward zero), on ints or numpy arrays; 0 where ``b`` is 0.
+
+    >>> c_divide(-7, 2), c_divide(7, 0)
+    (-3, 0)
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+    out = np.where(b == 0, 0, q)
+    return int(out) if out.ndim == 0 else out
+
+
+def c_modulo(a: Any, b: Any) -> Any:
+    """``a % b`` as in C (the sign of ``a``), on ints or numpy arrays; 0 where ``b`` is 0.
+
+    >>> c_modulo(-7, 2), c_modulo(7, 0)
+    (-1, 0)
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    out = np.where(b == 0, 0, a - np.asarray(c_divide(a, b)) * b)
+    return int(out) if out.ndim == 0 else out
+
+
 #: The arithmetic operators as functions (on ints or numpy arrays alike).
-ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+                                                 "/": c_divide, "%": c_modulo}
 #: The comparison operators as functions (on ints or numpy arrays alike).
 COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
@@ -72,6 +99,10 @@ def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
         return grid.hcp.astype(np.int64)
     if isinstance(expr, Arith):
         return np.asarray(ARITH[expr.op](grid_values(expr.left, grid), grid_values(expr.right, grid)))
+    if isinstance(expr, Truth):
+        return grid_mask(expr.item, grid).astype(np.int64)
+    if isinstance(expr, Ternary):
+        return np.where(grid_mask(expr.test, grid), grid_values(expr.then, grid), grid_values(expr.other, grid))
     raise _refuse(expr)
 
 

@@ -10,19 +10,17 @@ One-liners and small scripts are both accepted::
     condition opener && hearts(north) >= 5
     produce 10
 
-Functions: ``spades|hearts|diamonds|clubs(seat)``, ``length(seat, suit)``,
-``hcp(seat)``, ``hcp(seat, suit)``, ``shape(seat, any 5332 + 9xxx - any 4333)``,
-``hascard(seat, card)``. Operators: ``+ - *``, ``== != < <= > >=``,
-``&&``/``and``, ``^^``/``xor``, ``||``/``or``, ``!``/``not``, parentheses.
-Statements: ``condition``, ``predeal SEAT CARDS``, ``NAME = EXPR``, and
-``generate``, ``produce``, ``dealer``, ``vulnerable``, ``seed``, ``action``
-(recorded, not used to deal). Comments run from ``#`` or ``//`` to the end of
-the line. The syntax tree and parser are shared with the claim language
-(:mod:`dealer.expr`, :mod:`dealer.syntax`).
+The whole language of the ``dealer`` program parses (:mod:`dealer.syntax`,
+:mod:`dealer.statements`): its functions, operators (with ``/ % ?:``),
+statements and actions. Comments run from ``#`` or ``//`` to the end of the
+line, or between ``/*`` and ``*/``. The syntax tree and parser are shared
+with the claim language (:mod:`dealer.expr`, :mod:`dealer.syntax`).
 
-Conditions on different seats must be joined by ``&&``: each seat is dealt
-from its own exact table, so ``spades(west) >= 5 || hearts(east) >= 5``
-cannot be dealt exactly and is refused with a message naming it.
+:func:`parse_spec` gives the exact :class:`~dealer.spec.DealSpec`: conditions
+on different seats must be joined by ``&&``, so ``spades(west) >= 5 ||
+hearts(east) >= 5`` is refused here with a message naming it. To *run* any
+script, exactly where the tables can hold its condition and by filtering an
+exact superset where they cannot, use :mod:`dealer.runner`.
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ from .seat import Seat
 from .spec import DealSpec
 from .syntax import SPEC_DIALECT
 from .syntax import parse_condition as parse_condition_in
-from .syntax import parse_statements
+from .statements import ScriptSyntax, parse_statements
 
 __all__ = ["parse_spec", "parse_script", "parse_condition", "Script"]
 
@@ -51,6 +49,7 @@ class Script:
     vulnerable: str | None = None
     seed: int | None = None
     actions: list[str] = field(default_factory=list)
+    syntax: ScriptSyntax | None = None
 
 
 def parse_script(text: str, *, source: str = "<spec>") -> Script:
@@ -64,7 +63,7 @@ def parse_script(text: str, *, source: str = "<spec>") -> Script:
     syntax = parse_statements(text, source=source)
     spec = DealSpec.from_conditions(syntax.conditions, syntax.predeals, text.strip())
     return Script(spec=spec, produce=syntax.produce, generate=syntax.generate, dealer=syntax.dealer,
-                  vulnerable=syntax.vulnerable, seed=syntax.seed, actions=list(syntax.actions))
+                  vulnerable=syntax.vulnerable, seed=syntax.seed, actions=list(syntax.action_texts), syntax=syntax)
 
 
 def parse_spec(text: str, *, source: str = "<spec>") -> DealSpec:

@@ -103,15 +103,19 @@ class ShapeSet:
             shapes = shapes | term if sign == "+" else shapes - term
             pos = m.end()
             first = False
+            pos += len(text[pos:]) - len(text[pos:].lstrip())
             if pos >= len(text):
                 break
-            if text[pos] not in "+-":
+            if text[pos] in "+-,":  # a comma adds, as does a pattern written next to the last one
+                sign = "+" if text[pos] == "," else text[pos]
+                pos += 1
+            elif _TERM.match(text, pos):
+                sign = "+"
+            else:
                 raise SpecSyntaxError(
                     f"expected '+' or '-' between shape patterns, found {text[pos]!r}",
                     source=source, line=line, column=column + pos, text=line_text,
                 )
-            sign = text[pos]
-            pos += 1
         del first
         return cls(shapes, text=" ".join(text.split()))
 

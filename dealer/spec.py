@@ -26,24 +26,28 @@ with pydantic's location of the fault.
 from __future__ import annotations
 
 from fractions import Fraction
+from dataclasses import fields, replace
 from typing import Any, Callable, Mapping
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .card import HCP_BY_INDEX
 from .cardset import CardSet
 from .checks import shown
+from .evaluate import STANDARD, Counts
 from .errors import ImpossibleSpecError, SpecError, UnsupportedSpecError
 from .expr import (
-    Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
+    Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn,
+    SuitHcp, Ternary, Truth, walk,
 )
-from .grid import COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
+from .grid import ARITH, COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
 from .seat import Seat
 from .shapes import ShapeSet
 from .suit import Suit
-from .syntax import parse_statements
+from .statements import parse_statements
 
-__all__ = ["SeatSpec", "DealSpec", "HoldingFilter"]
+__all__ = ["SeatSpec", "DealSpec", "HoldingFilter", "points_fit"]
 
 #: A filter or weight on one suit's dealt holding.
 HoldingFilter = Callable[[CardSet], "bool | int | Fraction"]
@@ -72,12 +76,26 @@ class SeatSpec(BaseModel):
     hcp: tuple[int, int] | None = None
     condition: Cond | None = None
     holdings: dict[Suit, Callable[[CardSet], Any]] = Field(default_factory=dict)
+    points: tuple[int, ...] | None = None
 
     def __init__(self, **data: Any) -> None:
         try:
             super().__init__(**data)
         except ValidationError as exc:
             raise SpecError(_format_validation(exc, "seat spec")) from None
+
+    @field_validator("points", mode="after")
+    @classmethod
+    def _points(cls, value: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        if value is not None and not points_fit(value):
+            raise ValueError(f"points {value} do not fit the tables: 13 values >= 0 (ace first), at most 10 in a "
+                             f"suit and {MAX_HCP} in a hand")
+        return value
+
+    @property
+    def card_points(self) -> tuple[int, ...]:
+        """The count the seat's HCP axis stands for, per card index (4-3-2-1 unless :attr:`points` says)."""
+        return HCP_BY_INDEX if self.points is None else tuple(self.points[i % 13] for i in range(52))
 
     @field_validator("predeal", "forbidden", mode="before")
     @classmethod
@@ -260,15 +278,24 @@ class DealSpec(BaseModel):
 
     @classmethod
     def from_conditions(cls, conditions: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
-                        text: str = "") -> "DealSpec":
+                        text: str = "", *, residual: "list[Cond] | None" = None,
+                        counts: Counts = STANDARD) -> "DealSpec":
         """The spec of conditions on any seats joined by ``&&``, split into one condition per seat.
 
         ``hascard`` becomes a predealt card, ``!hascard`` a forbidden one, ``hcp(seat, suit)`` compared
         with numbers a filter on the seat's holding in the suit. A condition that relates seats to
         each other (an ``||`` or arithmetic over two seats) cannot be dealt exactly by per-seat
         tables and is refused (:class:`~dealer.errors.UnsupportedSpecError`) with the reason.
+
+        With ``residual`` (a list), such conditions are appended to it instead, and the spec returned
+        is the exact *superset* the tables can deal: the deals meeting every other condition.
+
+        A seat's whole-hand count other than HCP (``controls``, ``aces``, ``top2``..``top5``, a
+        script's own ``pointcount``: ``counts``) goes into the seat's tables in place of HCP when it
+        is the only count the seat's conditions use and it fits (:func:`points_fit`); a count in one
+        suit (``top3(north, spades)``) becomes a filter on that holding.
         """
-        return _split(conditions, predeals, text)
+        return _split(conditions, predeals, text, residual, counts)
 
     def seat(self, seat: Seat | str) -> SeatSpec:
         """The spec of ``seat`` (an empty one if the seat is free)."""
@@ -292,6 +319,12 @@ class DealSpec(BaseModel):
         return " && ".join(parts) if parts else "1"
 
 
+def points_fit(points: tuple[int, ...]) -> bool:
+    """True when a count (13 values, ace first) fits the tables: >= 0, at most 10 a suit, 37 a hand."""
+    return (len(points) == 13 and all(isinstance(v, int) and v >= 0 for v in points) and sum(points) <= 10
+            and sum(sorted(points * 4, reverse=True)[:13]) <= MAX_HCP)
+
+
 def _contains(cond: Node, kinds: tuple[type, ...]) -> bool:
     return any(isinstance(node, kinds) for node in walk(cond))
 
@@ -305,32 +338,84 @@ def _flatten(cond: Cond) -> list[Cond]:
     return [cond]
 
 
-def _suit_hcp_filter(cond: Compare) -> tuple[Seat, Suit, Callable[[CardSet], bool]] | None:
-    """``hcp(north, spades) >= 3`` -> (north, spades, filter on the spade holding)."""
-    nodes = [n for n in walk(cond) if isinstance(n, (Length, Hcp, SuitHcp))]
-    if not nodes or not all(isinstance(n, SuitHcp) for n in nodes):
-        return None
-    keys = {(n.seat, n.suit) for n in nodes if isinstance(n, SuitHcp)}
+def _suit_hcp_filter(cond: Compare, counts: Counts) -> tuple[Seat, Suit, Callable[[CardSet], bool]] | None:
+    """``hcp(north, spades) >= 3``, ``top3(north, spades) >= 2``... -> (north, spades, filter on the holding)."""
+    keys: set[tuple[Seat, Suit]] = set()
+    for n in walk(cond):
+        if isinstance(n, SuitHcp):
+            keys.add((n.seat, n.suit))
+        elif isinstance(n, HandCount) and n.suit is not None and n.kind not in ("quality", "cccc"):
+            keys.add((n.seat, n.suit))
+        elif not isinstance(n, (Compare, Const, Arith, Truth, Ternary, Always, And, Or, Not)):
+            return None
     if len(keys) != 1:
         return None
     seat, suit = next(iter(keys))
 
-    def value(expr: Expr, hcp: int) -> int:
-        if isinstance(expr, Const):
-            return expr.value
-        if isinstance(expr, SuitHcp):
-            return hcp
-        if isinstance(expr, Arith):
-            a, b = value(expr.left, hcp), value(expr.right, hcp)
-            return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
-        raise TypeError(expr)  # pragma: no cover
+    def value(node: Node, h: int) -> int:
+        if isinstance(node, Const):
+            return node.value
+        if isinstance(node, Always):
+            return int(node.value)
+        if isinstance(node, SuitHcp):
+            return int(counts.table("hcp")[h])
+        if isinstance(node, HandCount):
+            return int(counts.table(node.kind)[h])
+        if isinstance(node, Arith):
+            return int(ARITH[node.op](value(node.left, h), value(node.right, h)))
+        if isinstance(node, Compare):
+            return int(bool(COMPARE[node.op](value(node.left, h), value(node.right, h))))
+        if isinstance(node, Truth):
+            return value(node.item, h)
+        if isinstance(node, Ternary):
+            return value(node.then, h) if value(node.test, h) else value(node.other, h)
+        if isinstance(node, And):
+            return int(all(value(x, h) for x in node.items))
+        if isinstance(node, Or):
+            return int(any(value(x, h) for x in node.items))
+        assert isinstance(node, Not)
+        return int(not value(node.item, h))
 
     def holding_filter(holding: CardSet) -> bool:
-        h = holding.hcp
-        return bool(COMPARE[cond.op](value(cond.left, h), value(cond.right, h)))
+        return bool(value(cond, (holding.mask >> (13 * suit)) & 0x1FFF))
 
     holding_filter.__name__ = str(cond)
     return seat, suit, holding_filter
+
+
+def _family(c: Cond, counts: Counts) -> set[str] | None:
+    """The whole-hand counts ``c`` uses (``hcp``, ``controls``, ``pt6``...); None if it uses one in a suit."""
+    kinds: set[str] = set()
+    for n in walk(c):
+        if isinstance(n, Hcp):
+            kinds.add("hcp")
+        elif isinstance(n, HandCount):
+            if n.suit is not None or n.kind in ("quality", "cccc", "losers"):
+                return None
+            kinds.add(n.kind)
+    return kinds
+
+
+def _family_points(kind: str, counts: Counts) -> tuple[int, ...] | None:
+    if kind == "hcp":
+        return counts.points
+    if kind == "controls":
+        return (2, 1) + (0,) * 11
+    return counts.alt[int(kind[2:])]
+
+
+def _as_hcp(c: Node) -> Node:
+    """``c`` with every whole-hand count written as ``hcp`` (the seat's table counts it instead)."""
+    if isinstance(c, HandCount):
+        return Hcp(c.seat, pos=c.pos)
+    changes: dict[str, object] = {}
+    for f in fields(c):
+        v = getattr(c, f.name)
+        if isinstance(v, Node):
+            changes[f.name] = _as_hcp(v)
+        elif isinstance(v, tuple) and v and all(isinstance(x, Node) for x in v):
+            changes[f.name] = tuple(_as_hcp(x) for x in v)
+    return replace(c, **changes) if changes else c  # type: ignore[arg-type]
 
 
 def _refusal(c: Cond, seats: frozenset[Seat]) -> UnsupportedSpecError:
@@ -347,19 +432,38 @@ def _refusal(c: Cond, seats: frozenset[Seat]) -> UnsupportedSpecError:
     return UnsupportedSpecError(f"{c.pos}: {c}: {why}")
 
 
-def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", text: str) -> DealSpec:
+def _tableable(c: Cond) -> bool:
+    """True when a condition on one seat can go into the seat's (shape, HCP) table as it is."""
+    if _contains(c, (HasCard, SuitHcp, HandCount)):
+        return False
+    try:
+        grid_mask(c, GRID)
+    except UnsupportedSpecError:
+        return False
+    return True
+
+
+def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", text: str,
+           residual: "list[Cond] | None" = None, counts: Counts = STANDARD) -> DealSpec:
     predeal = {s: c for s, (c, _) in predeals.items()}
     forbidden: dict[Seat, CardSet] = {}
     per_seat: dict[Seat, list[Cond]] = {}
     filters: dict[Seat, dict[Suit, list[Callable[[CardSet], bool]]]] = {}
+    family: dict[Seat, str] = {}
     for top in conds:
         for c in _flatten(top):
             seats = c.seats()
             if not seats and not _contains(c, (HasCard, ShapeIn, Length, Hcp, SuitHcp)):
+                if residual is not None and not _tableable(c):
+                    residual.append(c)
+                    continue
                 if not bool(grid_mask(c, GRID)[0]):
                     raise ImpossibleSpecError(f"{c.pos}: the condition {c} is never true: no deal satisfies it")
                 continue
             if len(seats) > 1:
+                if residual is not None:
+                    residual.append(c)
+                    continue
                 raise _refusal(c, seats)
             seat = next(iter(seats))
             if isinstance(c, HasCard):
@@ -369,17 +473,37 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
                 forbidden[seat] = forbidden.get(seat, CardSet()) | CardSet([c.item.card])
                 continue
             if isinstance(c, Compare):
-                f = _suit_hcp_filter(c)
+                f = _suit_hcp_filter(c, counts)
                 if f is not None:
                     filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
                     continue
+            kinds = _family(c, counts)
+            if kinds is not None and len(kinds) == 1 and not _contains(c, (HasCard, SuitHcp)):
+                kind = next(iter(kinds))
+                points = _family_points(kind, counts)
+                if family.get(seat, kind) == kind and points is not None and points_fit(points):
+                    rewritten = _as_hcp(c)
+                    assert isinstance(rewritten, Cond)
+                    if _tableable(rewritten):
+                        family[seat] = kind
+                        per_seat.setdefault(seat, []).append(rewritten)
+                        continue
+            elif kinds == set() and _tableable(c):
+                per_seat.setdefault(seat, []).append(c)
+                continue
+            if residual is not None:
+                residual.append(c)
+                continue
             if _contains(c, (HasCard, SuitHcp)):
                 raise UnsupportedSpecError(
                     f"{c.pos}: {c}: hascard() and hcp(seat, suit) can be dealt exactly only as conditions of "
                     "their own joined by '&&' (hcp(seat, suit) compared with numbers), not inside '||', '!' "
                     "or arithmetic with other features"
                 )
-            per_seat.setdefault(seat, []).append(c)
+            raise UnsupportedSpecError(
+                f"{c.pos}: {c}: the exact tables hold the lengths, shape and one count (HCP or another) of one "
+                "seat, not this; 'kibitz count' and 'kibitz dealer' deal it by filtering an exact superset "
+                "(an estimate)")
     seats_out = {}
     for seat in Seat:
         parts = per_seat.get(seat, [])
@@ -389,9 +513,11 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
         holdings = {suit: _all_of(fns) for suit, fns in filters.get(seat, {}).items()}
         if cond is None and seat not in predeal and seat not in forbidden and not holdings:
             continue
+        points = _family_points(family[seat], counts) if seat in family else None
         try:
             seats_out[seat] = SeatSpec(predeal=predeal.get(seat, CardSet()), forbidden=forbidden.get(seat, CardSet()),
-                                       condition=cond, holdings=holdings)
+                                       condition=cond, holdings=holdings,
+                                       points=None if points == STANDARD.points else points)
         except SpecError as exc:
             where = predeals[seat][1] if seat in predeals else (cond.pos if cond is not None else Pos())
             raise SpecError(f"{where}: {seat.name_long}: {str(exc).removeprefix('invalid seat spec: seat spec: ')}"

@@ -4,15 +4,18 @@ A :class:`Dialect` says which seat names and which functions a layer allows:
 the dealer's (:data:`SPEC_DIALECT`: ``north``..``west``, the functions of the
 ``dealer`` program) and the claim language's (relative seats such as ``LHO``,
 and ``rank``, ``honours``, ``longest``, added by :mod:`inference.claims`).
-Operators are the same everywhere: ``+ - *``, ``== != < <= > >=``,
+Operators are the same everywhere: ``+ - * / %``, ``== != < <= > >=``,
 ``!``/``not``, ``&&``/``and``, ``^^``/``xor`` (exactly one), ``||``/``or``,
 from the tightest to the loosest, and parentheses. ``1`` and ``0`` (and
-``true``/``false``) are true and false where a condition is expected.
+``true``/``false``) are true and false where a condition is expected. The
+dealer's dialect is *full* (as in the ``dealer`` program): a condition may
+be used as a number (1 or 0), a number as a condition (true when not 0),
+comparisons chain as in C, and ``test ? a : b`` selects, loosest of all.
 
-:func:`parse_expression` parses one expression; :func:`parse_statements`
-parses a ``dealer`` script into its conditions, predealt cards and other
-statements. Both run in time linear in the text, and refuse nesting deeper
-than :data:`MAX_DEPTH` with a :class:`~dealer.errors.SpecSyntaxError` naming
+:func:`parse_expression` parses one expression; :class:`Parser` is the
+parser that :mod:`dealer.statements` extends to whole ``dealer`` scripts.
+Parsing runs in time linear in the text, and refuses nesting deeper than
+:data:`MAX_DEPTH` with a :class:`~dealer.errors.SpecSyntaxError` naming
 line and column.
 
 >>> str(parse_expression("spades(west) >= 5 ^^ shape(east, any 4333)", SPEC_DIALECT))
@@ -23,23 +26,22 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from .card import Card
-from .cardset import CardSet
 from .errors import DealerError, InvalidCardError, SpecSyntaxError, UnsupportedSpecError
 from .expr import (
-    COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn,
-    SuitHcp, Xor,
+    COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or,
+    Pos, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
 )
 from .seat import Seat
 from .shapes import ShapeSet
 from .suit import Suit
 
 __all__ = [
-    "Function", "Dialect", "BASE_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT", "MAX_TEXT_CHARS",
-    "ScriptSyntax", "parse_expression", "parse_condition", "parse_statements", "parse_card_text",
+    "Function", "Dialect", "BASE_FUNCTIONS", "DEALER_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT",
+    "MAX_TEXT_CHARS", "Parser", "Token", "parse_expression", "parse_condition", "parse_card_text", "parse_strain",
 ]
 
 #: The deepest nesting of parentheses, ``!`` and unary ``-`` a text may have.
@@ -50,20 +52,23 @@ MAX_TEXT_CHARS = 1_000_000
 MAX_CONSTANT = 10 ** 9
 
 _TOKEN = re.compile(r"""
-    (?P<ws>[ \t\r\n]+)
-  | (?P<comment>(?:\#|//)[^\n]*)
+    (?P<ws>[ \t\r\n\f\v]+)
+  | (?P<comment>(?:\#|//)[^\n]*|(?s:/\*.*?\*/))
+  | (?P<string>"(?:[^"\\]|\\.)*")
+  | (?P<newline>\\n)
   | (?P<num>\d+)
-  | (?P<op>&&|\|\||\^\^|==|!=|<=|>=|[-+*<>!(),=])
+  | (?P<op>&&|\|\||\^\^|==|!=|<=|>=|[-+*/%<>!(),=?:])
   | (?P<name>[A-Za-z_♠♥♦♣][A-Za-z_0-9♠♥♦♣]*)
 """, re.VERBOSE)
 
 _SUITS = {"spades": Suit.S, "hearts": Suit.H, "diamonds": Suit.D, "clubs": Suit.C}
 _WORD_OPS = {"and": "&&", "or": "||", "xor": "^^", "not": "!"}
 _CONNECTIVES: dict[str, type[Or] | type[Xor] | type[And]] = {"||": Or, "^^": Xor, "&&": And}
-#: Binding strength of each binary operator: ``||`` loosest, ``*`` tightest; ``!`` binds between.
-_BINARY = {"||": 1, "^^": 2, "&&": 3, **{op: 5 for op in COMPARE_OPS}, "+": 6, "-": 6, "*": 7}
+#: Binding strength of each binary operator: ``||`` loosest, ``*`` tightest, ``==`` looser than ``<`` (as in C).
+#: ``!`` binds between ``&&`` and the comparisons, except in a full dialect, where it binds tightest (as in C).
+_BINARY = {"||": 1, "^^": 2, "&&": 3, "==": 5, "!=": 5, "<": 6, "<=": 6, ">": 6, ">=": 6, "+": 7, "-": 7,
+           "*": 8, "/": 8, "%": 8}
 _NOT_PREC = 4
-_STATEMENTS = {"condition", "predeal", "generate", "produce", "dealer", "vulnerable", "action", "seed"}
 
 
 @dataclass(frozen=True)
@@ -98,10 +103,49 @@ BASE_FUNCTIONS: Mapping[str, Function] = {
     "hascard": Function(("seat", "card"), lambda seat, card, *, pos: HasCard(seat, card, pos=pos)),
 }
 
+#: The readable names of the alternate counts ``pt0``..``pt9``, as the ``dealer`` program spells them.
+_ALT_NAMES = ("tens", "jacks", "queens", "kings", "aces", "top2", "top3", "top4", "top5", "c13")
+
+
+def _count(kind: str, name: str, args: tuple[str, ...] = ("seat", "suit?")) -> Function:
+    def build(seat: Seat, suit: Suit | None = None, *, pos: Pos) -> Expr:
+        return HandCount(kind, seat, suit, name, pos=pos)
+    return Function(args, build)
+
+
+def _score(vul: bool, contract: tuple[int, str], tricks: Expr, *, pos: Pos) -> Expr:
+    return Score(vul, contract[0], contract[1], tricks, pos=pos)
+
+
+def _dealer_functions() -> dict[str, Function]:
+    out = dict(BASE_FUNCTIONS)
+    for name, suit in _SUITS.items():
+        out[name[:-1]] = _length(suit)  # 'spade(north)', as the dealer program allows
+    out["hcps"] = out["hcp"]
+    for i, name in enumerate(_ALT_NAMES):
+        for spelling in (f"pt{i}", name, name[:-1] if name.endswith("s") else name):
+            out[spelling] = _count(f"pt{i}", spelling)
+    for kind, names in (("controls", ("control", "controls")), ("losers", ("loser", "losers"))):
+        for name in names:
+            out[name] = _count(kind, name)
+    out["quality"] = _count("quality", "quality", ("seat", "suit"))
+    out["cccc"] = _count("cccc", "cccc", ("seat",))
+    tricks = Function(("seat", "strain"), lambda seat, strain, *, pos: Tricks(seat, strain, pos=pos))
+    out["tricks"] = out["trick"] = tricks
+    out["score"] = Function(("vul", "contract", "expr"), _score)
+    out["imps"] = out["imp"] = Function(("expr",), lambda item, *, pos: Imps(item, pos=pos))
+    return out
+
+
+#: The functions of the ``dealer`` program (its manual's list, singular and plural): the
+#: :data:`BASE_FUNCTIONS`, the alternate counts (``pt0``..``pt9``, alias ``tens``, ``jacks``,
+#: ``queens``, ``kings``, ``aces``, ``top2``..``top5``, ``c13``), ``controls``, ``losers``,
+#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``.
+DEALER_FUNCTIONS: Mapping[str, Function] = _dealer_functions()
+
 _SPEC_SEATS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W,
                "n": Seat.N, "e": Seat.E, "s": Seat.S, "w": Seat.W}
-_NOT_IN_SPECS = ("controls", "losers", "top2", "top3", "top4", "top5", "c13", "quality", "cccc", "tricks",
-                 "score", "imps", "rnd", "ltc", "average", "frequency", "printall", "evalcontract")
+_NOT_IN_SPECS = ("rnd", "ltc", "average", "frequency", "printall", "evalcontract")
 
 
 @dataclass(frozen=True)
@@ -110,6 +154,8 @@ class Dialect:
 
     ``seat`` maps a word to a seat (``None`` if it is not one); ``seats_help``
     lists them for messages; ``what`` names a text in messages ("spec", "claim").
+    ``full``: the ``dealer`` program's C-like expressions (conditions as numbers and back,
+    chained comparisons, ``?:``); without it a condition where a number belongs is an error.
     """
 
     what: str
@@ -118,6 +164,7 @@ class Dialect:
     functions: Mapping[str, Function]
     unsupported: tuple[str, ...] = ()
     example: str = "hcp(north)"
+    full: bool = False
 
 
 def _spec_seat(word: str) -> Seat | None:
@@ -125,7 +172,21 @@ def _spec_seat(word: str) -> Seat | None:
 
 
 #: The dealer's dialect: seats ``north``..``west`` (or ``n e s w``) and :data:`BASE_FUNCTIONS`.
-SPEC_DIALECT = Dialect("spec", _spec_seat, "north, east, south, west", BASE_FUNCTIONS, _NOT_IN_SPECS)
+SPEC_DIALECT = Dialect("spec", _spec_seat, "north, east, south, west", DEALER_FUNCTIONS, _NOT_IN_SPECS, full=True)
+
+_STRAINS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C", "notrumps": "N", "nt": "N"}
+
+
+def parse_strain(word: str) -> str | None:
+    """A strain word (``spades``, ``notrump``, ``NT``, ``S``...) as one letter ``S H D C N``; None if it is none.
+
+    >>> parse_strain("notrump"), parse_strain("Hearts"), parse_strain("x")
+    ('N', 'H', None)
+    """
+    w = word.lower()
+    if w in ("s", "h", "d", "c", "n"):
+        return w.upper()
+    return _STRAINS.get(w) or _STRAINS.get(w + "s")
 
 
 def _shown(text: str, limit: int = 40) -> str:
@@ -134,7 +195,9 @@ def _shown(text: str, limit: int = 40) -> str:
 
 
 @dataclass(frozen=True)
-class _Tok:
+class Token:
+    """A token of a text: ``kind`` (name, num, op, string, newline, end), its text and its offset."""
+
     kind: str
     text: str
     offset: int
@@ -154,21 +217,9 @@ def parse_card_text(text: str) -> Card | None:
     return None
 
 
-@dataclass
-class ScriptSyntax:
-    """A ``dealer`` script, parsed: its conditions, predealt cards, and other statements."""
+class Parser:
+    """The expression parser of one text in one dialect (precedence climbing over a token list)."""
 
-    conditions: list[Cond] = field(default_factory=list)
-    predeals: dict[Seat, tuple[CardSet, Pos]] = field(default_factory=dict)
-    produce: int | None = None
-    generate: int | None = None
-    seed: int | None = None
-    dealer: Seat | None = None
-    vulnerable: str | None = None
-    actions: list[str] = field(default_factory=list)
-
-
-class _Parser:
     def __init__(self, text: str, source: str, dialect: Dialect) -> None:
         if not isinstance(text, str):
             raise SpecSyntaxError(f"expected the text of a {dialect.what}, got {type(text).__name__}", source=source)
@@ -199,39 +250,41 @@ class _Parser:
         return SpecSyntaxError(message, source=self.source, line=p.line, column=p.column,
                                text=self.line_text(p.line)[:200])
 
-    def _tokenize(self) -> list[_Tok]:
+    def _tokenize(self) -> list[Token]:
         toks = []
         at = 0
         n = len(self.text)
         while at < n:
+            if self.text.startswith("/*", at) and self.text.find("*/", at + 2) < 0:
+                raise self.error(_bad_character(self.text, at), at)
             m = _TOKEN.match(self.text, at)
             if not m:
-                raise self.error(f"unexpected character {self.text[at]!r}", at)
+                raise self.error(_bad_character(self.text, at), at)
             kind = m.lastgroup or ""
             if kind == "name" and m.group().lower() in _WORD_OPS:
-                toks.append(_Tok("op", _WORD_OPS[m.group().lower()], at))
+                toks.append(Token("op", _WORD_OPS[m.group().lower()], at))
             elif kind not in ("ws", "comment"):
-                toks.append(_Tok(kind, m.group(), at))
+                toks.append(Token(kind, m.group(), at))
             at = m.end()
-        toks.append(_Tok("end", "", n))
+        toks.append(Token("end", "", n))
         return toks
 
     @property
-    def tok(self) -> _Tok:
+    def tok(self) -> Token:
         return self.toks[self.i]
 
-    def peek(self) -> _Tok:
+    def peek(self) -> Token:
         return self.toks[min(self.i + 1, len(self.toks) - 1)]
 
-    def next(self) -> _Tok:
+    def next(self) -> Token:
         t = self.toks[self.i]
         self.i += 1
         return t
 
-    def found(self, t: _Tok) -> str:
+    def found(self, t: Token) -> str:
         return f"the end of the {self.dialect.what}" if t.kind == "end" else _shown(t.text)
 
-    def expect(self, text: str, what: str) -> _Tok:
+    def expect(self, text: str, what: str) -> Token:
         if self.tok.text != text or self.tok.kind == "name":
             raise self.error(f"expected {what}, found {self.found(self.tok)}", self.tok.offset)
         return self.next()
@@ -242,27 +295,38 @@ class _Parser:
             raise self.error(f"the {self.dialect.what} is nested more than {MAX_DEPTH} levels deep", offset)
 
     # -- expressions -------------------------------------------------------------------
-    def as_cond(self, node: Node, tok: _Tok) -> Cond:
+    def as_cond(self, node: Node, tok: Token) -> Cond:
+        """``node`` where a condition belongs: a constant is true unless 0; in a full dialect, any number."""
         if isinstance(node, Const):  # 1 and 0 are true and false, as in the dealer program
             return Always(node.value != 0, pos=node.pos)
+        if isinstance(node, Truth):
+            return node.item
+        if isinstance(node, Expr) and self.dialect.full:
+            return Compare("!=", node, Const(0, pos=node.pos), pos=node.pos)
         if not isinstance(node, Cond):
             raise self.error(f"{tok.text!r} needs conditions on both sides: expected a condition, found a number "
                              "expression", tok.offset)
         return node
 
-    def as_num(self, node: Node, tok: _Tok) -> Expr:
+    def as_num(self, node: Node, tok: Token) -> Expr:
+        """``node`` where a number belongs: in a full dialect a condition counts 1 where it holds, else 0."""
+        if isinstance(node, Always) and self.dialect.full:
+            return Const(int(node.value), pos=node.pos)
+        if isinstance(node, Cond) and self.dialect.full:
+            return Truth(node, pos=node.pos)
         if not isinstance(node, Expr):
             raise self.error(f"{tok.text!r} needs numbers on both sides, found a condition", tok.offset)
         return node
 
-    def expr(self, min_prec: int = 1) -> Node:
+    def expr(self, min_prec: int = 0) -> Node:
         """An expression whose operators all bind at least as tightly as ``min_prec`` (precedence climbing).
 
         Loops over operators of one level and recurses only into operands, so a long chain costs no
-        stack; only parentheses and prefixes nest, and :meth:`enter` bounds them.
+        stack; only parentheses, prefixes and ``?:`` nest, and :meth:`enter` bounds them. Level 0 is
+        ``test ? a : b``, looser than every binary operator and right-associative.
         """
         t = self.tok
-        if t.kind == "op" and t.text == "!" and min_prec <= _NOT_PREC:
+        if t.kind == "op" and t.text == "!" and min_prec <= _NOT_PREC and not self.dialect.full:
             self.next()
             self.enter(t.offset)
             inner = self.expr(_NOT_PREC)
@@ -272,6 +336,8 @@ class _Parser:
             left = self.atom()
         while True:
             op = self.tok
+            if op.kind == "op" and op.text == "?" and min_prec == 0:
+                return self.ternary(left, t)
             prec = _BINARY.get(op.text, 0) if op.kind == "op" else 0
             if prec < min_prec or prec == 0:
                 return left
@@ -285,17 +351,44 @@ class _Parser:
             elif op.text in COMPARE_OPS:
                 self.next()
                 right = self.expr(prec + 1)
-                for side in (left, right):
-                    if not isinstance(side, Expr):
-                        raise self.error(f"{op.text!r} compares numbers, found a condition", op.offset)
-                assert isinstance(left, Expr) and isinstance(right, Expr)
-                if self.tok.kind == "op" and self.tok.text in COMPARE_OPS:
-                    raise self.error("comparisons cannot be chained; join them with &&", self.tok.offset)
-                left = Compare(op.text, left, right, pos=self.pos(t.offset))
+                if not self.dialect.full:
+                    for side in (left, right):
+                        if not isinstance(side, Expr):
+                            raise self.error(f"{op.text!r} compares numbers, found a condition", op.offset)
+                    if self.tok.kind == "op" and self.tok.text in COMPARE_OPS:
+                        raise self.error("comparisons cannot be chained; join them with &&", self.tok.offset)
+                left = Compare(op.text, self.as_num(left, op), self.as_num(right, op), pos=self.pos(t.offset))
             else:
                 self.next()
                 right = self.expr(prec + 1)
                 left = Arith(op.text, self.as_num(left, op), self.as_num(right, op), pos=self.pos(t.offset))
+
+    def condition(self) -> Cond:
+        """One condition; in a full dialect a number is true when it is not 0."""
+        start = self.tok
+        node = self.expr()
+        if isinstance(node, Const) or (isinstance(node, Expr) and self.dialect.full):
+            return self.as_cond(node, start)
+        if not isinstance(node, Cond):
+            raise self.error(f"expected a condition (a comparison, shape or hascard), found the number "
+                             f"expression {self.text[start.offset:self.tok.offset].strip()[:80]!r}", start.offset)
+        return node
+
+    def ternary(self, test: Node, start: Token) -> Node:
+        """``test ? then : other`` (the ``?`` is the current token); conditions on both branches stay one."""
+        q = self.next()
+        if not self.dialect.full:
+            raise self.error(f"'?:' is not part of the {self.dialect.what} language", q.offset)
+        self.enter(q.offset)
+        then = self.expr(0)
+        self.expect(":", "':' of 'test ? a : b'")
+        other = self.expr(0)
+        self.depth -= 1
+        cond = self.as_cond(test, q)
+        pos = self.pos(start.offset)
+        if isinstance(then, Cond) and isinstance(other, Cond):
+            return Or((And((cond, then), pos=pos), And((Not(cond, pos=pos), other), pos=pos)), pos=pos)
+        return Ternary(cond, self.as_num(then, q), self.as_num(other, q), pos=pos)
 
     def atom(self) -> Node:
         t = self.tok
@@ -306,6 +399,12 @@ class _Parser:
                 raise self.error(f"the number {t.text[:20]}{'...' if len(t.text) > 20 else ''} is too large "
                                  f"(at most {MAX_CONSTANT:,})", t.offset)
             return Const(value, pos=self.pos(t.offset))
+        if t.kind == "op" and t.text == "!" and self.dialect.full:  # '2 * !x': a tight prefix, as in C
+            self.next()
+            self.enter(t.offset)
+            item = self.as_cond(self.atom(), t)
+            self.depth -= 1
+            return Not(item, pos=self.pos(t.offset))
         if t.kind == "op" and t.text in ("(", "-"):
             self.next()
             self.enter(t.offset)
@@ -322,13 +421,15 @@ class _Parser:
             raise self.error(f"expected a number, a function such as {self.dialect.example}, or '(': "
                              f"unexpected {what}", t.offset)
         word = t.text.lower()
-        if self.peek().text != "(":
+        if self.peek().text != "(" or t.text in self.defs:  # a variable, even before a '(' on the next line
             if t.text in self.defs:
                 self.next()
                 return self.defs[t.text]
             if word in ("true", "false"):
                 self.next()
                 return Always(word == "true", pos=self.pos(t.offset))
+            if word in self.dialect.functions:
+                raise self.error(f"{_shown(t.text)} is a function: expected '(' after it", t.offset)
             raise self.error(f"unknown name {_shown(t.text)}", t.offset)
         function = self.dialect.functions.get(word)
         if function is None:
@@ -354,8 +455,19 @@ class _Parser:
         except (ValueError, DealerError) as exc:
             raise self.error(str(exc), t.offset) from None
 
-    def argument(self, kind: str, call: _Tok) -> object:
+    def argument(self, kind: str, call: Token) -> object:
+        """One argument of a call to ``call``, of ``kind`` (see :class:`Function`)."""
         t = self.tok
+        if kind == "expr":
+            return self.as_num(self.expr(), call)
+        if kind in ("strain", "vul", "contract"):
+            self.next()
+            value = _word_argument(kind, t.text if t.kind in ("name", "num") else "")
+            if value is None:
+                wanted = {"strain": "a strain (spades, hearts, diamonds, clubs, notrump)",
+                          "vul": "vul or nonvul", "contract": "a contract such as x3N or x4S"}[kind]
+                raise self.error(f"expected {wanted}, found {self.found(t)}", t.offset)
+            return value
         if kind == "seat":
             self.next()
             try:
@@ -402,85 +514,32 @@ class _Parser:
         return ShapeSet.parse(self.text[start:self.tok.offset], source=self.source, line=p.line, column=p.column,
                               line_text=self.line_text(p.line))
 
-    # -- statements (dealer scripts) -----------------------------------------------------
-    def at_statement_start(self) -> bool:
-        t = self.tok
-        if t.kind == "end":
-            return True
-        if t.kind == "name" and t.text.lower() in _STATEMENTS:
-            return True
-        return t.kind == "name" and self.peek().text == "="
 
-    def condition(self) -> Cond:
-        start = self.tok
-        node = self.expr()
-        if isinstance(node, Const):  # 'condition 1' / 'condition 0', as in the dealer program
-            node = Always(node.value != 0, pos=node.pos)
-        if not isinstance(node, Cond):
-            raise self.error(f"expected a condition (a comparison, shape or hascard), found the number "
-                             f"expression {self.text[start.offset:self.tok.offset].strip()[:80]!r}", start.offset)
-        return node
+def _word_argument(kind: str, word: str) -> object:
+    """A strain, vulnerability or contract argument from its word; None if the word is not one."""
+    w = word.lower()
+    if kind == "strain":
+        return parse_strain(w)
+    if kind == "vul":
+        return {"vul": True, "v": True, "nonvul": False, "nv": False, "1": True, "0": False}.get(w)
+    m = re.fullmatch(r"x?([1-7])(nt|[shdcn])", w)
+    return None if m is None else (int(m.group(1)), m.group(2)[0].upper())
 
-    def script(self) -> ScriptSyntax:
-        out = ScriptSyntax()
-        while self.tok.kind != "end":
-            t = self.tok
-            word = t.text.lower() if t.kind == "name" else ""
-            if word == "condition":
-                self.next()
-                out.conditions.append(self.statement_condition())
-            elif word == "predeal":
-                self.next()
-                seat = self.argument("seat", t)
-                assert isinstance(seat, Seat)
-                start = self.tok.offset
-                parts = []
-                while self.tok.kind in ("name", "num") or self.tok.text == ",":
-                    if self.at_statement_start():
-                        break
-                    parts.append(self.next().text)
-                if not parts:
-                    raise self.error("expected the cards to predeal, such as SAKQ,HAK", start)
-                try:
-                    cards = CardSet.parse("".join(parts))
-                except DealerError as exc:
-                    raise self.error(str(exc), start) from None
-                if seat in out.predeals:
-                    cards = out.predeals[seat][0] | cards
-                out.predeals[seat] = (cards, self.pos(start))
-            elif word in ("generate", "produce", "seed"):
-                self.next()
-                num = self.next()
-                if num.kind != "num":
-                    raise self.error(f"expected a number after {word!r}", num.offset)
-                setattr(out, word, int(num.text))
-            elif word == "dealer":
-                self.next()
-                out.dealer = self.argument("seat", t)  # type: ignore[assignment]
-            elif word == "vulnerable":
-                self.next()
-                out.vulnerable = self.next().text
-            elif word == "action":
-                self.next()
-                start = self.tok.offset
-                while not self.at_statement_start():
-                    self.next()
-                out.actions.append(self.text[start:self.tok.offset].strip())
-            elif t.kind == "name" and self.peek().text == "=":
-                name = self.next().text
-                self.next()
-                if name.lower() in self.dialect.functions or self.dialect.seat(name) is not None:
-                    raise self.error(f"cannot redefine {name!r}", t.offset)
-                self.defs[name] = self.expr()
-            else:
-                out.conditions.append(self.statement_condition())
-        return out
 
-    def statement_condition(self) -> Cond:
-        node = self.condition()
-        if not self.at_statement_start():
-            raise self.error(f"unexpected {_shown(self.tok.text)} after a complete condition", self.tok.offset)
-        return node
+_FEATURE_CHARS = {"\"": "a quoted string (only 'average', 'frequency' and 'print' actions take text)",
+                  "{": "a brace (the language has no blocks)", ";": "';' (statements need no separator)",
+                  "[": "a bracket", "'": "a single quote (text is written in double quotes)"}
+
+
+def _bad_character(text: str, at: int) -> str:
+    """Why the character at ``at`` cannot start a token: the feature it looks like, if any."""
+    ch = text[at]
+    if text.startswith("/*", at):
+        return "a '/*' comment that is never closed with '*/'"
+    if ch == '"':
+        return "a quoted string that is never closed"
+    feature = _FEATURE_CHARS.get(ch)
+    return f"unexpected character {ch!r}" + (f": {feature}" if feature else "")
 
 
 def parse_expression(text: str, dialect: Dialect, *, source: str = "<spec>") -> Node:
@@ -489,7 +548,7 @@ def parse_expression(text: str, dialect: Dialect, *, source: str = "<spec>") -> 
     >>> parse_expression("hcp(north) + 2 * 3", SPEC_DIALECT)
     Arith(op='+', left=Hcp(seat=<Seat.N: 0>), right=Arith(op='*', left=Const(value=2), right=Const(value=3)))
     """
-    parser = _Parser(text, source, dialect)
+    parser = Parser(text, source, dialect)
     node = parser.expr()
     if parser.tok.kind != "end":
         raise parser.error(f"unexpected {parser.tok.text[:20]!r}", parser.tok.offset)
@@ -498,18 +557,8 @@ def parse_expression(text: str, dialect: Dialect, *, source: str = "<spec>") -> 
 
 def parse_condition(text: str, dialect: Dialect = SPEC_DIALECT, *, source: str = "<condition>") -> Cond:
     """Parse one condition (any seats), the whole text; a lone ``1``/``0`` is true/false."""
-    parser = _Parser(text, source, dialect)
+    parser = Parser(text, source, dialect)
     node = parser.condition()
     if parser.tok.kind != "end":
         raise parser.error(f"unexpected {parser.tok.text[:20]!r}", parser.tok.offset)
     return node
-
-
-def parse_statements(text: str, *, source: str = "<spec>", dialect: Dialect = SPEC_DIALECT) -> ScriptSyntax:
-    """Parse a ``dealer`` script: ``condition``, ``predeal``, ``NAME = EXPR``, ``produce`` ... statements.
-
-    >>> script = parse_statements("predeal north SAKQ\\nopener = hcp(south) >= 12\\nopener\\nproduce 5")
-    >>> script.produce, str(script.conditions[0]), str(script.predeals[Seat.N][0])
-    (5, 'hcp(south) >= 12', 'AKQ...')
-    """
-    return _Parser(text, source, dialect).script()

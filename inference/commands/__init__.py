@@ -4,6 +4,7 @@
 number                  :mod:`inference.commands.number`
 count                   :mod:`inference.commands.count`
 deal                    :mod:`inference.commands.deal`
+dealer                  :mod:`inference.commands.dealer` (a ``dealer`` program script, unchanged)
 stats                   :mod:`inference.commands.stats`
 replay                  :mod:`inference.commands.replay`
 sample, odds            :mod:`inference.commands.layouts`
@@ -31,13 +32,13 @@ from typing import NoReturn, Sequence
 from dealer import DealerError
 
 from ..errors import InferenceError
-from . import count, deal, layouts, number, play, replay, rules, serve, stats, view
+from . import count, deal, dealer, layouts, number, play, replay, rules, serve, stats, view
 from .options import Handler
 
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``kibitz --help`` lists their commands.
-_MODULES = (number, count, deal, stats, replay, layouts, serve, play, view, rules)
+_MODULES = (number, count, deal, dealer, stats, replay, layouts, serve, play, view, rules)
 
 
 class _OneLineParser(argparse.ArgumentParser):

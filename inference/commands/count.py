@@ -1,12 +1,19 @@
 """``kibitz count``: the exact number of deals satisfying a spec, and its probability.
 
+A spec the exact tables cannot hold whole (an ``||`` across seats, ``top3``, ``tricks``...) is
+counted by filtering deals of the exact superset they can hold (:mod:`dealer.runner`): the count
+is then an *estimate*, printed as such with its 95% interval.
+
 ``--json`` prints one object, always with the same keys::
 
-    {"deals": int, "probability": "num/den", "probability_decimal": float, "constrained": int,
-     "constrained_seats": ["N", ...], "spec": str, "setup_seconds": float, "impossible": str | null}
+    {"deals": int | null, "probability": "num/den" | null, "probability_decimal": float,
+     "constrained": int, "constrained_seats": ["N", ...], "spec": str, "setup_seconds": float,
+     "impossible": str | null, "exact": bool, "estimate": float | null, "interval": [low, high] | null}
 
 ``deals`` and ``constrained`` are strings when the count is weighted rather than an integer;
-``impossible`` says why no deal satisfies the spec, and is null when some do.
+``impossible`` says why no deal satisfies the spec, and is null when some do. For an estimate,
+``deals`` and ``probability`` are null and ``estimate``, ``interval`` give it (``constrained``
+is then the exact superset's count).
 """
 
 from __future__ import annotations
@@ -15,15 +22,18 @@ import argparse
 import json
 import time
 from fractions import Fraction
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_json, add_spec
+from .options import Subparsers, add_json, add_seed, add_spec
+
+if TYPE_CHECKING:
+    from dealer.runner import ScriptDealer
 
 __all__ = ["JSON_KEYS", "register", "run_count", "fraction_text"]
 
 #: The keys of the ``--json`` object, whatever the spec.
 JSON_KEYS = ("deals", "probability", "probability_decimal", "constrained", "constrained_seats", "spec",
-             "setup_seconds", "impossible")
+             "setup_seconds", "impossible", "exact", "estimate", "interval")
 
 
 def fraction_text(p: Fraction) -> str:
@@ -34,16 +44,20 @@ def fraction_text(p: Fraction) -> str:
 def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
     from dealer import D, ImpossibleSpecError
-    from dealer.exact import ExactDealer
+    from dealer.runner import ScriptDealer
+    from dealer.statements import parse_statements
 
-    from .inputs import load_script
+    from .inputs import read_spec_text
 
+    text, source = read_spec_text(args.spec, args.spec_file)
+    start = time.perf_counter()
     try:
-        script = load_script(args.spec, args.spec_file)
+        run = ScriptDealer(parse_statements(text, source=source), limit=args.limit, text=text.strip())
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
-    start = time.perf_counter()
-    dealer = ExactDealer(script.spec, limit=args.limit)
+    dealer = run.tables
+    if not run.exact and not dealer.is_empty:
+        return _print_estimate(args, run, out, start)
     deals = dealer.count()
     elapsed = time.perf_counter() - start
     constrained = dealer.count_constrained()
@@ -56,13 +70,16 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
             "probability_decimal": float(prob),
             "constrained": int(constrained) if isinstance(constrained, int) else str(constrained),
             "constrained_seats": [s.name for s in dealer.tracked],
-            "spec": str(script.spec),
+            "spec": str(run.spec),
             "setup_seconds": round(elapsed, 4),
             "impossible": reason or None,
+            "exact": True,
+            "estimate": None,
+            "interval": None,
         }
         print(json.dumps(obj), file=out)
         return 0
-    print(f"spec:         {script.spec}", file=out)
+    print(f"spec:         {run.spec}", file=out)
     print(f"deals:        {deals:,}" if isinstance(deals, int) else f"deals:        {deals}", file=out)
     print(f"probability:  {fraction_text(prob)}", file=out)
     print(f"              = {float(prob):.6g}" + (f"  (1 in {float(1 / prob):,.1f})" if prob else ""), file=out)
@@ -73,6 +90,35 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     if reason:
         print(f"impossible:   {reason}", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
+    print("exact:        yes", file=out)
+    return 0
+
+
+def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, start: float) -> int:
+    """Print the estimate of a count the tables cannot give exactly (text, or JSON with ``--json``)."""
+    from dealer import D
+
+    result = run.count(draws=args.draws, seed=args.seed)
+    elapsed = time.perf_counter() - start
+    filtered = " && ".join(str(c) for c in run.residual)
+    if args.json:
+        obj: dict[str, object] = {
+            "deals": None, "probability": None, "probability_decimal": result.estimate / D,
+            "constrained": result.superset, "constrained_seats": [s.name for s in run.tables.tracked],
+            "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
+            "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
+        }
+        print(json.dumps(obj), file=out)
+        return 0
+    print(f"spec:         {run.spec}", file=out)
+    print(f"filtered by:  {filtered}", file=out)
+    print(f"deals:        about {result.estimate:.6g} (estimate; 95% interval {result.low:.6g} to {result.high:.6g})",
+          file=out)
+    print(f"probability:  about {result.estimate / D:.6g} (estimate)", file=out)
+    print(f"superset:     {result.superset:,} deals, exactly; {result.accepted:,} of {result.drawn:,} drawn from it "
+          "met the whole condition", file=out)
+    print(f"setup:        {elapsed:.3f} s", file=out)
+    print("exact:        no (an estimate)", file=out)
     return 0
 
 
@@ -81,7 +127,7 @@ def _print_none(reason: str, as_json: bool, out: TextIO) -> int:
     if as_json:
         obj: dict[str, object] = dict.fromkeys(JSON_KEYS)
         obj.update(deals=0, probability="0/1", probability_decimal=0.0, constrained=0, constrained_seats=[],
-                   impossible=reason)
+                   impossible=reason, exact=True)
         print(json.dumps(obj), file=out)
     else:
         print(f"deals:        0\nprobability:  0/1\nimpossible:   {reason}", file=out)
@@ -97,4 +143,7 @@ def register(sub: Subparsers) -> None:
                               "deal satisfies the spec) is null when some do.")
     add_spec(p)
     add_json(p, 'the count ({"deals": N, ...})')
+    p.add_argument("--draws", type=int, default=100_000,
+                   help="deals drawn to estimate a count the tables cannot give exactly (default 100,000)")
+    add_seed(p, None)
     p.set_defaults(handler=run_count)

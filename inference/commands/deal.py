@@ -18,17 +18,20 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from dealer import ImpossibleSpecError
 
     from ..errors import InvalidArgumentError
-    from dealer.exact import ExactDealer
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
+    from dealer.printing import deal_lines
+    from dealer.runner import ScriptDealer
+    from dealer.statements import parse_statements
 
-    from .inputs import load_script
+    from .inputs import read_spec_text
 
-    script = load_script(args.spec, args.spec_file)
+    text, source = read_spec_text(args.spec, args.spec_file)
+    script = parse_statements(text, source=source)
     n = args.n if args.n is not None else (script.produce if script.produce is not None else 10)
-    dealer = ExactDealer(script.spec, limit=args.limit)
-    if dealer.is_empty:
-        raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.explain_empty()}")
+    dealer = ScriptDealer(script, limit=args.limit, text=text.strip())  # exact tables, or filtered uniformly
+    if dealer.tables.is_empty:
+        raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.tables.explain_empty()}")
     rng = make_rng(args.seed if args.seed is not None else script.seed)
     target: TextIO = out
     handle = None
@@ -42,7 +45,10 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
         written = 0
         while written < n:
             masks = dealer.sample_masks(min(BATCH, n - written), rng)
-            write_deals(masks, target, args.format, start=written + 1, spec_text=str(script.spec))
+            if args.format == "oneline":  # formatted a batch at a time (dealer.printing)
+                target.write(deal_lines(masks))
+            else:
+                write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip())
             written += len(masks)
     finally:
         if handle is not None:

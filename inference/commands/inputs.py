@@ -25,23 +25,34 @@ if TYPE_CHECKING:
     from ..play import PlayState
     from ..records import PlayRecord
 
-__all__ = ["load_script", "select_records", "record_index", "refuse_record_options", "state_after"]
+__all__ = ["load_script", "read_spec_text", "select_records", "record_index", "refuse_record_options",
+           "state_after"]
+
+
+def read_spec_text(spec: str | None, spec_file: str | None) -> tuple[str, str]:
+    """The text of a spec given inline or as a file (``-f``), and its source name for messages.
+
+    An existing path given inline is read; one that looks like a path but does not exist is an
+    error saying so, not a spec to parse.
+    """
+    if spec_file is not None:
+        return read_text(spec_file, "spec file", InvalidFileError), spec_file
+    if spec is None:
+        raise InvalidArgumentError("no spec given: pass it as an argument or with -f FILE")
+    if os.path.isfile(spec):
+        return read_spec_text(None, spec)
+    if _looks_like_a_path(spec):
+        raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
+                                   "function such as hcp(north))")
+    return spec, "<spec>"
 
 
 def load_script(spec: str | None, spec_file: str | None) -> Script:
     """A spec given inline, or as a file (``-f``); an existing path given inline is read too."""
     from dealer.language import parse_script
 
-    if spec_file is not None:
-        return parse_script(read_text(spec_file, "spec file", InvalidFileError), source=spec_file)
-    if spec is None:
-        raise InvalidArgumentError("no spec given: pass it as an argument or with -f FILE")
-    if os.path.isfile(spec):
-        return load_script(None, spec)
-    if _looks_like_a_path(spec):
-        raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
-                          "function such as hcp(north))")
-    return parse_script(spec, source="<spec>")
+    text, source = read_spec_text(spec, spec_file)
+    return parse_script(text, source=source)
 
 
 def _looks_like_a_path(text: str) -> bool:

@@ -69,8 +69,10 @@ def test_suit_hcp_filter_counts() -> None:
 @pytest.mark.parametrize("text,line,column,fragment", [
     ("spades(west) >= ", 1, 17, "expected a number"),
     ("hcp(nort) > 3", 1, 5, "expected a seat"),
-    ("hcp(north) > 1 > 2", 1, 16, "cannot be chained"),
-    ("hcp(north) && 1", 1, 12, "'&&' needs conditions"),
+    ("hcp(north) > 1 ? 2", 1, 19, "expected ':'"),
+    ("spades(north) >= 5 ; hearts(north) > 2", 1, 20, "';' (statements need no separator)"),
+    ("/* unclosed\nhcp(north) > 3", 1, 1, "never closed with '*/'"),
+    ('action average "hcp hcp(north)', 1, 16, "quoted string that is never closed"),
     ("shape(north, any 533)", 1, 14, "invalid shape pattern 'any 533'"),
     ("shape(north, 5555)", 1, 14, "cannot add up to 13"),
     ("spades(west) == 9 &&\n  bogus(east) > 1", 2, 3, "unknown function 'bogus'"),
@@ -96,7 +98,8 @@ def test_syntax_errors_name_line_and_column(text: str, line: int, column: int, f
     ("hcp(north) + hcp(south) >= 25", "relates north and south"),
     ("!(spades(north) > 3 && hearts(south) > 4)", "'||' in disguise"),
     ("hascard(north, AS) || hcp(north) > 20", "hascard() and hcp(seat, suit)"),
-    ("controls(north) > 2", "'controls' is not supported"),
+    ("controls(north) > 2 && hcp(north) > 12", "hcp(north) > 12: the exact tables hold"),
+    ("c13(north) > 20", "c13(north) > 20: the exact tables hold"),
 ])
 def test_unsupported_specs_are_refused_with_the_reason(text: str, fragment: str) -> None:
     with pytest.raises(UnsupportedSpecError) as info:

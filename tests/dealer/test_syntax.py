@@ -13,7 +13,8 @@ from dealer.grid import GRID, grid_mask
 from dealer.seat import Seat
 from dealer.spec import DealSpec
 from dealer.suit import Suit
-from dealer.syntax import MAX_DEPTH, SPEC_DIALECT, parse_condition, parse_expression, parse_statements
+from dealer.statements import parse_statements
+from dealer.syntax import MAX_DEPTH, SPEC_DIALECT, parse_condition, parse_expression
 from inference.claims import claim_text, parse_claim
 
 

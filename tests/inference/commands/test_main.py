@@ -20,7 +20,8 @@ from tests.inference.commands.helpers import run
 ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "scipy", "pydantic", "networkx", "tqdm", "constraint", "inference.play", "inference.layouts",
          "dealer.exact", "dealer.engine")
-COMMANDS = {"number", "count", "deal", "stats", "replay", "sample", "odds", "serve", "play", "view", "rules"}
+COMMANDS = {"number", "count", "deal", "dealer", "stats", "replay", "sample", "odds", "serve", "play", "view",
+            "rules"}
 
 
 def imported_by(code: str) -> list[str]:

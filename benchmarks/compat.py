@@ -1,0 +1,94 @@
+"""Compatibility with the ``dealer`` program: real scripts, run unchanged by Kibitz and by ``dealer``.
+
+Run: ``python benchmarks/compat.py DIR [--generate 1000000] [--seed 1]``, with ``dealer`` on the path
+(Debian: ``apt-get install dealer``, at /usr/games/dealer). For every script in DIR it prints whether
+Kibitz runs it, whether its count is exact or an estimate (or the error, with line and column),
+and the |z| of ``dealer``'s acceptance rate over ``--generate`` random deals against Kibitz's
+probability (exact, or estimated from ``--draws`` deals with its own variance added). The scripts
+are not part of the repository (see docs/dealer.rst for where they come from).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+from datetime import date
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from dealer import DealerError  # noqa: E402
+from dealer.runner import ScriptDealer  # noqa: E402
+from dealer.statements import parse_statements  # noqa: E402
+
+
+def dealer_rate(path: str, generate: int, seed: int, exe: str) -> tuple[int, int] | str:
+    """(produced, generated) of ``dealer`` on the script over ``generate`` deals, or its error."""
+    cmd = [exe, "-s", str(seed), "-g", str(generate), "-p", str(10 * generate), path]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, errors="replace")
+    except subprocess.TimeoutExpired:
+        return "dealer timed out"
+    gen = re.search(r"Generated (\d+) hands", proc.stdout)
+    prod = re.search(r"Produced (\d+) hands", proc.stdout)
+    if proc.returncode == 0 and not gen and "[Deal " in proc.stdout:  # printpbn prints no totals
+        return proc.stdout.count("[Deal "), generate  # produce is never reached, so all were generated
+    if not gen or not prod:
+        return "dealer: " + (proc.stderr.strip().splitlines() or ["no totals"])[-1][:60]
+    return int(prod.group(1)), int(gen.group(1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folder")
+    ap.add_argument("--generate", type=int, default=1_000_000)
+    ap.add_argument("--draws", type=int, default=200_000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    exe = shutil.which("dealer") or ("/usr/games/dealer" if os.path.exists("/usr/games/dealer") else None)
+    print(f"# {date.today()} on {platform.node()} ({platform.processor() or platform.machine()}), "
+          f"dealer {'at ' + exe if exe else 'not found'}, generate {args.generate:,}")
+    print(f"{'script':<32} {'kibitz':<9} {'setup s':>7} {'p (kibitz)':>12} {'dealer':>16} {'|z|':>6}")
+    tally = {"scripts": 0, "run": 0, "exact": 0, "estimate": 0, "agree": 0, "tested": 0}
+    for name in sorted(os.listdir(args.folder)):
+        path = os.path.join(args.folder, name)
+        if not os.path.isfile(path):
+            continue
+        tally["scripts"] += 1
+        text = open(path, encoding="latin-1").read()
+        start = time.perf_counter()
+        try:
+            run = ScriptDealer(parse_statements(text, source=name), text=text)
+            result = run.count(draws=args.draws, seed=args.seed)
+        except DealerError as exc:
+            print(f"{name:<32} {'error':<9} {'':>7} {'':>12} {'':>16} {'':>6}  {str(exc).splitlines()[0][:90]}")
+            continue
+        setup = time.perf_counter() - start
+        tally["run"] += 1
+        kind = "exact" if result.exact else "estimate"
+        tally[kind] += 1
+        p = (result.deals if result.exact else result.estimate) / run.space
+        var_p = 0.0 if result.exact else (result.superset / run.space) ** 2 * (
+            (result.accepted / result.drawn) * (1 - result.accepted / result.drawn) / result.drawn)
+        rate = dealer_rate(path, args.generate, args.seed, exe) if exe else "no dealer"
+        if isinstance(rate, str):
+            print(f"{name:<32} {kind:<9} {setup:7.2f} {p:12.4g} {rate[:16]:>16} {'':>6}")
+            continue
+        produced, generated = rate
+        sd = math.sqrt(p * (1 - p) / generated + var_p)
+        z = abs(produced / generated - p) / sd if sd > 0 else (0.0 if produced == p * generated else math.inf)
+        tally["tested"] += 1
+        tally["agree"] += z <= 3
+        print(f"{name:<32} {kind:<9} {setup:7.2f} {p:12.4g} {produced:>7}/{generated:<8} {z:6.2f}")
+    print(f"# {tally['scripts']} scripts: {tally['run']} run ({tally['exact']} exact, {tally['estimate']} by "
+          f"estimate), {tally['agree']} of {tally['tested']} tested agree with dealer (|z| <= 3)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,342 @@
+"""Whole ``dealer`` scripts: statements and actions, parsed into values.
+
+A script is a list of statements in any order, free of lines: ``condition``
+(the word may be left out), ``NAME = EXPR``, ``predeal`` (one or several
+seats, cards separated by commas, over several lines), ``produce``,
+``generate``, ``seed``, ``dealer``, ``vulnerable``, ``pointcount``,
+``altcount`` and ``action`` with its list of actions separated by commas:
+``printall``, ``printew``, ``printpbn``, ``printcompact [EXPR]``,
+``printoneline [EXPR]``, ``print(SEATS)``, ``printes ITEMS`` (quoted text,
+``\\n`` and expressions), ``average ["LABEL"] EXPR`` and ``frequency
+["LABEL"] (EXPR, LOW, HIGH [, EXPR, LOW, HIGH])``. Comments: ``#`` and
+``//`` to the end of the line, ``/* ... */`` anywhere. Expressions are those
+of :mod:`dealer.syntax`.
+
+>>> script = parse_statements('predeal north SAKQ, HAK\\n south C2\\nopener = hcp(south) >= 12\\n'
+...                           'condition opener\\naction average "hcp" hcp(north), printoneline\\nproduce 5')
+>>> script.produce, str(script.conditions[0]), sorted(s.name for s in script.predeals)
+(5, 'hcp(south) >= 12', ['N', 'S'])
+>>> [type(a).__name__ for a in script.actions]
+['Average', 'Print']
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from .cardset import CardSet
+from .errors import DealerError
+from .expr import Arith, Cond, Const, Expr, Node, Pos
+from .seat import Seat
+from .syntax import SPEC_DIALECT, Dialect, Parser, Token
+
+__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "ScriptSyntax", "ScriptParser",
+           "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
+
+#: The statement words of a script.
+STATEMENTS = frozenset({"condition", "predeal", "generate", "produce", "dealer", "vulnerable", "action", "seed",
+                        "pointcount", "altcount"})
+#: The ``print`` actions: every one of them prints the deal, in its own layout.
+PRINT_ACTIONS = ("printall", "printew", "printpbn", "printcompact", "printoneline", "print")
+#: Every action word.
+ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "evalcontract"})
+
+
+@dataclass(frozen=True)
+class Action:
+    """An action of a script, run on every produced deal; ``pos`` is where it was written."""
+
+    pos: Pos = field(default=Pos(), compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Print(Action):
+    """A print action: ``kind`` is its word; ``seats`` for ``print(...)``; ``expr`` for printcompact/oneline."""
+
+    kind: str
+    seats: tuple[Seat, ...] = ()
+    expr: Expr | None = None
+
+
+@dataclass(frozen=True)
+class PrintES(Action):
+    """``printes "text", EXPR, \\n``: text and values, printed for each deal."""
+
+    items: tuple["str | Expr", ...]
+
+
+@dataclass(frozen=True)
+class Average(Action):
+    """``average "label" EXPR``: the mean of the expression over the produced deals."""
+
+    label: str | None
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Frequency(Action):
+    """``frequency "label" (EXPR, LOW, HIGH[, EXPR2, LOW2, HIGH2])``: a 1-D or 2-D histogram."""
+
+    label: str | None
+    axes: tuple[tuple[Expr, int, int], ...]
+
+
+@dataclass
+class ScriptSyntax:
+    """A ``dealer`` script, parsed: its conditions, predealt cards, actions and other statements."""
+
+    conditions: list[Cond] = field(default_factory=list)
+    predeals: dict[Seat, tuple[CardSet, Pos]] = field(default_factory=dict)
+    produce: int | None = None
+    generate: int | None = None
+    seed: int | None = None
+    dealer: Seat | None = None
+    vulnerable: str | None = None
+    actions: list[Action] = field(default_factory=list)
+    action_texts: list[str] = field(default_factory=list)
+    pointcount: tuple[int, ...] | None = None
+    altcounts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+
+def _string(tok: Token) -> str:
+    """The text of a quoted string token, escapes decoded as in C (``\\n``, ``\\t``, ``\\"``)."""
+    try:
+        value = ast.literal_eval(tok.text)
+    except (ValueError, SyntaxError):
+        value = tok.text[1:-1]
+    return str(value)
+
+
+class ScriptParser(Parser):
+    """The parser of whole scripts: :class:`~dealer.syntax.Parser` plus statements and actions."""
+
+    def at_statement_start(self) -> bool:
+        """True at the end, at a statement word, or at ``NAME =``."""
+        t = self.tok
+        if t.kind == "end":
+            return True
+        if t.kind == "name" and t.text.lower() in STATEMENTS:
+            return True
+        return t.kind == "name" and self.peek().text == "="
+
+    def number(self, what: str, signed: bool = False) -> int:
+        """A whole number (``-`` allowed when ``signed``)."""
+        t = self.tok
+        negative = signed and t.kind == "op" and t.text == "-"
+        if negative:
+            self.next()
+        num = self.next()
+        if num.kind != "num" or len(num.text) > 10:
+            raise self.error(f"expected {what}, found {self.found(num)}", num.offset)
+        return -int(num.text) if negative else int(num.text)
+
+    def script(self) -> ScriptSyntax:
+        """Every statement of the text."""
+        out = ScriptSyntax()
+        while self.tok.kind != "end":
+            t = self.tok
+            word = t.text.lower() if t.kind == "name" else ""
+            if word == "condition":
+                self.next()
+                out.conditions.append(self.statement_condition())
+            elif word == "predeal":
+                self.next()
+                self.predeal(out)
+            elif word in ("generate", "produce", "seed"):
+                self.next()
+                setattr(out, word, self.number(f"a number after {word!r}"))
+            elif word == "dealer":
+                self.next()
+                out.dealer = self.argument("seat", t)  # type: ignore[assignment]
+            elif word == "vulnerable":
+                self.next()
+                vul = self.next()
+                value = {"none": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}.get(vul.text.lower())
+                if value is None:
+                    raise self.error(f"expected none, NS, EW or all after 'vulnerable', found {self.found(vul)}",
+                                     vul.offset)
+                out.vulnerable = value
+            elif word == "pointcount":
+                self.next()
+                out.pointcount = self.count_list("pointcount")
+            elif word == "altcount":
+                self.next()
+                which = self.number("the number (0 to 9) of the alternate count")
+                if not 0 <= which <= 9:
+                    raise self.error(f"altcount {which}: expected 0 to 9", t.offset)
+                out.altcounts[which] = self.count_list("altcount")
+            elif word == "action":
+                self.next()
+                start = self.tok.offset
+                self.actions(out)
+                out.action_texts.append(" ".join(self.text[start:self.tok.offset].split()))
+            elif t.kind == "name" and self.peek().text == "=":
+                name = self.next().text
+                self.next()
+                if name.lower() in self.dialect.functions or name.lower() in STATEMENTS | ACTIONS:
+                    raise self.error(f"cannot redefine {name!r}: it is a word of the language", t.offset)
+                self.defs[name] = self.expr()
+            else:
+                out.conditions.append(self.statement_condition())
+        return out
+
+    def statement_condition(self) -> Cond:
+        """A condition statement, which must end where the next statement starts."""
+        node = self.condition()
+        if not self.at_statement_start() and not (self.tok.kind == "op" and self.tok.text == "("):
+            raise self.error(f"unexpected {self.found(self.tok)} after a complete condition", self.tok.offset)
+        return node
+
+    def count_list(self, word: str) -> tuple[int, ...]:
+        """Up to 13 points, ace first, separated by spaces or commas."""
+        values: list[int] = []
+        while self.tok.kind == "num" or (self.tok.text == "," and values):
+            if self.tok.text == ",":
+                self.next()
+                continue
+            values.append(self.number("a number"))
+        if not values or len(values) > 13:
+            raise self.error(f"{word}: expected 1 to 13 numbers (ace first), found {len(values)}", self.tok.offset)
+        return tuple(values) + (0,) * (13 - len(values))
+
+    def predeal(self, out: ScriptSyntax) -> None:
+        """``predeal SEAT CARDS [SEAT CARDS ...]``: one or several seats, cards separated by commas."""
+        while True:
+            t = self.tok
+            seat = self.argument("seat", t)
+            assert isinstance(seat, Seat)
+            if self.tok.text == ",":
+                self.next()
+            start = self.tok.offset
+            parts: list[str] = []
+            while self.tok.kind in ("name", "num") or self.tok.text == ",":
+                if self.at_statement_start() or (self.tok.kind == "name" and self.dialect.seat(self.tok.text)):
+                    break
+                parts.append(self.next().text)
+            if not parts:
+                raise self.error("expected the cards to predeal, such as SAKQ,HAK", start)
+            try:
+                cards = CardSet.parse(",".join(p for p in parts if p != ","))
+            except DealerError as exc:
+                raise self.error(str(exc), start) from None
+            if seat in out.predeals:
+                cards = out.predeals[seat][0] | cards
+            out.predeals[seat] = (cards, self.pos(start))
+            if not (self.tok.kind == "name" and self.dialect.seat(self.tok.text) and self.peek().text != "="):
+                return
+
+    # -- actions -------------------------------------------------------------------------
+    def actions(self, out: ScriptSyntax) -> None:
+        """A list of actions separated by commas."""
+        while True:
+            out.actions.append(self.action())
+            if self.tok.text == "," and self.tok.kind == "op":
+                self.next()
+                if self.at_statement_start():  # a comma after the last action
+                    return
+                continue
+            return
+
+    def label(self) -> str | None:
+        """An optional quoted label."""
+        if self.tok.kind == "string":
+            return _string(self.next())
+        return None
+
+    def action(self) -> Action:
+        """One action."""
+        t = self.next()
+        word = t.text.lower() if t.kind == "name" else ""
+        pos = self.pos(t.offset)
+        if word not in ACTIONS:
+            raise self.error(f"expected an action ({', '.join(sorted(ACTIONS))}), found {self.found(t)}", t.offset)
+        if word == "print":
+            self.expect("(", "'(' and the seats to print")
+            seats = [self.argument("seat", t)]
+            while self.tok.text == ",":
+                self.next()
+                seats.append(self.argument("seat", t))
+            self.expect(")", "')'")
+            return Print("print", tuple(s for s in seats if isinstance(s, Seat)), pos=pos)
+        if word in PRINT_ACTIONS:
+            expr = None
+            if word in ("printcompact", "printoneline") and not self.action_ends():
+                expr = self.as_num(self.expr(), t)
+            return Print(word, pos=pos, expr=expr)
+        if word == "printes":
+            items: list[str | Expr] = []
+            wrapped = self.tok.text == "(" and self.peek().kind in ("string", "newline")
+            if wrapped:
+                self.next()
+            while True:
+                if self.tok.kind == "string":
+                    items.append(_string(self.next()))
+                elif self.tok.kind == "newline":
+                    self.next()
+                    items.append("\n")
+                else:
+                    items.append(self.as_num(self.expr(), t))
+                if self.tok.text == "," and (wrapped or self.peek().text.lower() not in ACTIONS | STATEMENTS
+                                             and self.peek().kind != "end"):
+                    self.next()
+                    continue
+                if wrapped:
+                    self.expect(")", "')' closing the printes list")
+                return PrintES(tuple(items), pos=pos)
+        if word == "average":
+            label = self.label()
+            return Average(label, self.as_num(self.expr(), t), pos=pos)
+        if word == "frequency":
+            label = self.label()
+            self.expect("(", "'(' and the expression, low and high bounds")
+            axes = []
+            while True:
+                expr = self.as_num(self.expr(), t)
+                self.expect(",", "',' and the low bound")
+                low = self.bound()
+                self.expect(",", "',' and the high bound")
+                high = self.bound()
+                axes.append((expr, low, high))
+                if self.tok.text != "," or len(axes) == 2:
+                    break
+                self.next()
+            self.expect(")", "')'")
+            return Frequency(label, tuple(axes), pos=pos)
+        raise self.error("the 'evalcontract' action is not supported yet (it needs double-dummy play and scoring "
+                         "of every deal)", t.offset)
+
+    def bound(self) -> int:
+        """A constant bound of ``frequency``."""
+        t = self.tok
+        node: Node = self.expr(1)
+        if not isinstance(node, Const):
+            folded = _fold(node)
+            if folded is None:
+                raise self.error("expected a constant bound", t.offset)
+            return folded
+        return node.value
+
+    def action_ends(self) -> bool:
+        """True where an action's optional expression is absent."""
+        return self.at_statement_start() or self.tok.text == ","
+
+
+def _fold(node: Node) -> int | None:
+    """The value of a constant expression (``-3``), else None."""
+    if isinstance(node, Const):
+        return node.value
+    if isinstance(node, Arith) and node.op == "-" and isinstance(node.left, Const):
+        right = _fold(node.right)
+        return None if right is None else node.left.value - right
+    return None
+
+
+def parse_statements(text: str, *, source: str = "<spec>", dialect: Dialect = SPEC_DIALECT) -> ScriptSyntax:
+    """Parse a ``dealer`` script: ``condition``, ``predeal``, ``NAME = EXPR``, ``produce`` ... statements.
+
+    >>> script = parse_statements("predeal north SAKQ\\nopener = hcp(south) >= 12\\nopener\\nproduce 5")
+    >>> script.produce, str(script.conditions[0]), str(script.predeals[Seat.N][0])
+    (5, 'hcp(south) >= 12', 'AKQ...')
+    """
+    return ScriptParser(text, source, dialect).script()

@@ -1,0 +1,210 @@
+"""Cross-seat ``||``, ``!`` and ``^^``, counted and dealt exactly as a union of disjoint per-seat specs.
+
+A condition such as ``hascard(west, 2C) || hascard(east, 2D)`` cannot go into
+per-seat tables, but each of its *atoms* (the largest parts that speak of one
+seat and that the tables can hold, negated or not) can. Every assignment of
+true/false to the atoms that makes the condition true is a conjunction of
+per-seat conditions (a *cube*); the cubes are disjoint and together they are
+exactly the condition. So the count is the sum of the cubes' exact counts,
+and a deal drawn by first choosing a cube in proportion to its count (with
+exact integer arithmetic) and then a deal of that cube is uniform over the
+condition. The number of cubes grows as 2 to the number of atoms, so this is
+done for at most :data:`MAX_ATOMS` atoms.
+
+>>> from dealer.syntax import parse_condition
+>>> u = UnionDealer.build([], [parse_condition("hascard(west, C2) || hascard(east, D2)")], {})
+>>> len(u.parts) if u is not None else 0
+3
+>>> def c(text): return ExactDealer(DealSpec.parse(text)).count()
+>>> u.count() == c("hascard(west, C2)") + c("hascard(east, D2)") - c("hascard(west, C2) && hascard(east, D2)")
+True
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, product
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .cardset import CardSet
+from .engine import DEFAULT_LIMIT
+from .errors import SpecError, UnsupportedSpecError
+from .evaluate import STANDARD, Counts
+from .exact import ExactDealer
+from .expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
+from .rng import RandomSource, make_rng
+from .seat import Seat
+from .spec import DealSpec
+
+__all__ = ["UnionDealer", "MAX_ATOMS", "negate", "atoms_of"]
+
+#: The most atoms a condition may have to be split into cubes (at most 2 ** MAX_ATOMS of them).
+MAX_ATOMS = 6
+
+_FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def negate(c: Cond) -> Cond:
+    """The negation of ``c``, as a per-seat table can hold it (comparisons flip, ``!!x`` is ``x``)."""
+    if isinstance(c, Not):
+        return c.item
+    if isinstance(c, Compare):
+        return Compare(_FLIP[c.op], c.left, c.right, pos=c.pos)
+    return Not(c, pos=c.pos)
+
+
+def _holds_alone(c: Cond, counts: Counts) -> bool:
+    """True when ``c`` and its negation can each be dealt exactly as a spec of their own."""
+    if len(c.seats()) != 1:
+        return False
+    for x in (c, negate(c)):
+        try:
+            DealSpec.from_conditions([x], {}, counts=counts)
+        except SpecError:
+            return False
+    return True
+
+
+def atoms_of(c: Cond, counts: Counts = STANDARD) -> list[Cond] | None:
+    """The atoms of ``c`` (largest parts the tables hold alone), or None if some leaf is no atom."""
+    if _holds_alone(c, counts):
+        return [c]
+    if isinstance(c, (And, Or, Xor)):
+        out: list[Cond] = []
+        for item in c.items:
+            sub = atoms_of(item, counts)
+            if sub is None:
+                return None
+            out.extend(sub)
+        return out
+    if isinstance(c, Not):
+        return atoms_of(c.item, counts)
+    return None
+
+
+def _truth(c: Node, values: Mapping[int, bool]) -> bool:
+    key = id(c)
+    if key in values:
+        return values[key]
+    if isinstance(c, And):
+        return all(_truth(x, values) for x in c.items)
+    if isinstance(c, Or):
+        return any(_truth(x, values) for x in c.items)
+    if isinstance(c, Xor):
+        return sum(_truth(x, values) for x in c.items) == 1
+    if isinstance(c, Not):
+        return not _truth(c.item, values)
+    raise AssertionError(f"not an atom: {c}")  # pragma: no cover - atoms_of checked every leaf
+
+
+class UnionDealer:
+    """Counts and deals, exactly and uniformly, a union of disjoint specs (one :class:`ExactDealer` each)."""
+
+    def __init__(self, parts: Sequence[ExactDealer]) -> None:
+        self.parts = [p for p in parts if not p.is_empty]
+        self.counts = [int(p.count()) for p in self.parts]
+        self.total = sum(self.counts)
+        self.cumulative = list(accumulate(self.counts))
+
+    @classmethod
+    def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
+              predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int = DEFAULT_LIMIT,
+              counts: Counts = STANDARD) -> "UnionDealer | None":
+        """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms).
+
+        None when a residual condition has a leaf that is no atom or there are more than :data:`MAX_ATOMS`.
+        """
+        atoms: list[Cond] = []
+        for c in residual:
+            found = atoms_of(c, counts)
+            if found is None:
+                return None
+            atoms.extend(found)
+        if len(atoms) > MAX_ATOMS:
+            return None
+        parts = []
+        for values in product((True, False), repeat=len(atoms)):
+            truth = {id(a): v for a, v in zip(atoms, values)}
+            if not all(_truth(c, truth) for c in residual):
+                continue
+            literals = [a if v else negate(a) for a, v in zip(atoms, values)]
+            try:
+                spec = DealSpec.from_conditions(list(conditions) + literals, predeals,
+                                                counts=counts)
+            except UnsupportedSpecError:  # the atoms do not fit the tables together with the other conditions
+                return None
+            except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
+                continue
+            parts.append(ExactDealer(spec, limit=limit))
+        return cls(parts)
+
+    def count(self) -> int:
+        """The number of deals in the union, exactly."""
+        return self.total
+
+    def count_constrained(self) -> int:
+        """The union's count (its parts' unconstrained seats included): what ``kibitz count`` reports."""
+        return self.total
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no deal is in the union."""
+        return self.total == 0
+
+    def explain_empty(self) -> str:
+        """Why the union is empty (empty string if it is not)."""
+        return "" if self.total else "no combination of the conditions joined by '||' can be dealt"
+
+    @property
+    def tracked(self) -> tuple[Seat, ...]:
+        """Seats dealt through tables in some part."""
+        return tuple(sorted({s for p in self.parts for s in p.tracked}))
+
+    def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
+        """``n`` deals, uniform over the union: each part chosen with exact probability count/total."""
+        rng = make_rng(seed)
+        if self.total == 0:
+            raise SpecError("no deal satisfies the condition")
+        r_hi, r_lo = _uniform_below(self.total, n, rng)
+        choice = np.zeros(n, dtype=np.int64)
+        for c in self.cumulative[:-1]:  # the part of r: how many boundaries lie at or below it
+            choice += _at_least(r_hi, r_lo, c)
+        out = np.empty((n, 4), dtype=np.uint64)
+        for j, part in enumerate(self.parts):
+            where = np.flatnonzero(choice == j)
+            if len(where):
+                out[where] = part.sample_masks(len(where), rng)
+        return out
+
+
+def _split128(value: int) -> tuple[np.uint64, np.uint64]:
+    return np.uint64(value >> 64), np.uint64(value & ((1 << 64) - 1))
+
+
+def _at_least(hi: np.ndarray, lo: np.ndarray, value: int) -> np.ndarray:
+    """Where the 128-bit integers ``hi * 2**64 + lo`` are at least ``value``."""
+    v_hi, v_lo = _split128(value)
+    return np.asarray((hi > v_hi) | ((hi == v_hi) & (lo >= v_lo)))
+
+
+def _uniform_below(total: int, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` independent uniform integers in ``[0, total)`` (``total`` < 2**128), as high and low 64-bit words.
+
+    Random bits up to ``total``'s bit length, rejection of those at or above ``total``: exact.
+    """
+    if not 0 < total < 1 << 128:
+        raise ValueError(f"total {total} out of range")
+    nbits = total.bit_length()
+    hi = np.zeros(n, dtype=np.uint64)
+    lo = np.zeros(n, dtype=np.uint64)
+    todo = np.arange(n)
+    while len(todo):
+        k = len(todo)
+        lo_new = rng.integers(0, 1 << min(nbits, 64), size=k, dtype=np.uint64, endpoint=False) if nbits < 64 \
+            else rng.integers(0, np.iinfo(np.uint64).max, size=k, dtype=np.uint64, endpoint=True)
+        hi_new = (rng.integers(0, 1 << (nbits - 64), size=k, dtype=np.uint64, endpoint=False) if nbits > 64
+                  else np.zeros(k, dtype=np.uint64))
+        hi[todo], lo[todo] = hi_new, lo_new
+        todo = todo[_at_least(hi_new, lo_new, total)]
+    return hi, lo

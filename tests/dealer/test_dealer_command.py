@@ -1,0 +1,76 @@
+"""``kibitz dealer SCRIPT`` and ``kibitz count SCRIPT`` on whole scripts: output, exactness, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dealer import Deal
+from tests.inference.commands.helpers import run
+
+SCRIPT = """# a teaching script
+produce 4
+seed 9
+predeal south SAQ542, HKJ87, D32, CAK
+west1c = hcp(west) > 11 && clubs(west) >= 3
+north2d = diamonds(north) >= 6 and hcp(north) > 5 and hcp(north) < 11
+condition west1c and north2d
+action printpbn, average "west" hcp(west)
+"""
+
+
+def test_dealer_runs_a_script_file(tmp_path: Path) -> None:
+    path = tmp_path / "you_hold.dl"
+    path.write_text(SCRIPT)
+    status, out, err = run("dealer", str(path))
+    assert status == 0 and err == ""
+    deals = [Deal.from_pbn(line.split('"')[1]) for line in out.splitlines() if line.startswith("[Deal ")]
+    assert len(deals) == 4
+    for d in deals:
+        assert str(d[2]) == "AQ542.KJ87.32.AK"
+        west = sum(c.hcp for c in d[3])
+        north = sum(c.hcp for c in d[0])
+        assert west > 11 and d[3].length(3) >= 3 and d[0].length(2) >= 6 and 5 < north < 11
+    assert "Produced 4 hands\nInitial random seed 9\n" in out
+    assert "\ncount: exact " in out and "west: " in out
+    again = run("dealer", str(path))[1]
+    assert again.split("Time needed")[0] == out.split("Time needed")[0]
+
+
+def test_dealer_marks_an_estimate(tmp_path: Path) -> None:
+    path = tmp_path / "or.dl"
+    path.write_text("produce 3\ncondition hascard(west, 2C) or hascard(east, 2D)\naction printoneline\n")
+    status, out, _ = run("dealer", str(path), "--seed", "3")
+    assert status == 0
+    lines = [line for line in out.splitlines() if line.startswith("n ")]
+    assert len(lines) == 3
+    assert "\ncount: " in out and ("estimate" in out or "exact" in out)
+
+
+def test_count_says_exact_or_estimate(tmp_path: Path) -> None:
+    status, out, _ = run("count", "hcp(north) >= 12 && losers(north) <= 5", "--seed", "1", "--draws", "20000")
+    assert status == 0 and "exact:        no (an estimate)" in out and "95% interval" in out
+    status, out, _ = run("count", "hcp(north) >= 12 && spades(north) >= 5")
+    assert status == 0 and "exact:        yes" in out
+    status, out, _ = run("count", "--json", "hcp(north) + hcp(south) >= 26", "--draws", "5000", "--seed", "2")
+    obj = json.loads(out)
+    assert obj["exact"] is False and obj["deals"] is None and obj["interval"][0] <= obj["estimate"]
+    status, out, _ = run("count", "--json", "spades(west) >= 5 || hearts(east) >= 5")
+    obj = json.loads(out)
+    assert obj["exact"] is True and isinstance(obj["deals"], int) and obj["estimate"] is None
+
+
+def test_missing_script_is_a_missing_file_error() -> None:
+    for argv in (["dealer", "no/such/script.dl"], ["count", "nosuch.dl"], ["deal", "scripts/none.dlr"]):
+        status, out, err = run(*argv)
+        assert status == 2 and out == ""
+        assert err.startswith("kibitz: error: cannot read spec file") and "no such file" in err
+        assert err.count("\n") == 1
+
+
+def test_script_errors_name_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.dl"
+    path.write_text("produce 3\ncondition hcp(north) > 10 &&\n    bogus(south) > 1\n")
+    status, out, err = run("dealer", str(path))
+    assert status == 2 and out == ""
+    assert err.startswith(f"kibitz: error: {path}:3:5: unknown function 'bogus'")
