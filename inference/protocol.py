@@ -95,7 +95,8 @@ class Session:
 
     def cmd_auction(self, r: dict[str, Any]) -> dict[str, Any]:
         """``auction``: read ``calls`` with a ``book``; the inferences added and the statuses they got."""
-        update = self._need().add_auction(r["dealer"], r["calls"].split(), book=r["book"],
+        calls = r["calls"].split() if isinstance(r["calls"], str) else r["calls"]
+        update = self._need().add_auction(r["dealer"], calls, book=r["book"],
                                           vulnerability=r["vulnerable"],
                                           explanations=[e or None for e in r["explanations"] or ()])
         return {"event": update.event if update else None,
@@ -158,6 +159,7 @@ class Session:
 
 
 _TEXT, _BOOL, _WHOLE = "text", "true or false", "a whole number"
+_CALLS = "calls as text ('1H P 2H') or a list of calls"
 _VIEWS = ("lawful", "agreement", "weighted")
 #: Each command's fields: name -> (kind, required, default, choices or a (lo, hi) range).
 _FIELDS: dict[str, dict[str, tuple[str, bool, Any, Any]]] = {
@@ -169,7 +171,7 @@ _FIELDS: dict[str, dict[str, tuple[str, bool, Any, Any]]] = {
                   "fallbacks": ("a list of claims", False, None, None), "group": (_TEXT, False, None, None)},
     "lead": {"card": (_TEXT, True, None, None), "agreement": (_TEXT, False, "fourth-best-nt", None),
              "group": (_TEXT, False, "lead", None)},
-    "auction": {"dealer": (_TEXT, True, None, None), "calls": (_TEXT, True, None, None),
+    "auction": {"dealer": (_TEXT, True, None, None), "calls": (_CALLS, True, None, None),
                 "book": (_TEXT, True, None, None), "vulnerable": (_TEXT, False, "", None),
                 "explanations": ("a list of claims", False, None, None)},
     "dummy": {"hand": (_TEXT, True, None, None), "early": (_BOOL, False, False, None)},
@@ -200,7 +202,9 @@ def _fields(cmd: str, request: dict[str, Any]) -> dict[str, Any]:
         value = request[name]
         ok = {_TEXT: isinstance(value, str), _BOOL: isinstance(value, bool),
               _WHOLE: isinstance(value, int) and not isinstance(value, bool),
-              "a list of claims": isinstance(value, list) and all(isinstance(v, str) for v in value)}[kind]
+              "a list of claims": isinstance(value, list) and all(isinstance(v, str) for v in value),
+              _CALLS: isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+              }[kind]
         if not ok:
             raise InvalidArgumentError(f"{cmd}: {name} must be {kind}, got {shown(value)}")
         if isinstance(allowed, tuple) and len(allowed) == 2 and isinstance(allowed[0], int):

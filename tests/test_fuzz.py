@@ -115,10 +115,11 @@ def test_file_bytes(raw: bytes) -> None:
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
                      lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
                      max_leaves=12)
-_COMMANDS = ["new", "inference", "lead", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample", "state",
-             "bogus", 7, None]
+_COMMANDS = ["new", "inference", "lead", "auction", "dummy", "play", "undo", "bounds", "statuses", "odds", "sample",
+             "state", "bogus", 7, None]
 _FIELDS = ["hand", "declarer", "contract", "viewer", "name", "by", "claim", "tag", "fallbacks", "group", "card",
-           "agreement", "early", "seat", "to", "view", "n", "seed", "id", "x"]
+           "agreement", "early", "seat", "to", "view", "n", "seed", "id", "x", "dealer", "calls", "book", "vulnerable",
+           "explanations"]
 _REQUESTS = st.builds(lambda cmd, fields: {"cmd": cmd, **fields}, st.sampled_from(_COMMANDS),
                       st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=4))
 

@@ -158,11 +158,11 @@ def omitted_passes(dealer: Seat, calls: Sequence[str], declarer: "Seat | str | N
     auction reads ``1NT ...`` from N). When the auction as written names another declarer than the
     record's, and prepending one to three passes makes it name the record's, that many were dropped.
 
-    >>> omitted_passes(Seat.N, ["1NT", "Pass", "Pass", "Pass"], "E"), omitted_passes(Seat.N, ["1NT"], "N")
+    >>> omitted_passes(Seat.N, ["1NT", "Pass", "Pass", "Pass"], "E"), omitted_passes(Seat.N, ["1NT"], "E")
     (1, 0)
     """
-    if declarer is None or declarer == "":
-        return 0
+    if declarer is None or declarer == "" or len(calls) < 4 or list(calls[-3:]) != ["Pass"] * 3:
+        return 0  # only a finished auction names a declarer to compare with
     want = Seat.parse(declarer) if isinstance(declarer, str) else declarer
     for k in range(4):
         found = contract_from_auction(dealer, ["Pass"] * k + list(calls))

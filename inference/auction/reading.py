@@ -23,7 +23,9 @@ from dealer import Seat
 
 from ..arguments import seat_argument
 from ..claims import quote
+from ..errors import InferenceError, InvalidArgumentError
 from ..inferences import Inference, Tag
+from ..records import parse_calls
 from .book import Book, Rule, load_book, render
 from .context import CallContext, contexts, match, omitted_passes, placeholders
 from .measures import Level, load_measures, measured_weight
@@ -92,7 +94,15 @@ def read_auction(dealer: "Seat | str", calls: Sequence[str], book: "Book | str |
     """
     first = seat_argument(dealer, "dealer")
     the_book = load_book(book)
-    dropped = omitted_passes(first, calls, declarer)
+    if isinstance(calls, str) or not all(isinstance(c, str) for c in calls):
+        raise InvalidArgumentError(f"calls: expected a list of calls such as ['1H', 'Pass'], got {quote(repr(calls), 60)}")
+    try:
+        calls = parse_calls(calls)  # Pass, X, XX, 1NT ...: as the records give them
+        dropped = omitted_passes(first, calls, declarer)
+    except InferenceError:
+        raise
+    except ValueError as exc:
+        raise InvalidArgumentError(f"calls: {exc}") from None
     calls = ["Pass"] * dropped + list(calls)
     notes = [None] * dropped + list(explanations or ())
     out: list[CallReading] = []

@@ -63,6 +63,10 @@ STATE_CASES: list[tuple[str, Callable[[PlayState], Any], type[Exception], str]] 
     ("sample(-1)", lambda s: s.sample(-1, 1), InvalidArgumentError, "-1"),
     ("sample seed -1", lambda s: s.sample(1, -1), InvalidArgumentError, "invalid seed -1"),
     ("sample seed 'x'", lambda s: s.sample(1, "x"), InvalidArgumentError, "'x'"),  # type: ignore[arg-type]
+    ("add_auction bad call", lambda s: s.add_auction("N", ["1H", "9Z"], book="sayc"), InvalidArgumentError, "9Z"),
+    ("add_auction calls text", lambda s: s.add_auction("N", "1H P", book="sayc"), InvalidArgumentError, "list of calls"),  # type: ignore[arg-type]
+    ("add_auction bad book", lambda s: s.add_auction("N", ["1H"], book="nope"), InvalidArgumentError, "nope"),
+    ("add_auction dealer 5", lambda s: s.add_auction(5, ["1H"], book="sayc"), InvalidArgumentError, "got 5"),  # type: ignore[arg-type]
     ("layouts('psychic')", lambda s: s.layouts("psychic"), InvalidArgumentError, "psychic"),
     ("View policy bogus", lambda s: View("agreement", policy=["bogus"]), InvalidArgumentError, "bogus"),  # type: ignore[arg-type]
     ("View weight 0.5", lambda s: View("weighted", weights={Tag.CONSISTENT: 0.5}), InvalidArgumentError, "0.5"),  # type: ignore[dict-item]
