@@ -3,7 +3,8 @@
 Every PBN and LIN file under the paths given is read; every legal record is replayed card by card
 from declarer's view, and after each card the lawful bounds are checked against the true deal (a
 *soundness violation* is a bound, or a card's possible holders, that excludes what the true deal
-has: it must never happen). Files are shared among worker processes when ``jobs`` > 1.
+has: it must never happen). With ``jobs`` > 1 or a Dask ``scheduler`` the files, big ones split by
+record, are shared among Dask workers (:mod:`inference.distributed`); the summary is the same.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import os
 import re
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -23,7 +23,7 @@ from .errors import InvalidArgumentError, RecordError
 from .records import PlayRecord, Skipped, read_records
 from .replay import replay_record
 
-__all__ = ["PART_BYTES", "workers", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
+__all__ = ["PART_BYTES", "workers", "plan", "replay_part", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
 
 _SUFFIXES = (".pbn", ".lin")
 
@@ -136,12 +136,13 @@ def replay_file(path: "str | Path", part: int = 0, parts: int = 1) -> Summary:
     return s
 
 
-def _replay_part(job: tuple[Path, int, int]) -> tuple[Path, Summary]:
-    return job[0], replay_file(*job)
+def replay_part(job: tuple[Path, int, int]) -> Summary:
+    """:func:`replay_file` on a ``(path, part, parts)`` work item of :func:`plan` (a pure function of it)."""
+    return replay_file(*job)
 
 
 def workers(jobs: int) -> int:
-    """How many worker processes ``jobs`` gives: at most one per core."""
+    """How many local worker processes ``jobs`` gives: at most one per core."""
     return max(1, min(jobs, os.cpu_count() or 1))
 
 
@@ -149,34 +150,48 @@ def workers(jobs: int) -> int:
 PART_BYTES = 200_000
 
 
-def replay_many(files: Sequence[Path], *, jobs: int = 1,
-                progress: Callable[[Summary, Path], None] | None = None) -> Summary:
-    """Replay every file (``jobs`` worker processes: the biggest files first, big ones split by record);
-    ``progress`` is called after each file or part."""
-    if jobs < 1:
-        raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
-    total = Summary()
-    if workers(jobs) == 1:
-        for path in files:
-            total.add(replay_file(path))
-            if progress is not None:
-                progress(total, path)
-        return total
+def plan(files: Sequence[Path], split: bool = True) -> list[tuple[Path, int, int]]:
+    """The work items ``(path, part, parts)``: the biggest files first, each split into one part per
+    :data:`PART_BYTES` (one part each when not ``split``: the in-process order, files as given)."""
+    if not split:
+        return [(path, 0, 1) for path in files]
     work: list[tuple[Path, int, int]] = []
     for path in sorted(files, key=lambda f: f.stat().st_size, reverse=True):
         parts = max(1, path.stat().st_size // PART_BYTES)
         work += [(path, k, parts) for k in range(parts)]
-    with ProcessPoolExecutor(workers(jobs)) as pool:
-        futures = [pool.submit(_replay_part, job) for job in work]
-        try:
-            for future in as_completed(futures):
-                path, part = future.result()
-                total.add(part)
-                if progress is not None:
-                    progress(total, path)
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
+    return work
+
+
+def _canonical(total: Summary) -> Summary:
+    """Orders that must not depend on who finished first: reasons by count then name, violations sorted."""
+    total.rejected = Counter(dict(sorted(total.rejected.items(), key=lambda kv: (-kv[1], kv[0]))))
+    total.skipped = Counter(dict(sorted(total.skipped.items(), key=lambda kv: (-kv[1], kv[0]))))
     total.violations.sort()
     return total
+
+
+def replay_many(files: Sequence[Path], *, jobs: int = 1, scheduler: str | None = None,
+                progress: Callable[[Summary, Path], None] | None = None) -> Summary:
+    """Replay every file: in this process when ``jobs`` is 1 and no ``scheduler`` is named, else on
+    Dask (``jobs`` local worker processes, or the cluster at ``scheduler``) with big files split by
+    record; ``progress`` is called after each file or part. The summary is the same either way."""
+    if jobs < 1:
+        raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
+    total = Summary()
+    if workers(jobs) == 1 and scheduler is None:
+        for path in files:
+            total.add(replay_file(path))
+            if progress is not None:
+                progress(total, path)
+        return _canonical(total)
+    from .distributed import run_map
+
+    work = plan(files)
+
+    def arrived(k: int, part: Summary) -> None:
+        total.add(part)
+        if progress is not None:
+            progress(total, work[k][0])
+
+    run_map(replay_part, work, jobs=workers(jobs), scheduler=scheduler, on_result=arrived, name="replay")
+    return _canonical(total)

@@ -6,7 +6,9 @@ and claim: the calls matched, the claim's and each fallback's accuracy on the ca
 95% Wilson interval, and the claim's exact prior for a random hand (the exact dealer on the claim
 as a one-seat spec; a claim outside the dealer's dialect has none, and says so). Coverage counts
 every call: read by the book, by an explanation, or uncovered; all per source folder and for the
-defenders (the side that did not declare) only.
+defenders (the side that did not declare) only. Each file is tallied on its own
+(:func:`tally_file`, a pure function of its :class:`FileWork`) and the tallies are folded in file
+order, so the files can be shared among Dask workers (``jobs``, ``scheduler``) with the same result.
 
 The result is data (:class:`Calibration`, JSON with :meth:`Calibration.as_dict`): a claim's
 ``likelihood_ratio`` (accuracy over prior) is what a weighted view can weigh it by. The figures
@@ -38,7 +40,7 @@ from .book import Book, load_book, render
 from .measures import Level
 from .reading import EXPLANATION_RULE, read_auction
 
-__all__ = ["ClaimRow", "Coverage", "Calibration", "calibrate", "claim_prior", "record_files", "shipped_form"]
+__all__ = ["ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "record_files", "shipped_form"]
 
 
 @lru_cache(maxsize=4096)
@@ -157,30 +159,78 @@ def _truth(text: str, masks: Sequence[int]) -> np.ndarray:
     return np.asarray(evaluate(claim, value, len(masks)), dtype=bool)
 
 
-def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False) -> Calibration:
-    """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands."""
-    the_book = load_book(book)
-    files = list(record_files(paths))
-    # (rule, claim index) -> template text -> [(mask, folder, defender)]
-    seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]] = defaultdict(lambda: defaultdict(list))
+#: (rule, claim index) -> claim and fallback texts -> [(caller's hand mask, folder, defender)]
+Seen = dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]]
+
+
+@dataclass(frozen=True)
+class FileWork:
+    """One file to tally: its source folder, its path and the book."""
+
+    folder: str
+    path: Path
+    book: Book
+
+
+@dataclass(frozen=True)
+class FileTally:
+    """One file's auctions tallied: records read, unreadable, the calls each claim was made on, coverage."""
+
+    records: int
+    errors: int
+    seen: Seen
+    coverage: dict[tuple[str, bool], Coverage]
+
+
+def tally_file(work: FileWork) -> FileTally:
+    """Read every auction of one file with the book and tally it (a pure function of ``work``)."""
+    seen: Seen = defaultdict(lambda: defaultdict(list))
     coverage: dict[tuple[str, bool], Coverage] = defaultdict(Coverage)
     records = errors = 0
+    for item in read_auctions(work.path):
+        if isinstance(item, RecordError) or not isinstance(item, AuctionRecord):
+            errors += 1
+            continue
+        records += 1
+        _tally(item, work.folder, work.book, seen, coverage)
+    return FileTally(records, errors, {k: dict(v) for k, v in seen.items()}, dict(coverage))
+
+
+def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
+              jobs: int = 1, scheduler: str | None = None) -> Calibration:
+    """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands:
+    in this process when ``jobs`` is 1 and no ``scheduler`` is named, else file by file on Dask
+    (:func:`inference.distributed.run_map`); the result is the same."""
+    the_book = load_book(book)
+    work = [FileWork(folder, path, the_book) for folder, path in record_files(paths)]
     bar: Any = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=len(files), unit="file", desc=f"rules {the_book.name}", file=sys.stderr)
-    for folder, path in files:
-        for item in read_auctions(path):
-            if isinstance(item, RecordError) or not isinstance(item, AuctionRecord):
-                errors += 1
-                continue
-            records += 1
-            _tally(item, folder, the_book, seen, coverage)
+        bar = tqdm(total=len(work), unit="file", desc=f"rules {the_book.name}", file=sys.stderr)
+    try:
+        if jobs == 1 and scheduler is None:
+            tallies = []
+            for item in work:
+                tallies.append(tally_file(item))
+                if bar is not None:
+                    bar.update(1)
+        else:
+            from ..distributed import run_map
+
+            tallies = run_map(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",
+                              on_result=None if bar is None else lambda k, t: bar.update(1))
+    finally:
         if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    return _rows(the_book, records, errors, seen, coverage)
+            bar.close()
+    seen: Seen = defaultdict(lambda: defaultdict(list))
+    coverage: dict[tuple[str, bool], Coverage] = defaultdict(Coverage)
+    for tally in tallies:  # in file order: the same lists, in the same order, as one pass
+        for key, groups in tally.seen.items():
+            for texts, entries in groups.items():
+                seen[key][texts] += entries
+        for where, cov in tally.coverage.items():
+            coverage[where] = coverage[where].add(cov)
+    return _rows(the_book, sum(t.records for t in tallies), sum(t.errors for t in tallies), seen, coverage)
 
 
 def _seat(text: str) -> Seat | None:
@@ -188,8 +238,7 @@ def _seat(text: str) -> Seat | None:
 
 
 def _tally(rec: AuctionRecord, folder: str, book: Book,
-           seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]],
-           coverage: dict[tuple[str, bool], Coverage]) -> None:
+           seen: Seen, coverage: dict[tuple[str, bool], Coverage]) -> None:
     if not rec.calls:
         return
     try:
@@ -220,8 +269,7 @@ def _mean(total: Fraction | None, n: int, rule_id: str) -> Fraction | None:
 
 
 def _rows(book: Book, records: int, errors: int,
-          seen: dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]],
-          coverage: dict[tuple[str, bool], Coverage]) -> Calibration:
+          seen: Seen, coverage: dict[tuple[str, bool], Coverage]) -> Calibration:
     rows = []
     order = [(r.id, k) for r in book.rule for k in range(len(r.claim))] + [(EXPLANATION_RULE, 0)]
     for key in order:

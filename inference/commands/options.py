@@ -56,6 +56,7 @@ __all__ = [
     "add_spec",
     "add_limit",
     "add_book",
+    "add_workers",
 ]
 
 #: What a command runs: the parsed arguments and standard output in, the exit status out.
@@ -186,3 +187,11 @@ def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:
     p.add_argument("--book", required=required,
                    help=f"bidding book to read the auction with: {known}, or a .toml file"
                         + ("" if required else " (default: the auction is not read)"))
+
+
+def add_workers(p: argparse.ArgumentParser) -> None:
+    """``--jobs J`` and ``--scheduler ADDRESS``: a bulk job's Dask workers (local processes, or a cluster's)."""
+    p.add_argument("--jobs", type=whole("--jobs", 1, 256), default=1,
+                   help="local worker processes, on Dask when more than 1 (default: 1, in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead")

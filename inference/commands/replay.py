@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dealer import Seat
 
 from ..errors import InvalidArgumentError
-from .options import Subparsers, add_book, add_file, add_json, add_record, add_seat, whole
+from .options import Subparsers, add_book, add_file, add_json, add_record, add_seat, add_workers
 
 if TYPE_CHECKING:
     from ..bulk import Summary
@@ -114,7 +114,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     """Every record under ``paths`` from declarer's view: counts, rejections by reason, soundness, throughput."""
     from tqdm import tqdm
 
-    from ..bulk import PART_BYTES, record_files, replay_many, workers
+    from ..bulk import plan, record_files, replay_many, workers
 
     if args.board is not None or args.record is not None or args.seat:
         raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
@@ -125,7 +125,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, file=sys.stderr,
                disable=not show, dynamic_ncols=True)
     sizes = {f: f.stat().st_size for f in files}
-    parts = {f: (max(1, sizes[f] // PART_BYTES) if workers(args.jobs) > 1 else 1) for f in files}
+    parts = {path: n for path, _, n in plan(files, workers(args.jobs) > 1 or args.scheduler is not None)}
 
     def progress(total: "Summary", path: Path) -> None:
         bar.update(sizes[path] / parts[path])
@@ -134,7 +134,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
 
     start = time.perf_counter()
     try:
-        summary = replay_many(files, jobs=args.jobs, progress=progress)
+        summary = replay_many(files, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
     finally:
         bar.close()
     wall = time.perf_counter() - start
@@ -152,8 +152,10 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     rows.append(("soundness violations", len(summary.violations), ""))
     width = max(len(label) for label, _, _ in rows) + 2
     procs = workers(args.jobs)
+    where = (f"Dask cluster {args.scheduler}" if args.scheduler is not None
+             else f"{procs} process{'es' if procs > 1 else ''}" + (" on Dask" if procs > 1 else ""))
     lines = [f"{summary.files:,} file{'s' if summary.files != 1 else ''}, every record from declarer's view "
-             f"({procs} process{'es' if procs > 1 else ''})"]
+             f"({where})"]
     lines += [f"  {label:<{width}}{n:>10,}" + (f"   {extra}" if extra else "") for label, n, extra in rows]
     lines += [f"    {v}" for v in summary.violations[:10]]
     rate = summary.cards / wall if wall > 0 else 0.0
@@ -206,7 +208,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")
-    p.add_argument("--jobs", type=whole("--jobs", 1, 256), default=1, help="worker processes for a summary (default: 1)")
+    add_workers(p)
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr during a summary (default: when stderr is a terminal)")
     add_record(p, "every record in the file")

@@ -6,7 +6,8 @@ prints, per rule claim: the calls matched, the claim's and its fallbacks' accura
 hand with a 95% Wilson interval, the claim's exact prior for a random hand and the likelihood
 ratio (accuracy over prior); then the claim's accuracy per source folder and for the defenders,
 and the coverage of all calls. ``--json`` prints :meth:`inference.auction.calibration.Calibration.as_dict`.
-A progress bar goes to standard error (``--progress``; by default when it is a terminal).
+A progress bar goes to standard error (``--progress``; by default when it is a terminal). With
+``--jobs J`` (J > 1) or ``--scheduler ADDRESS`` the files are shared among Dask workers; same result.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_book, add_file, add_json
+from .options import Subparsers, add_book, add_file, add_json, add_workers
 
 if TYPE_CHECKING:
     from ..auction.calibration import Calibration
@@ -36,6 +37,7 @@ def register(sub: Subparsers) -> None:
                    help="also write the figures in the form a book ships with (data/auction/<book>.calibration.json)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr (default: when stderr is a terminal)")
+    add_workers(p)
     p.set_defaults(handler=run_rules)
 
 
@@ -52,7 +54,7 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
         if not Path(f).exists():
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    result = calibrate(args.file, book, progress=show)
+    result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler)
     if args.calibration:
         import datetime
 

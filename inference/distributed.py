@@ -1,0 +1,103 @@
+"""Mapping a pure function over work items on Dask: this machine's processes, or a cluster.
+
+:func:`run_map` sends each item to a Dask worker (:mod:`dask.distributed`) and hands the results
+back as they finish (:class:`dask.distributed.as_completed`), so a caller's progress bar stays
+live. By default the workers are a :class:`~dask.distributed.LocalCluster` of this machine's
+processes on the loopback address (``jobs`` of them, no dashboard, nothing to set up); with
+``scheduler`` (``tcp://host:8786``) they are an existing cluster's (a ``dask scheduler`` and
+``dask worker`` processes started as Dask documents; see ``docs/distributed.rst``).
+
+The function must be pure (an item's result depends on the item alone): a worker lost mid-run
+has its tasks redone by Dask on another worker, and each result is taken once, by its task key,
+so a retried task or a result seen twice is never counted twice. Dask is imported here, inside
+the functions, so ``kibitz --help`` does not pay for it.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
+
+from .errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+__all__ = ["HTTP", "task_keys", "connect", "run_map"]
+
+#: The scheduler's small HTTP server (health, metrics; no dashboard) on a free loopback port, not 8787.
+HTTP = {"dashboard_address": "127.0.0.1:0"}
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def task_keys(name: str, count: int) -> list[str]:
+    """One Dask task key per item: ``name``, a run token and the item's position (unique per run)."""
+    import uuid
+
+    token = uuid.uuid4().hex[:12]
+    return [f"{name}-{token}-{k}" for k in range(count)]
+
+
+@contextmanager
+def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator["Client"]:
+    """A Dask client: to the cluster at ``scheduler``, or to a new local cluster of ``jobs`` worker
+    processes (one thread each) on 127.0.0.1 without a dashboard; closed (the local cluster shut
+    down) on leaving, whatever happens."""
+    if jobs < 1:
+        raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, ValueError, TypeError) as exc:
+            raise InvalidArgumentError(f"cannot reach the Dask scheduler {scheduler[:80]!r} (--scheduler): {exc}") from exc
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None, silence_logs=logging.ERROR, scheduler_kwargs=HTTP)
+    try:
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        cluster.close()
+
+
+def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: int = 1,
+            scheduler: str | None = None, client: "Client | None" = None,
+            on_result: Callable[[int, Result], None] | None = None, name: str = "kibitz") -> list[Result]:
+    """``function`` applied to every item on Dask workers; the results in the items' order.
+
+    ``on_result(k, result)`` is called once per item, as its result arrives (in finishing order).
+    The workers are ``client``'s if given, else those of :func:`connect` (``jobs``, ``scheduler``).
+    A task that fails raises its exception here (after the others are cancelled).
+    """
+    if client is None:
+        with connect(jobs, scheduler) as own:
+            return run_map(function, items, client=own, on_result=on_result, name=name)
+    from distributed import as_completed
+
+    keys = task_keys(name, len(items))
+    position = {key: k for k, key in enumerate(keys)}
+    futures = [client.submit(function, item, key=key, pure=False) for key, item in zip(keys, items)]
+    results: dict[int, Any] = {}
+    try:
+        for future in as_completed(futures):
+            k = position[future.key]
+            if k in results:  # a result seen twice counts once
+                continue
+            results[k] = future.result()
+            if on_result is not None:
+                on_result(k, results[k])
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+    return [results[k] for k in range(len(items))]

@@ -1,0 +1,238 @@
+"""Bulk jobs on a local Dask cluster (two worker processes on 127.0.0.1): the same results as in-process,
+results taken once by task key, a worker killed mid-run loses nothing and counts nothing twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("distributed")
+
+import cloudpickle
+import psutil
+from distributed import Client, LocalCluster
+
+from inference.auction.calibration import calibrate
+from inference.bulk import Summary, plan, record_files, replay_many, replay_part
+from inference.distributed import HTTP, connect, run_map, task_keys
+from inference.errors import InvalidArgumentError
+from tests.inference.commands.helpers import run
+from tests.inference.test_bulk import folder
+from tests.inference.test_records import DEAL, pbn_rows, pbn_text
+
+# the test's own functions go to the workers by value (the workers do not import the tests)
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "scenarios" / "records" / "example.pbn"
+CORPUS = Path(os.environ.get("KIBITZ_CORPUS", ROOT.parent / "shared" / "corpus"))
+LIN = ("pn|S,W,N,E|st||md|3SAKQJT98765432,H,DAKQJ,C|rh||ah|Board 1|sv|o|"
+       "mb|1C|an|2+ clubs|mb|P|mb|1N|mb|P|mb|P|mb|P|pg||\n")
+
+
+def spawned() -> list[psutil.Process]:
+    """This process's children but Python's resource tracker (which lives as long as we do)."""
+    return [p for p in psutil.Process().children(recursive=True)
+            if not any("resource_tracker" in part for part in p.cmdline())]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[tuple[LocalCluster, Client]]:
+    """Two worker processes, one thread each, on the loopback address, no dashboard; always shut down."""
+    lc = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, scheduler_kwargs=HTTP)
+    children: list[psutil.Process] = []
+    try:
+        client = Client(lc)
+        try:
+            client.wait_for_workers(2, timeout=60)
+            children = spawned()
+            yield lc, client
+        finally:
+            client.close()
+    finally:
+        lc.close()
+        gone, alive = psutil.wait_procs(children, timeout=10)
+        assert not alive, f"worker processes left behind: {alive}"
+
+
+def ready(cluster: tuple[LocalCluster, Client]) -> str:
+    """The scheduler's address once both workers are up (a test may have killed one)."""
+    lc, client = cluster
+    client.wait_for_workers(2, timeout=60)
+    return str(lc.scheduler_address)
+
+
+def same(a: Summary, b: Summary) -> None:
+    """Field by field (CPU seconds aside): counts, reasons in order, every violation."""
+    assert (a.files, a.read, a.replayed, a.cards) == (b.files, b.read, b.replayed, b.cards)
+    assert list(a.rejected.items()) == list(b.rejected.items())
+    assert list(a.skipped.items()) == list(b.skipped.items())
+    assert a.violations == b.violations
+    assert a.as_json() | {"cpu_seconds": 0} == b.as_json() | {"cpu_seconds": 0}
+
+
+def small_files(tmp_path: Path) -> list[Path]:
+    """example.pbn, a folder of legal, illegal and passed-out records, and a file of many short records."""
+    root = folder(tmp_path)
+    from dealer import Seat
+    from inference.contract import Strain
+    from tests.inference.helpers import random_play
+    import random
+
+    plays = [random_play(DEAL, Seat.S, Strain.H, random.Random(100 + k), 4 + k % 9) for k in range(24)]
+    (root / "many.pbn").write_text("\n".join(pbn_text(DEAL, Seat.S, "4H", pbn_rows(DEAL, Seat.S, Strain.H, c, Seat.W))
+                                             for c in plays))
+    return [EXAMPLE, *record_files([root])]
+
+
+def test_listening_on_loopback_only(cluster: tuple[LocalCluster, Client]) -> None:
+    ready(cluster)
+    _, client = cluster
+    info = client.scheduler_info()
+    addresses = [info["address"], *info["workers"], *(w["nanny"] for w in info["workers"].values())]
+    assert addresses and all(a.startswith("tcp://127.0.0.1:") for a in addresses), addresses
+    for proc in [psutil.Process(), *psutil.Process().children(recursive=True)]:
+        for conn in proc.net_connections(kind="inet"):
+            if conn.status == psutil.CONN_LISTEN:
+                assert conn.laddr.ip == "127.0.0.1", (proc, conn)
+
+
+def test_run_map_keeps_order_and_takes_each_result_once(cluster: tuple[LocalCluster, Client]) -> None:
+    ready(cluster)
+    seen: list[tuple[int, int]] = []
+    out = run_map(abs, [-5, 3, -1, 0, -8], client=cluster[1], on_result=lambda k, r: seen.append((k, r)))
+    assert out == [5, 3, 1, 0, 8]
+    assert sorted(seen) == [(0, 5), (1, 3), (2, 1), (3, 0), (4, 8)]
+    keys = task_keys("x", 3)
+    assert len(set(keys + task_keys("x", 3))) == 6  # a fresh token per run: no stale result reused
+
+
+def test_replay_on_the_cluster_equals_in_process(tmp_path: Path, cluster: tuple[LocalCluster, Client],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    address = ready(cluster)
+    files = small_files(tmp_path)
+    here = replay_many(files)
+    assert here.rejected == {"card played twice": 1} and here.skipped == {"passed out": 1}
+    monkeypatch.setattr("inference.bulk.PART_BYTES", 400)  # big files split by record
+    assert len(plan(files)) > len(files)
+    calls: list[Path] = []
+    there = replay_many(files, scheduler=address, progress=lambda total, path: calls.append(path))
+    same(there, here)
+    assert len(calls) == len(plan(files))  # the bar moved once per part, as each arrived
+
+
+def test_the_cli_replay_and_rules_through_a_scheduler(tmp_path: Path, cluster: tuple[LocalCluster, Client]) -> None:
+    address = ready(cluster)
+    files = [str(f) for f in small_files(tmp_path)]
+    status, out, _ = run("replay", *files, "--json", "--no-progress")
+    status2, out2, _ = run("replay", *files, "--json", "--no-progress", "--scheduler", address)
+    assert status == status2 == 0
+    a, b = json.loads(out), json.loads(out2)
+    assert a | {"seconds": 0, "cpu_seconds": 0} == b | {"seconds": 0, "cpu_seconds": 0}
+    (tmp_path / "lin").mkdir()
+    for k in range(3):
+        (tmp_path / "lin" / f"x{k}.lin").write_text(LIN * (k + 1))
+    rules = [*files, str(tmp_path / "lin")]
+    status, out, _ = run("rules", *rules, "--book", "sayc", "--json", "--no-progress")
+    status2, out2, _ = run("rules", *rules, "--book", "sayc", "--json", "--no-progress", "--scheduler", address)
+    assert status == status2 == 0 and out == out2  # every tally, prior and interval, in the same order
+    assert json.loads(out)["records"] == json.loads(out2)["records"] > 6
+
+
+def test_calibrate_on_the_cluster_equals_in_process(tmp_path: Path, cluster: tuple[LocalCluster, Client]) -> None:
+    address = ready(cluster)
+    for k in range(4):
+        (tmp_path / f"y{k}.lin").write_text(LIN * (k + 1))
+    paths = [tmp_path, EXAMPLE]
+    assert calibrate(paths, "sayc", scheduler=address) == calibrate(paths, "sayc")
+
+
+def slow_part(job: tuple[Path, int, int]) -> Summary:
+    """A part replayed slowly, so that tasks are pending when a worker is killed."""
+    time.sleep(0.15)
+    return replay_part(job)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(
+        tmp_path: Path, cluster: tuple[LocalCluster, Client], monkeypatch: pytest.MonkeyPatch) -> None:
+    ready(cluster)
+    lc, client = cluster
+    files = small_files(tmp_path)
+    monkeypatch.setattr("inference.bulk.PART_BYTES", 150)
+    work = plan(files)
+    assert len(work) >= 20
+    pids = client.run(os.getpid)  # worker address -> its process
+    killed: list[str] = []
+    arrived: list[int] = []
+    total = Summary()
+
+    def on_result(k: int, part: Summary) -> None:
+        arrived.append(k)
+        total.add(part)
+        if not killed:  # kill the worker busy on a pending task, with most of the run to go
+            busy = [w for w, keys in client.processing().items() if keys]
+            killed.append(busy[0])
+            psutil.Process(pids[busy[0]]).kill()
+
+    results = run_map(slow_part, work, client=client, on_result=on_result)
+    assert killed and sorted(arrived) == list(range(len(work)))  # every part once
+    whole = replay_many(files)
+    same(canonical(total), whole)  # as the results arrived
+    same(canonical(_fold(results)), whole)  # as returned, by task
+
+
+def _fold(parts: list[Summary]) -> Summary:
+    s = Summary()
+    for p in parts:
+        s.add(p)
+    return s
+
+
+def canonical(s: Summary) -> Summary:
+    """Reasons by count then name, violations sorted (as replay_many leaves them)."""
+    from collections import Counter
+
+    s.violations.sort()
+    s.rejected = Counter(dict(sorted(s.rejected.items(), key=lambda kv: (-kv[1], kv[0]))))
+    s.skipped = Counter(dict(sorted(s.skipped.items(), key=lambda kv: (-kv[1], kv[0]))))
+    return s
+
+
+def test_a_local_cluster_of_our_own_shuts_down(tmp_path: Path) -> None:
+    before = {p.pid for p in spawned()}
+    with connect(jobs=2) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        ours = [p for p in spawned() if p.pid not in before]
+        assert len(ours) == 2
+    gone, alive = psutil.wait_procs(ours, timeout=10)
+    assert not alive
+
+
+def test_bad_workers_are_argument_errors() -> None:
+    with pytest.raises(InvalidArgumentError, match="jobs=0"):
+        with connect(jobs=0):
+            pass
+    with pytest.raises(InvalidArgumentError, match="tcp://127.0.0.1:9"):
+        with connect(scheduler="tcp://127.0.0.1:9"):
+            pass
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_corpus_sample_on_the_cluster_equals_in_process(cluster: tuple[LocalCluster, Client]) -> None:
+    sample = [CORPUS / "bbo-vugraph-flagged", CORPUS / "realbridge-online"]
+    if not all(p.exists() for p in sample):
+        pytest.skip("no corpus")
+    address = ready(cluster)
+    files = record_files(sample)
+    here = replay_many(files)
+    assert sum(here.rejected.values()) > 100  # the flagged folder's illegal records, by reason
+    same(replay_many(files, scheduler=address), here)
