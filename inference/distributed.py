@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from .errors import InvalidArgumentError
-
-if TYPE_CHECKING:
-    from distributed import Client
 
 __all__ = ["HTTP", "task_keys", "connect", "run_map"]
 
@@ -41,18 +38,24 @@ def task_keys(name: str, count: int) -> list[str]:
     return [f"{name}-{token}-{k}" for k in range(count)]
 
 
+def _distributed() -> Any:
+    """:mod:`dask.distributed`, imported when first needed (it is untyped: Any)."""
+    import importlib
+
+    return importlib.import_module("distributed")
+
+
 @contextmanager
-def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator["Client"]:
+def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
     """A Dask client: to the cluster at ``scheduler``, or to a new local cluster of ``jobs`` worker
     processes (one thread each) on 127.0.0.1 without a dashboard; closed (the local cluster shut
     down) on leaving, whatever happens."""
     if jobs < 1:
         raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
-    from distributed import Client, LocalCluster
-
+    dask = _distributed()
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = dask.Client(scheduler, timeout="10s")
         except (OSError, ValueError, TypeError) as exc:
             raise InvalidArgumentError(f"cannot reach the Dask scheduler {scheduler[:80]!r} (--scheduler): {exc}") from exc
         try:
@@ -60,10 +63,10 @@ def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator["Client"]:
         finally:
             client.close()
         return
-    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, silence_logs=logging.ERROR, scheduler_kwargs=HTTP)
+    cluster = dask.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                dashboard_address=None, silence_logs=logging.ERROR, scheduler_kwargs=HTTP)
     try:
-        client = Client(cluster)
+        client = dask.Client(cluster)
         try:
             yield client
         finally:
@@ -73,7 +76,7 @@ def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator["Client"]:
 
 
 def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: int = 1,
-            scheduler: str | None = None, client: "Client | None" = None,
+            scheduler: str | None = None, client: Any = None,
             on_result: Callable[[int, Result], None] | None = None, name: str = "kibitz") -> list[Result]:
     """``function`` applied to every item on Dask workers; the results in the items' order.
 
@@ -84,8 +87,7 @@ def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: 
     if client is None:
         with connect(jobs, scheduler) as own:
             return run_map(function, items, client=own, on_result=on_result, name=name)
-    from distributed import as_completed
-
+    as_completed = _distributed().as_completed
     keys = task_keys(name, len(items))
     position = {key: k for k, key in enumerate(keys)}
     futures = [client.submit(function, item, key=key, pure=False) for key, item in zip(keys, items)]

@@ -43,6 +43,7 @@ __all__ = [
     "COUNT",
     "SEED",
     "LIMIT",
+    "JOBS",
     "add_file",
     "add_record",
     "add_seat",
@@ -103,6 +104,7 @@ AFTER = whole("--after", 0)
 COUNT = whole("-n", 0)
 SEED = whole("--seed", 0, 2 ** 63 - 1)
 LIMIT = whole("--limit", 1)
+JOBS = whole("--jobs", 1, 256)
 
 
 def agreement_names(folder: str) -> list[str]:
@@ -191,7 +193,7 @@ def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:
 
 def add_workers(p: argparse.ArgumentParser) -> None:
     """``--jobs J`` and ``--scheduler ADDRESS``: a bulk job's Dask workers (local processes, or a cluster's)."""
-    p.add_argument("--jobs", type=whole("--jobs", 1, 256), default=1,
+    p.add_argument("--jobs", type=JOBS, default=1,
                    help="local worker processes, on Dask when more than 1 (default: 1, in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead")

@@ -114,6 +114,36 @@ def test_run_map_keeps_order_and_takes_each_result_once(cluster: tuple[LocalClus
     assert len(set(keys + task_keys("x", 3))) == 6  # a fresh token per run: no stale result reused
 
 
+def test_a_result_seen_twice_counts_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """as_completed handing back a finished task again (a retried task) must not count it again."""
+    class Future:
+        def __init__(self, key: str, value: int) -> None:
+            self.key, self.value = key, value
+
+        def result(self) -> int:
+            return self.value
+
+        def done(self) -> bool:
+            return True
+
+    class FakeClient:
+        def submit(self, function: Any, item: int, *, key: str, pure: bool) -> Future:
+            return Future(key, function(item))
+
+        def cancel(self, futures: list[Future]) -> None:
+            assert futures == []
+
+    class Dask:
+        @staticmethod
+        def as_completed(futures: list[Future]) -> Iterator[Future]:
+            yield from [futures[1], futures[0], futures[1], futures[2], futures[0]]
+
+    monkeypatch.setattr("inference.distributed._distributed", lambda: Dask)
+    calls: list[tuple[int, int]] = []
+    assert run_map(abs, [-1, -2, -3], client=FakeClient(), on_result=lambda k, r: calls.append((k, r))) == [1, 2, 3]
+    assert calls == [(1, 2), (0, 1), (2, 3)]
+
+
 def test_replay_on_the_cluster_equals_in_process(tmp_path: Path, cluster: tuple[LocalCluster, Client],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     address = ready(cluster)
