@@ -1,6 +1,9 @@
 """Value of inference: the reference declarer with the lawful view against the agreement and weighted views.
 
-Run: ``python benchmarks/bot.py [--deals 200] [-n 30] [--jobs 2]`` (needs ``pip install 'kibitz[bot]'``).
+Run: ``python benchmarks/bot.py [--deals 200] [-n 30] [--jobs 2 | --scheduler tcp://host:8786]`` (needs
+``pip install 'kibitz[bot]'``). The deals are played on Dask (:func:`inference.distributed.run_map`:
+``--jobs`` local worker processes, or a cluster's workers); ``--jobs 1`` plays them in this process.
+Each deal's play depends on its seed alone, so the numbers are the same however the deals are shared.
 
 Deals: the first complete records of ``../shared/corpus`` (their contract and declarer; the recorded
 play is not used), or, without the corpus, deals from the exact dealer with a fixed seed played in
@@ -22,8 +25,8 @@ import platform
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
@@ -75,6 +78,23 @@ def play_one(job: tuple[str, str, int, int, int, int]) -> dict[str, object]:
     return row
 
 
+def play_all(jobs: list[tuple[str, str, int, int, int, int]], workers: int = 1, scheduler: str | None = None,
+             bar: Any = None) -> list[dict[str, object]]:
+    """:func:`play_one` on every job, in the jobs' order: in this process (``workers`` 1, no
+    ``scheduler``) or on Dask; ``bar`` (tqdm) moves as each deal finishes."""
+    if workers == 1 and scheduler is None:
+        rows = []
+        for job in jobs:
+            rows.append(play_one(job))
+            if bar is not None:
+                bar.update(1)
+        return rows
+    from inference.distributed import run_map
+
+    return run_map(play_one, jobs, jobs=workers, scheduler=scheduler, name="bot",
+                   on_result=None if bar is None else lambda k, row: bar.update(1))
+
+
 def interval(diffs: list[int]) -> tuple[float, float, float]:
     """Mean and 95% confidence interval of paired differences (normal approximation)."""
     mean = statistics.fmean(diffs)
@@ -88,6 +108,7 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=30, help="layouts per decision")
     ap.add_argument("--tricks", type=int, default=13, help="tricks the bot plays before both sides go double dummy")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scheduler", metavar="ADDRESS", help="a Dask cluster's scheduler (tcp://host:8786)")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     args = ap.parse_args()
     from tqdm import tqdm
@@ -95,13 +116,12 @@ def main() -> None:
     sample = deals(args.deals, Path(args.corpus))
     jobs = [(pbn, c, d, i, args.n, args.tricks) for pbn, c, d, i in sample]
     start = time.perf_counter()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(tqdm(pool.map(play_one, jobs), total=len(jobs), desc="deals", file=sys.stderr))
+    rows = play_all(jobs, args.jobs, args.scheduler, tqdm(total=len(jobs), desc="deals", file=sys.stderr))
     elapsed = time.perf_counter() - start
     source = "corpus" if Path(args.corpus).is_dir() else "dealer, seed 11"
     print(f"# Kibitz bot benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {len(rows)} deals ({source}), {args.n} layouts a decision, "
-          f"{args.jobs} processes, {elapsed:.0f} s")
+          f"{args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
     print()
     print("| view | declarer's mean tricks | minus lawful: mean [95% CI] | better / same / worse deals "
           "| decisions on the lawful fallback | seconds a deal (median) |")

@@ -266,3 +266,23 @@ def test_corpus_sample_on_the_cluster_equals_in_process(cluster: tuple[LocalClus
     here = replay_many(files)
     assert sum(here.rejected.values()) > 100  # the flagged folder's illegal records, by reason
     same(replay_many(files, scheduler=address), here)
+
+
+@pytest.mark.bot
+@pytest.mark.slow
+def test_a_small_bot_run_on_a_local_cluster_equals_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/bot.py's deals played on two local Dask workers (its own cluster, as the script runs)."""
+    pytest.importorskip("endplay")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bot  # benchmarks/bot.py; its functions go to the workers by value
+
+    cloudpickle.register_pickle_by_value(bot)
+    jobs = [(pbn, c, d, i, 3, 2) for pbn, c, d, i in bot.deals(3, ROOT / "no-corpus")]  # dealer deals, seed 11
+    here = bot.play_all(jobs)
+    there = bot.play_all(jobs, 2)
+
+    def numbers(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if not k.endswith(" s")} for r in rows]
+
+    assert numbers(there) == numbers(here) and len(here) == 3
+    assert all(isinstance(r["lawful"], int) for r in here)
