@@ -403,7 +403,7 @@ class CompactTables(_Tracked):
                         w_total = wi if w_total is None else w_total * wi
                 targets.append(np.where(alive, key2, -1))
                 wts.append(w_total)
-            live = np.concatenate([x[x >= 0] for x in targets])
+            live = np.concatenate([x[x >= 0] for x in targets]) if targets else np.zeros(0, dtype=np.int64)
             uniq = np.unique(live)
             cells += len(uniq)
             if cells > limit:
@@ -420,7 +420,7 @@ class CompactTables(_Tracked):
             self.keys.append(uniq)
         self.cells = cells
         self.tables: list[np.ndarray] = []
-        if backward:
+        if backward and self.k:  # no tracked seat (a dead spec is given none): nothing to count jointly
             self._build()
 
     _moves = JointTables._moves

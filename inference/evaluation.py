@@ -24,7 +24,8 @@ import numpy as np
 from dealer import CARDS, Seat
 
 from .claims import Claim, Not, claim_text
-from .errors import InconsistentCardsError, InvalidArgumentError
+from .dealing import dealer_count, dealer_support
+from .errors import InconsistentCardsError, InvalidArgumentError, TooComplexError
 from .features import Feature, FeatureValues, Kind, evaluate, features_of, hand_value
 from .joint import joint_support, random_witness
 from .kernel import holding_of, suit_options, unique_rows
@@ -250,7 +251,7 @@ class Evaluator:
         pos = self.position
         if self._joint(features_of(claim)):
             # a witness proves it at once; only when random layouts find none is the exact pass run
-            return random_witness(pos, claim) or bool(joint_support(pos, claim, [Feature.length(pos.concealed[0], 0)]))
+            return random_witness(pos, claim) or bool(_joint_support(pos, claim, [Feature.length(pos.concealed[0], 0)]))
         return bool(self.truth(claim).any())
 
     def verdict(self, claim: Claim) -> Verdict:
@@ -258,7 +259,13 @@ class Evaluator:
         pos = self.position
         if self._joint(features_of(claim)):
             target = [Feature.length(pos.concealed[0], 0)]
-            return Verdict(bool(joint_support(pos, claim, target)), not joint_support(pos, Not(claim), target))
+            try:
+                return Verdict(bool(joint_support(pos, claim, target)), not joint_support(pos, Not(claim), target))
+            except TooComplexError:  # the dealer's tables count it exactly, when it can take the claim
+                some, every = dealer_count(pos, claim), dealer_count(pos)
+                if some is None or every is None:
+                    raise
+                return Verdict(some > 0, some == every)
         t = self.truth(claim)
         return Verdict(bool(t.any()), bool(t.all()) and len(t) > 0)
 
@@ -266,7 +273,7 @@ class Evaluator:
         """Min and max of each feature over the lawful layouts where ``claim`` holds (empty if none)."""
         keys = set(features_of(claim)) | set(features)
         if self._joint(keys):
-            return joint_support(self.position, claim, features)
+            return _joint_support(self.position, claim, features)
         a = self.focus(keys)
         rows, index, _ = self.table(self._needed(keys, a), a)
         value = self.features(rows, index, a)
@@ -287,7 +294,7 @@ def support_bounds(position: Position, claim: Claim, lawful: Bounds) -> Bounds:
     everything: dict[Feature, tuple[int, int]] = {}
     joint = len(concealed) == 3 and len(named) > 0
     if joint:
-        everything = joint_support(position, claim, [f for seat in concealed for f in targets[seat]])
+        everything = _joint_support(position, claim, [f for seat in concealed for f in targets[seat]])
     ev = Evaluator(position)
     seats = []
     for seat in concealed:
@@ -297,3 +304,14 @@ def support_bounds(position: Position, claim: Claim, lawful: Bounds) -> Bounds:
         length = tuple(support[Feature.length(seat, s)] for s in range(4))
         seats.append((seat, SeatBounds(length, support[Feature.hcp(seat)])))  # type: ignore[arg-type]
     return Bounds(tuple(seats), lawful.holders)
+
+
+def _joint_support(position: Position, claim: Claim, targets: Sequence[Feature]) -> dict[Feature, tuple[int, int]]:
+    """:func:`~inference.joint.joint_support`, or the exact dealer's answer where the joint pass is refused."""
+    try:
+        return joint_support(position, claim, targets)
+    except TooComplexError:
+        answer = dealer_support(position, claim, targets)
+        if answer is None:
+            raise
+        return answer

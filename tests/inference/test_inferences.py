@@ -377,7 +377,8 @@ def test_lead_group_verdicts() -> None:
 
 
 def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Before dummy, claims on two defenders need the joint pass; past its limit: TooComplexError, no crash."""
+    """Before dummy, claims on two defenders need the joint pass; past its limit the exact dealer answers when
+    every claim is about one seat in its language; a relation between seats is refused: TooComplexError, no crash."""
     import inference.evaluation as evaluation_module
     import inference.kernel as kernel_module
     from inference.errors import TooComplexError
@@ -388,7 +389,7 @@ def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch:
     monkeypatch.setattr(kernel_module, "JOINT_LIMIT", 10)
     monkeypatch.setattr(evaluation_module, "random_witness", lambda *a, **k: False)  # force the exact pass
     with pytest.raises(TooComplexError, match="over the limit of 10"):
-        state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) >= 6"))
+        state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) > hcp(LHO)"))
     assert (state.ply, state.snapshot) == before
     monkeypatch.undo()
     state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) >= 6"))

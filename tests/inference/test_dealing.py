@@ -1,0 +1,74 @@
+"""The exact dealer answers claims over three concealed hands exactly where the joint pass is refused.
+
+Property: on random three-hand positions (mid-hand starts before dummy is seen) and random claims
+about one or more of the hands, the dealer's bounds and verdicts equal the joint pass's, which the
+other tests check against brute force; forcing the joint pass to refuse changes no answer.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer import Deal, Seat
+from inference.claims import parse_claim
+from inference.dealing import dealer_count, dealer_support
+from inference.evaluation import Evaluator, support_bounds
+from inference.features import Feature
+from inference.joint import joint_support
+from tests.inference.test_inferences import holds, layouts_hands, three_concealed
+from tests.strategies import deals
+
+_ATOMS = ["hcp({s}) >= {n}", "hcp({s}) <= {n}", "hearts({s}) >= {k}", "spades({s}) <= {k}",
+          "shape({s}, any 4333 + any 4432 + any 5332)", "hcp({s}, clubs) >= 3", "clubs({s}) == {k}"]
+
+
+@st.composite
+def per_seat_claims(draw: st.DrawFn) -> str:
+    parts = []
+    for seat in draw(st.lists(st.sampled_from(["LHO", "RHO", "partner"]), min_size=1, max_size=3, unique=True)):
+        atom = draw(st.sampled_from(_ATOMS)).format(s=seat, n=draw(st.integers(0, 12)), k=draw(st.integers(0, 4)))
+        parts.append(f"!({atom})" if draw(st.booleans()) else atom)
+    return " && ".join(parts)
+
+
+@settings(max_examples=25, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), per_seat_claims())
+def test_the_dealer_equals_the_joint_pass(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
+                                          text: str) -> None:
+    state = three_concealed(deal, declarer, tricks, rnd)
+    pos = state.snapshot.position()
+    claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
+    targets = [Feature.length(s, q) for s in pos.concealed for q in range(4)] + [Feature.hcp(s) for s in pos.concealed]
+    answer = dealer_support(pos, claim, targets)
+    if answer is not None:  # None: a claim the dealer's tables cannot deal exactly (not answered there)
+        assert answer == joint_support(pos, claim, targets), text
+    hands = layouts_hands(state)
+    assert dealer_count(pos) == len(hands)
+    count = dealer_count(pos, claim)
+    assert count is None or count == sum(holds(claim, h) for h in hands), text
+
+
+def test_refused_joint_passes_are_answered_by_the_dealer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the lead, an auction's claims on three hands: bounds and verdicts with the joint pass
+    refused (a limit of 10 pairs) equal those the joint pass gives when allowed."""
+    import inference.kernel as kernel
+    from inference.play import PlayState
+
+    state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
+    pos = state.snapshot.position()
+    claim = parse_claim("hcp(W) <= 11 && hearts(E) >= 5 && hcp(E) >= 8 && shape(N, any 4333 + any 4432)",
+                        viewer="S")
+    wanted = support_bounds(pos, claim, state.bounds())
+    verdict = Evaluator(pos).verdict(claim)
+    monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
+    assert support_bounds(pos, claim, state.bounds()) == wanted
+    assert Evaluator(pos).verdict(claim) == verdict
+    relation = parse_claim("hcp(W) > hcp(E) && hearts(N) >= 5", viewer="S")  # seats related: not the dealer's
+    from inference.errors import TooComplexError
+
+    with pytest.raises(TooComplexError):
+        support_bounds(pos, relation, state.bounds())
