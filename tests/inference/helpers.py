@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
+import importlib.util
 import itertools
 import random
-from typing import Iterator
+from typing import Any, Iterator
+
+import pytest
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
 from inference.contract import Strain
@@ -105,4 +109,25 @@ def bounds_from_layouts(layouts: list[dict[Seat, int]]) -> tuple[dict[Seat, dict
     return out, holders
 
 
-__all__ = ["legal_cards", "random_play", "replay", "brute_force_layouts", "bounds_from_layouts", "CARDS"]
+__all__ = ["needs_solver", "hide_endplay", "legal_cards", "random_play", "replay", "brute_force_layouts", "bounds_from_layouts", "CARDS"]
+
+
+_NO_SOLVER = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
+                                reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
+
+
+def needs_solver(test: Any) -> Any:
+    """The test needs the double-dummy solver: marked ``bot``, skipped without the extra."""
+    return pytest.mark.bot(_NO_SOLVER(test))
+
+
+def hide_endplay(monkeypatch: pytest.MonkeyPatch, fault: type[Exception] = ImportError) -> None:
+    """Make importing endplay (the bot extra) raise ``fault``, as if it were not installed."""
+    real = builtins.__import__
+
+    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("endplay"):
+            raise fault(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_endplay)

@@ -5,8 +5,6 @@ The tests marked ``needs_solver`` need endplay; without it they are skipped (CI 
 
 from __future__ import annotations
 
-import builtins
-import importlib.util
 import random
 from pathlib import Path
 from typing import Any
@@ -24,7 +22,7 @@ from inference.leads import load_carding_agreement, load_lead_agreement
 from inference.play import PlayState
 from inference.records import read_pbn
 from inference.trick import legal_cards, trick_winner
-from tests.inference.helpers import random_play
+from tests.inference.helpers import hide_endplay, needs_solver, random_play
 from tests.inference.test_records import pbn_rows, pbn_text
 from tests.strategies import deals
 
@@ -32,14 +30,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "records" / "examp
 
 
 def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = builtins.__import__
-
-    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.startswith("endplay"):
-            raise ImportError(f"No module named {name!r}")
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    hide_endplay(monkeypatch)
     from inference.bot import DoubleDummy
 
     with pytest.raises(BotUnavailableError, match=r"pip install 'kibitz\[bot\]'"):
@@ -102,14 +93,7 @@ def test_an_invalid_board_is_refused_with_what_is_wrong(table: Table, fragment: 
 
 def test_the_solver_is_not_reached_with_an_invalid_board(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check runs before anything of the solver: here there is none (endplay cannot be imported)."""
-    real = builtins.__import__
-
-    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.startswith("endplay"):
-            raise AssertionError(f"the solver was imported: {name}")
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    hide_endplay(monkeypatch, AssertionError)  # importing the solver fails the test
     solver = DoubleDummy.__new__(DoubleDummy)  # a solver object whose DDS must never be called
     solver._solve_all = lambda deals: pytest.fail("DDS called with an invalid board")  # type: ignore[attr-defined]
     with pytest.raises(InvalidBoardError, match="hands of N 13, E 13, S 13, W 12"):
@@ -117,15 +101,6 @@ def test_the_solver_is_not_reached_with_an_invalid_board(monkeypatch: pytest.Mon
 
 
 # -- everything below needs the solver --------------------------------------------------------
-
-_no_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
-                                reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
-
-
-def needs_solver(test: Any) -> Any:
-    """The test needs the double-dummy solver: marked ``bot``, skipped without the extra."""
-    return pytest.mark.bot(_no_solver(test))
-
 
 def minimax(hands: list[int], leader: Seat, trick: list[tuple[Seat, Card]], strain: Strain, side: int) -> int:
     """Tricks ``side`` (0: N-S, 1: E-W) takes from here with both sides perfect: plain game-tree search."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
-import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -13,27 +11,12 @@ from inference.commands.play import record_tricks
 from inference.contract import Strain
 from inference.records import PlayRecord, read_pbn
 from tests.inference.commands.helpers import run
+from tests.inference.helpers import hide_endplay, needs_solver
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "scenarios" / "records" / "example.pbn"
 
-_no_solver = pytest.mark.skipif(importlib.util.find_spec("endplay") is None,
-                                reason="the reference declarer's tests need the extra kibitz[bot] (endplay)")
-
-
-def needs_solver(test: Any) -> Any:
-    """The test needs the double-dummy solver: marked ``bot``, skipped without the extra."""
-    return pytest.mark.bot(_no_solver(test))
-
-
 def test_without_the_extra_kibitz_play_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = builtins.__import__
-
-    def no_endplay(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name.startswith("endplay"):
-            raise ImportError(f"No module named {name!r}")
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_endplay)
+    hide_endplay(monkeypatch)
     status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "3")
     assert status == 2 and "kibitz[bot]" in err
 
