@@ -82,14 +82,7 @@ def play_all(jobs: list[tuple[str, str, int, int, int, int]], workers: int = 1, 
              bar: Any = None) -> list[dict[str, object]]:
     """:func:`play_one` on every job, in the jobs' order: in this process (``workers`` 1, no
     ``scheduler``) or on Dask; ``bar`` (tqdm) moves as each deal finishes."""
-    if workers == 1 and scheduler is None:
-        rows = []
-        for job in jobs:
-            rows.append(play_one(job))
-            if bar is not None:
-                bar.update(1)
-        return rows
-    from inference.distributed import run_map
+    from inference.distributed import run_map  # in this process for one worker and no scheduler
 
     return run_map(play_one, jobs, jobs=workers, scheduler=scheduler, name="bot",
                    on_result=None if bar is None else lambda k, row: bar.update(1))

@@ -82,8 +82,16 @@ def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: 
 
     ``on_result(k, result)`` is called once per item, as its result arrives (in finishing order).
     The workers are ``client``'s if given, else those of :func:`connect` (``jobs``, ``scheduler``).
-    A task that fails raises its exception here (after the others are cancelled).
+    A task that fails raises its exception here (after the others are cancelled). With one job and
+    no scheduler (nor client) the items are mapped here, in this process, in order, without Dask.
     """
+    if client is None and jobs == 1 and scheduler is None:
+        out = []
+        for k, item in enumerate(items):
+            out.append(function(item))
+            if on_result is not None:
+                on_result(k, out[-1])
+        return out
     if client is None:
         with connect(jobs, scheduler) as own:
             return run_map(function, items, client=own, on_result=on_result, name=name)

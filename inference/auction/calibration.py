@@ -208,17 +208,10 @@ def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progr
         from tqdm import tqdm
         bar = tqdm(total=len(work), unit="file", desc=f"rules {the_book.name}", file=sys.stderr)
     try:
-        if jobs == 1 and scheduler is None:
-            tallies = []
-            for item in work:
-                tallies.append(tally_file(item))
-                if bar is not None:
-                    bar.update(1)
-        else:
-            from ..distributed import run_map
+        from ..distributed import run_map  # in this process for one job and no scheduler
 
-            tallies = run_map(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",
-                              on_result=None if bar is None else lambda k, t: bar.update(1))
+        tallies = run_map(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",
+                          on_result=None if bar is None else lambda k, t: bar.update(1))
     finally:
         if bar is not None:
             bar.close()
