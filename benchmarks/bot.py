@@ -1,19 +1,29 @@
-"""Value of inference: the reference declarer with the lawful view against the agreement and weighted views.
+"""Value of inference: the reference declarer with the lawful view against the agreement and weighted
+views and against the omniscient declarer, on real deals with their auctions and opening leads.
 
-Run: ``python benchmarks/bot.py [--deals 200] [-n 30] [--jobs 2 | --scheduler tcp://host:8786]`` (needs
-``pip install 'kibitz[bot]'``). The deals are played on Dask (:func:`inference.distributed.run_map`:
-``--jobs`` local worker processes, or a cluster's workers); ``--jobs 1`` plays them in this process.
-Each deal's play depends on its seed alone, so the numbers are the same however the deals are shared.
+Run: ``python benchmarks/bot.py [--deals 1000] [-n 30] [--book natural-wide] [--jobs 2 | --scheduler
+tcp://host:8786]`` (needs ``pip install 'kibitz[bot]'``). The deals are played on Dask
+(:func:`inference.distributed.run_map`: ``--jobs`` local worker processes, or a cluster's workers);
+``--jobs 1`` plays them in this process. Each deal's play depends on its seed alone, so the numbers are
+the same however the deals are shared.
 
-Deals: the first complete records of ``../shared/corpus`` (their contract and declarer; the recorded
-play is not used), or, without the corpus, deals from the exact dealer with a fixed seed played in
-3NT by the North-South hand with more HCP. The defenders are simulated: they lead by the
-``fourth-best-nt`` agreement, give standard count when following to declarer's leads, and otherwise
-defend double dummy (:class:`inference.bot.AgreementDefence`). Declarer reads the lead and the
-count signals into inferences (:class:`inference.bot.CardReader`) and plays each deal three times,
-sampling ``n`` layouts a decision from the lawful, agreement and weighted views; the same seed is used
-in every view of a deal. Prints declarer's mean tricks per view and the paired difference from the
-lawful view with a 95% confidence interval (normal approximation over deals).
+Deals: records of ``../shared/corpus`` with an auction in which a defender made a non-pass call or
+passed before anyone opened, taken in turn from each source folder (files in name order; a deal
+played at several tables is taken once). Each is played in its recorded contract by its recorded
+declarer; the recorded opening lead is made, then the defenders defend double dummy, giving standard
+count among double-dummy-equal cards when following to declarer's leads
+(:class:`inference.bot.AgreementDefence`). Without the corpus: deals from the exact dealer with a fixed
+seed, 3NT by the North-South hand with more HCP, no auction.
+
+Declarer plays each deal four times: sampling ``n`` layouts a decision from the lawful, the agreement
+and the weighted view (the auction read with ``--book`` and the record's explanations, the lead read
+by ``fourth-best-nt`` against notrump, count signals; :class:`inference.bot.CardReader`), and as the
+omniscient declarer who sees every card (double dummy: the ceiling). The same seed is used in every
+view of a deal. Prints mean tricks, paired differences from the lawful view with 95% intervals (normal
+approximation over deals), the share of the lawful-to-omniscient gap each view recovers (95% interval
+from a seeded paired bootstrap), and per decision: the tricks each view's choices lost double dummy,
+and at the first card where a view chose differently from the lawful view, which choice was right
+double dummy.
 """
 
 from __future__ import annotations
@@ -22,64 +32,184 @@ import argparse
 import math
 import os
 import platform
+import random
 import statistics
 import sys
 import time
+from itertools import zip_longest
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
-from dealer import Deal, Seat  # noqa: E402
+from corpus import DEFAULT_CORPUS  # noqa: E402
+from dealer import Card, Deal, Seat  # noqa: E402
 from dealer.exact import ExactDealer  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
-from inference.contract import Contract  # noqa: E402
+from inference.contract import Contract, Strain  # noqa: E402
+from inference.records import PlayRecord, read_records  # noqa: E402
 
 VIEWS = ("lawful", "agreement", "weighted")
+ALL = (*VIEWS, "omniscient")
+Job = dict[str, Any]
 
 
-def deals(n: int, corpus: Path) -> list[tuple[str, str, int, int]]:
-    """(PBN deal, contract, declarer, index) for ``n`` deals."""
-    out: list[tuple[str, str, int, int]] = []
-    if corpus.is_dir():
-        files = sorted(p for p in corpus.rglob("*") if p.suffix.lower() in (".pbn", ".lin"))
-        for r in complete_records(files, n):
-            out.append((r.deal.to_pbn(), str(r.contract), int(r.declarer), len(out)))
-    if len(out) < n:
-        for masks in ExactDealer(DealSpec()).sample_masks(n - len(out), 11):
-            deal = Deal.from_masks([int(m) for m in masks])
-            declarer = Seat.N if deal[Seat.N].hcp >= deal[Seat.S].hcp else Seat.S
-            out.append((deal.to_pbn(), "3NT", int(declarer), len(out)))
+def heard_defenders(rec: PlayRecord) -> bool:
+    """Whether a defender made a non-pass call, or passed before anyone opened, in the record's auction."""
+    from inference.auction.context import call_token, omitted_passes
+
+    if rec.dealer is None or not rec.calls:
+        return False
+    try:
+        tokens = ["P"] * omitted_passes(rec.dealer, rec.calls, rec.declarer) + [call_token(c) for c in rec.calls]
+    except ValueError:
+        return False
+    defenders = (rec.declarer.lho, rec.declarer.rho)
+    opened = False
+    for i, t in enumerate(tokens):
+        seat = Seat((int(rec.dealer) + i) % 4)
+        if seat in defenders and (t != "P" or not opened):
+            return True
+        opened = opened or t not in ("P", "X", "XX")
+    return False
+
+
+def _folder_records(folder: Path) -> Iterator[tuple[str, PlayRecord]]:
+    for f in sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".pbn", ".lin")):
+        for r in read_records(f):
+            if isinstance(r, PlayRecord) and r.play and heard_defenders(r):
+                yield folder.name, r
+
+
+def corpus_jobs(n: int, corpus: Path) -> list[Job]:
+    """The first ``n`` qualifying records, one folder after another in turn."""
+    out: list[Job] = []
+    seen: set[tuple[str, int]] = set()
+    streams = [_folder_records(d) for d in sorted(p for p in corpus.iterdir() if p.is_dir())]
+    while streams and len(out) < n:
+        for stream in list(streams):
+            item = next(stream, None)
+            while item is not None and (item[1].deal.to_pbn(), int(item[1].declarer)) in seen:
+                item = next(stream, None)
+            if item is None:
+                streams.remove(stream)
+                continue
+            folder, rec = item
+            seen.add((rec.deal.to_pbn(), int(rec.declarer)))
+            out.append({"pbn": rec.deal.to_pbn(), "contract": str(rec.contract), "declarer": int(rec.declarer),
+                        "lead": str(rec.play[0]), "dealer": int(rec.dealer or 0), "calls": rec.calls,
+                        "vulnerable": rec.vulnerable, "explanations": rec.explanations,
+                        "source": folder, "label": rec.label.replace(str(corpus) + os.sep, ""), "index": len(out)})
+            if len(out) >= n:
+                break
     return out
 
 
-def play_one(job: tuple[str, str, int, int, int, int]) -> dict[str, object]:
-    """Play one deal in every view; returns tricks, fallbacks and seconds per view."""
-    from inference.bot import AgreementDefence, CardReader, DoubleDummy, Table, play_deal
+def dealer_jobs(n: int, first: int) -> list[Job]:
+    out: list[Job] = []
+    for masks in ExactDealer(DealSpec()).sample_masks(n, 11):
+        deal = Deal.from_masks([int(m) for m in masks])
+        declarer = Seat.N if deal[Seat.N].hcp >= deal[Seat.S].hcp else Seat.S
+        out.append({"pbn": deal.to_pbn(), "contract": "3NT", "declarer": int(declarer), "lead": None,
+                    "calls": (), "source": "dealer", "label": f"dealt {len(out) + 1}", "index": first + len(out)})
+    return out
+
+
+def replay_tables(deal: Deal, declarer: Seat, strain: Strain, cards: list[str]) -> list[tuple[Any, Card, int]]:
+    """(table, card chosen, card number) at each of declarer's side's choices with two or more legal cards."""
+    from inference.bot import Table
+    from inference.trick import Trick, legal_cards
+
+    hands = list(deal.masks)
+    current = Trick(declarer.lho)
+    out = []
+    for k, text in enumerate(cards):
+        card = Card.parse(text)
+        seat = current.to_play
+        if seat not in (declarer.lho, declarer.rho) and len(legal_cards(hands[seat], current.led_suit)) > 1:
+            held = tuple(h | sum(c.bit for s, c in current.cards if s == i) for i, h in enumerate(hands))
+            out.append((Table(held, current.leader, tuple(c for _, c in current.cards), strain), card, k))
+        hands[seat] &= ~card.bit
+        current = current.add(card, strain)
+        if current.complete:
+            current = current.next_trick()
+    return out
+
+
+def auction_truth(job: Job, declarer: Seat, deal: Deal, book: str) -> tuple[int, int, int]:
+    """(the auction's claims about the defenders, those tagged consistent, consistent ones false on the deal)."""
+    from inference.auction.reading import auction_inferences
+    from inference.claims import parse_claim
+    from inference.features import evaluate, hand_value
+    from inference.inferences import Tag
+
+    if not job.get("calls"):
+        return 0, 0, 0
+    infs = [i for i in auction_inferences(Seat(job["dealer"]), job["calls"], book, job["vulnerable"],
+                                          job["explanations"] or None, declarer) if i.by in (declarer.lho, declarer.rho)]
+    consistent = [i for i in infs if i.tag == Tag.CONSISTENT]
+    false = sum(not bool(evaluate(parse_claim(i.claim), lambda f: _one(hand_value(f, deal.masks[f.seat])), 1)[0])
+                for i in consistent)
+    return len(infs), len(consistent), false
+
+
+def _one(value: int) -> Any:
+    import numpy as np
+
+    return np.array([value])
+
+
+def play_one(job: Job) -> dict[str, object]:
+    """Play one deal in every view; returns tricks, card sequences, per-decision losses and seconds per view."""
+    from inference.bot import AgreementDefence, CardReader, DoubleDummy, HeardAuction, play_deal
     from inference.leads import load_carding_agreement, load_lead_agreement
 
-    pbn, contract_text, declarer_i, index, n, tricks = job
-    deal = Deal.from_pbn(pbn)
-    declarer = Seat(declarer_i)
-    contract = Contract.parse(contract_text)
+    deal = Deal.from_pbn(job["pbn"])
+    declarer = Seat(job["declarer"])
+    contract = Contract.parse(job["contract"])
     solver = DoubleDummy()
     lead = load_lead_agreement("fourth-best-nt")
     carding = load_carding_agreement("standard-count")
-    dd = solver.solve([Table(deal.masks, declarer.lho, (), contract.strain)])[0]
-    row: dict[str, object] = {"index": index, "dd": 13 - max(dd.values())}
-    for view in VIEWS:
+    opening = Card.parse(job["lead"]) if job.get("lead") else None
+    heard = None
+    if job.get("calls"):
+        heard = HeardAuction(Seat(job["dealer"]), tuple(job["calls"]), job["book"], job["vulnerable"],
+                             tuple(job["explanations"]))
+    row: dict[str, object] = {"index": job["index"], "source": job["source"], "label": job["label"],
+                              "nt": contract.strain.trump is None}
+    row["claims"], row["consistent"], row["false"] = auction_truth(job, declarer, deal, job["book"])
+    for view in ALL:
         start = time.perf_counter()
-        result = play_deal(deal, declarer, contract, AgreementDefence(lead, carding, solver), n=n, seed=1000 * index,
-                           view=view, solver=solver, reader=CardReader(lead, carding), tricks=tricks)
+        reader = CardReader(lead if contract.strain.trump is None else None, carding, auction=heard)
+        result = play_deal(deal, declarer, contract, AgreementDefence(lead, carding, solver, opening=opening),
+                           n=job["n"], seed=1000 * job["index"], view="lawful" if view == "omniscient" else view,
+                           solver=solver, reader=reader, tricks=0 if view == "omniscient" else job["tricks"])
         row[view] = result.declarer_tricks
         row[f"{view} fallbacks"] = result.fallbacks
         row[f"{view} s"] = time.perf_counter() - start
+        row[f"{view} cards"] = [str(p.card) for p in result.cards]
+    # every choice of declarer's side, judged double dummy on the true deal
+    for view in ALL:
+        points = replay_tables(deal, declarer, contract.strain, row[f"{view} cards"])  # type: ignore[arg-type]
+        scores = solver.solve([t for t, _, _ in points])
+        losses = [max(s.values()) - s[c] for s, (_, c, _) in zip(scores, points)]
+        row[f"{view} decisions"] = len(losses)
+        row[f"{view} wrong"] = sum(x > 0 for x in losses)
+        row[f"{view} lost"] = sum(losses)
+    # the first card where a view chose differently from the lawful view: the position is the same
+    lawful_cards: list[str] = row["lawful cards"]  # type: ignore[assignment]
+    for view in ALL[1:]:
+        cards: list[str] = row[f"{view} cards"]  # type: ignore[assignment]
+        k = next((i for i, (a, b) in enumerate(zip_longest(lawful_cards, cards)) if a != b), None)
+        row[f"{view} diverged"] = None
+        if k is not None:
+            table = next(t for t, _, i in replay_tables(deal, declarer, contract.strain, lawful_cards) if i == k)
+            s = solver.solve([table])[0]
+            row[f"{view} diverged"] = s[Card.parse(cards[k])] - s[Card.parse(lawful_cards[k])]
     return row
 
 
-def play_all(jobs: list[tuple[str, str, int, int, int, int]], workers: int = 1, scheduler: str | None = None,
-             bar: Any = None) -> list[dict[str, object]]:
+def play_all(jobs: list[Job], workers: int = 1, scheduler: str | None = None, bar: Any = None) -> list[dict[str, object]]:
     """:func:`play_one` on every job, in the jobs' order: in this process (``workers`` 1, no
     ``scheduler``) or on Dask; ``bar`` (tqdm) moves as each deal finishes."""
     from inference.distributed import run_map  # in this process for one worker and no scheduler
@@ -95,44 +225,102 @@ def interval(diffs: list[int]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def gap_share(view: list[int], lawful: list[int], ceiling: list[int], draws: int = 2000) -> tuple[float, float, float]:
+    """Share of the lawful-to-omniscient gap recovered, with a 95% paired bootstrap interval (seed 2026)."""
+    def share(idx: list[int]) -> float:
+        gap = sum(ceiling[i] - lawful[i] for i in idx)
+        return sum(view[i] - lawful[i] for i in idx) / gap if gap else float("nan")
+
+    n = len(view)
+    rng = random.Random(2026)
+    boot = sorted(share([rng.randrange(n) for _ in range(n)]) for _ in range(draws))
+    return share(list(range(n))), boot[int(0.025 * draws)], boot[int(0.975 * draws) - 1]
+
+
+def report(rows: list[dict[str, object]], header: str) -> None:
+    """Print the tables (markdown)."""
+    def col(key: str) -> list[int]:
+        return [int(r[key]) for r in rows]  # type: ignore[call-overload]
+
+    lawful, ceiling = col("lawful"), col("omniscient")
+    print(header)
+    print()
+    print("| view | mean tricks | minus lawful: mean [95% CI] | share of the gap to omniscient [95% CI] "
+          "| better / same / worse deals | choices lost a trick DD | tricks lost DD a deal | seconds a deal (median) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for view in ALL:
+        tricks = col(view)
+        diffs = [a - b for a, b in zip(tricks, lawful)]
+        mean, lo, hi = interval(diffs)
+        better, worse = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+        if view == "lawful":
+            cmp, share = "(baseline)", "0"
+        else:
+            cmp = f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+            s, slo, shi = gap_share(tricks, lawful, ceiling)
+            share = f"{s:.1%} [{slo:.1%}, {shi:.1%}]"
+        wrong, decisions = sum(col(f"{view} wrong")), sum(col(f"{view} decisions"))
+        secs = statistics.median(float(r[f"{view} s"]) for r in rows)  # type: ignore[arg-type]
+        print(f"| {view} | {statistics.fmean(tricks):.3f} | {cmp} | {share} | {better} / {len(rows) - better - worse} / "
+              f"{worse} | {wrong} of {decisions} ({wrong / max(decisions, 1):.1%}) | "
+              f"{statistics.fmean(col(f'{view} lost')):.3f} | {secs:.2f} |")
+    print()
+    print("At the first card where a view chose differently from the lawful view (the same position), "
+          "which choice was right double dummy:")
+    print()
+    print("| view | deals where the choices differed | view's card better / as good / worse | mean tricks (view - lawful) |")
+    print("|---|---:|---:|---:|")
+    for view in ALL[1:]:
+        d = [int(r[f"{view} diverged"]) for r in rows if r[f"{view} diverged"] is not None]  # type: ignore[call-overload]
+        better, worse = sum(x > 0 for x in d), sum(x < 0 for x in d)
+        mean = f"{statistics.fmean(d):+.3f}" if d else "-"
+        print(f"| {view} | {len(d)} of {len(rows)} | {better} / {len(d) - better - worse} / {worse} | {mean} |")
+    claims, consistent, false = sum(col("claims")), sum(col("consistent")), sum(col("false"))
+    wrong_deals = sum(int(r["false"]) > 0 for r in rows)  # type: ignore[call-overload]
+    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in VIEWS[1:]}
+    print()
+    print(f"The auctions gave {claims} claims about the defenders ({claims / len(rows):.1f} a deal), {consistent} "
+          f"tagged agreement-consistent; {false} of those were false on the real hand ({wrong_deals} deals: there "
+          f"the agreement view excludes the real layout). Decisions that fell back to the lawful view: "
+          + ", ".join(f"{v} {k}" for v, k in fallbacks.items()) + ".")
+    nt = sum(bool(r["nt"]) for r in rows)
+    sources: dict[str, int] = {}
+    for r in rows:
+        sources[str(r["source"])] = sources.get(str(r["source"]), 0) + 1
+    print(f"Contracts: {nt} in notrump, {len(rows) - nt} in a suit. Deals by source: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(sources.items())) + ".")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("-n", type=int, default=30, help="layouts per decision")
+    ap.add_argument("--book", default="natural-wide", help="the bidding book declarer reads the auction with")
     ap.add_argument("--tricks", type=int, default=13, help="tricks the bot plays before both sides go double dummy")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scheduler", metavar="ADDRESS", help="a Dask cluster's scheduler (tcp://host:8786)")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
+    ap.add_argument("--json", metavar="OUT", help="also write every deal's row (JSON lines) to OUT")
     args = ap.parse_args()
     from tqdm import tqdm
 
-    sample = deals(args.deals, Path(args.corpus))
-    jobs = [(pbn, c, d, i, args.n, args.tricks) for pbn, c, d, i in sample]
+    corpus = Path(args.corpus)
+    jobs = corpus_jobs(args.deals, corpus) if corpus.is_dir() else []
+    jobs += dealer_jobs(args.deals - len(jobs), len(jobs)) if len(jobs) < args.deals else []
+    for job in jobs:
+        job.update(n=args.n, tricks=args.tricks, book=args.book)
     start = time.perf_counter()
     rows = play_all(jobs, args.jobs, args.scheduler, tqdm(total=len(jobs), desc="deals", file=sys.stderr))
     elapsed = time.perf_counter() - start
-    source = "corpus" if Path(args.corpus).is_dir() else "dealer, seed 11"
-    print(f"# Kibitz bot benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; {len(rows)} deals ({source}), {args.n} layouts a decision, "
-          f"{args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
-    print()
-    print("| view | declarer's mean tricks | minus lawful: mean [95% CI] | better / same / worse deals "
-          "| decisions on the lawful fallback | seconds a deal (median) |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for view in VIEWS:
-        tricks = [int(r[view]) for r in rows]  # type: ignore[call-overload]
-        diffs = [int(r[view]) - int(r["lawful"]) for r in rows]  # type: ignore[call-overload]
-        mean, lo, hi = interval(diffs)
-        better = sum(d > 0 for d in diffs)
-        worse = sum(d < 0 for d in diffs)
-        cmp = "(baseline)" if view == "lawful" else f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-        fallbacks = sum(int(r[f"{view} fallbacks"]) for r in rows)  # type: ignore[call-overload]
-        secs = statistics.median(float(r[f"{view} s"]) for r in rows)  # type: ignore[arg-type]
-        print(f"| {view} | {statistics.fmean(tricks):.3f} | {cmp} | {better} / {len(rows) - better - worse} / {worse} "
-              f"| {fallbacks} | {secs:.2f} |")
-    dd = [int(r["dd"]) for r in rows]  # type: ignore[call-overload]
-    print()
-    print(f"Double dummy (the best opening lead, both sides perfect): {statistics.fmean(dd):.3f} tricks.")
+    if args.json:
+        import json
+
+        with open(args.json, "w", encoding="utf-8") as out:
+            for r in rows:
+                out.write(json.dumps(r) + "\n")
+    report(rows, f"# Kibitz bot benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
+                 f"Python {platform.python_version()}; {len(rows)} deals, book {args.book}, {args.n} layouts a "
+                 f"decision, {args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from .play import PlayState
 from .trick import Trick, irregularity, legal_cards, trick_winner
 
 __all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "Defence",
-           "RecordedDefence", "AgreementDefence", "CardReader", "GameHistory", "PlayedCard", "DealResult",
+           "RecordedDefence", "AgreementDefence", "CardReader", "HeardAuction", "GameHistory", "PlayedCard", "DealResult",
            "play_deal", "opening_lead"]
 
 _SUIT = 0x1FFF
@@ -329,7 +329,7 @@ def opening_lead(hand: int, strain: Strain, agreement: LeadAgreement) -> Card:
 class AgreementDefence:
     """Simulated defenders who lead and signal by stated agreements, and otherwise defend double dummy.
 
-    The opening lead is :func:`opening_lead`. When following suit to a trick declarer's side led,
+    The opening lead is ``opening`` when given (a record's lead), else :func:`opening_lead`. When following suit to a trick declarer's side led,
     among the double-dummy best cards a defender gives count by ``carding``: with an even number
     dealt (standard count) the higher card first, then a lower one; with an odd number, low then
     higher. Its signal cards are the ones :class:`CardReader` reads (follows to tricks declarer's
@@ -338,11 +338,14 @@ class AgreementDefence:
     :func:`tie_key` (the lowest card).
     """
 
-    def __init__(self, lead: LeadAgreement, carding: CardingAgreement | None, solver: DoubleDummy) -> None:
-        self.lead, self.carding, self.solver = lead, carding, solver
+    def __init__(self, lead: LeadAgreement, carding: CardingAgreement | None, solver: DoubleDummy, *,
+                 opening: Card | None = None) -> None:
+        self.lead, self.carding, self.solver, self.opening = lead, carding, solver, opening
 
     def card(self, table: Table, seat: Seat, history: GameHistory) -> Card:
         if not history.cards:
+            if self.opening is not None and table.hands[seat] & self.opening.bit:
+                return self.opening
             return opening_lead(table.hands[seat], table.strain, self.lead)
         legal = _legal_at(table, seat)
         best = _dd_best(self.solver, table, legal)
@@ -379,18 +382,36 @@ def _signal_cards(history: GameHistory, seat: Seat, suit: Suit) -> list[Card]:
     return out
 
 
-class CardReader:
-    """Declarer's reading of the defenders' carding: the opening lead by ``lead`` (an XOR group of
-    tagged readings) and count by ``carding`` from a defender's first two cards that followed suit
-    to tricks declarer's side led without winning them."""
+@dataclass(frozen=True)
+class HeardAuction:
+    """An auction as declarer heard it, to be read with a bidding book (:meth:`PlayState.add_auction`)."""
 
-    def __init__(self, lead: LeadAgreement | None, carding: CardingAgreement | None) -> None:
-        self.lead, self.carding = lead, carding
+    dealer: Seat
+    calls: tuple[str, ...]
+    book: str
+    vulnerability: str = ""
+    explanations: tuple[str | None, ...] = ()
+
+
+class CardReader:
+    """Declarer's reading of the auction and the defenders' carding: the auction (if given) with its
+    book, the opening lead by ``lead`` (an XOR group of tagged readings) and count by ``carding`` from
+    a defender's first two cards that followed suit to tricks declarer's side led without winning them."""
+
+    def __init__(self, lead: LeadAgreement | None, carding: CardingAgreement | None, *,
+                 auction: HeardAuction | None = None) -> None:
+        self.lead, self.carding, self.auction = lead, carding, auction
         self._follows: dict[tuple[Seat, Suit], list[Card]] = {}
         self.read: list[str] = []
 
     def after_lead(self, state: PlayState, lead: Card) -> None:
-        """Call once dummy is tabled after the opening lead: adds the lead's readings."""
+        """Call once dummy is tabled after the opening lead: adds the auction's claims (in force for
+        every decision declarer makes), then the lead's readings."""
+        a = self.auction
+        if a is not None and a.calls:
+            if state.add_auction(a.dealer, a.calls, book=a.book, vulnerability=a.vulnerability,
+                                 explanations=a.explanations or None) is not None:
+                self.read.append(f"auction: {len(a.calls)} calls read with {a.book}")
         if self.lead is None:
             return
         snap = state.snapshot

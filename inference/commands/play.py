@@ -11,11 +11,7 @@ from ..errors import InvalidArgumentError
 from .options import VIEWS, Subparsers, add_book, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
 
 if TYPE_CHECKING:
-    from ..bot import CardReader
     from ..contract import Strain
-    from ..leads import CardingAgreement, LeadAgreement
-    from ..play import PlayState
-    from ..records import PlayRecord
 
 __all__ = ["register", "record_tricks", "run_play"]
 
@@ -36,7 +32,7 @@ def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int |
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play declarer on the chosen record with the reference declarer; print each card and the result."""
-    from ..bot import CardReader, DoubleDummy, PlayedCard, RecordedDefence, Table, play_deal
+    from ..bot import CardReader, DoubleDummy, HeardAuction, PlayedCard, RecordedDefence, Table, play_deal
     from ..leads import load_carding_agreement, load_lead_agreement
     from ..trick import trick_winner
     from .inputs import select_records
@@ -84,9 +80,10 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
             trick.clear()
         out.flush()
 
-    reader = CardReader(lead, carding)
+    heard = None
     if args.book and rec.calls and rec.dealer is not None:
-        reader = _auction_reader(lead, carding, rec, args.book)
+        heard = HeardAuction(rec.dealer, rec.calls, args.book, rec.vulnerable, rec.explanations)
+    reader = CardReader(lead, carding, auction=heard)
     result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
                        solver=solver, reader=reader, on_card=show,
                        tricks=args.tricks)
@@ -97,22 +94,6 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
               f"{solver.positions_solved} positions solved"
               + (f"; {result.fallbacks} decisions fell back to the lawful view" if result.fallbacks else "") + "\n")
     return 0
-
-
-def _auction_reader(lead: "LeadAgreement | None", carding: "CardingAgreement | None", rec: "PlayRecord",
-                    book: str) -> "CardReader":
-    """A card reader that first reads the record's auction with ``book`` (once dummy is down: the
-    claims are in force for every decision declarer makes)."""
-    from ..bot import CardReader
-
-    class AuctionReader(CardReader):
-        def after_lead(self, state: "PlayState", card: Card) -> None:
-            assert rec.dealer is not None
-            state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
-                              explanations=rec.explanations)
-            super().after_lead(state, card)
-
-    return AuctionReader(lead, carding)
 
 
 def register(sub: Subparsers) -> None:
