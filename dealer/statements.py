@@ -97,6 +97,13 @@ class ScriptSyntax:
     action_texts: list[str] = field(default_factory=list)
     pointcount: tuple[int, ...] | None = None
     altcounts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: Earlier condition statements, replaced by a later one (as in ``dealer``, the last condition counts).
+    replaced: list[Cond] = field(default_factory=list)
+
+    def set_condition(self, cond: Cond) -> None:
+        """Make ``cond`` the script's condition: like ``dealer``, a later condition replaces an earlier one."""
+        self.replaced.extend(self.conditions)
+        self.conditions[:] = [cond]
 
 
 def _string(tok: Token) -> str:
@@ -137,9 +144,11 @@ class ScriptParser(Parser):
         while self.tok.kind != "end":
             t = self.tok
             word = t.text.lower() if t.kind == "name" else ""
+            if word != t.text and (self.peek().text == "=" or t.text in self.defs):
+                word = ""  # ``HCP = hcp(south)``: dealer's words are lower case, so this is a variable
             if word == "condition":
                 self.next()
-                out.conditions.append(self.statement_condition())
+                out.set_condition(self.statement_condition())
             elif word == "predeal":
                 self.next()
                 self.predeal(out)
@@ -174,17 +183,23 @@ class ScriptParser(Parser):
             elif t.kind == "name" and self.peek().text == "=":
                 name = self.next().text
                 self.next()
-                if name.lower() in self.dialect.functions or name.lower() in STATEMENTS | ACTIONS:
+                if name in self.dialect.functions or name in STATEMENTS | ACTIONS:
                     raise self.error(f"cannot redefine {name!r}: it is a word of the language", t.offset)
                 self.defs[name] = self.expr()
             else:
-                out.conditions.append(self.statement_condition())
+                out.set_condition(self.statement_condition())
         return out
+
+    def on_new_line(self) -> bool:
+        """True when the current token starts a later line than the previous one ends (a new statement to dealer)."""
+        last = self.toks[self.i - 1]
+        return "\n" in self.text[last.offset + len(last.text):self.tok.offset]
 
     def statement_condition(self) -> Cond:
         """A condition statement, which must end where the next statement starts."""
         node = self.condition()
-        if not self.at_statement_start() and not (self.tok.kind == "op" and self.tok.text == "("):
+        if not self.at_statement_start() and not (self.tok.kind == "op" and self.tok.text == "(") \
+                and not self.on_new_line():
             raise self.error(f"unexpected {self.found(self.tok)} after a complete condition", self.tok.offset)
         return node
 

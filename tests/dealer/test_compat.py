@@ -1,0 +1,72 @@
+"""Constructs of real ``dealer`` scripts that Kibitz once refused or read differently from ``dealer``.
+
+Each test is a small script in the style of the construct; where the ``dealer`` program is installed,
+its own output is the reference (same seed, same deals: the counts must be equal, not merely close).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dealer import SpecSyntaxError
+from dealer.exact import ExactDealer
+from dealer.runner import ScriptDealer
+from dealer.spec import DealSpec
+from dealer.statements import parse_statements
+
+DEALER = Path("/usr/games/dealer")
+
+
+def dealer_produced(tmp_path: Path, text: str, generate: int = 20000) -> int:
+    """How many of ``generate`` deals (seed 5) the ``dealer`` program keeps for the script ``text``."""
+    import shutil
+
+    exe = shutil.which("dealer") or (str(DEALER) if DEALER.exists() else None)
+    if exe is None:
+        pytest.skip("the dealer program is not installed (apt-get install dealer)")
+    script = tmp_path / "s.dl"
+    script.write_text(text)
+    out = subprocess.run([exe, "-s", "5", "-g", str(generate), "-p", str(10 * generate), str(script)],
+                         capture_output=True, text=True, timeout=120).stdout
+    found = re.search(r"Produced (\d+) hands", out)
+    assert found, out[-300:]
+    return int(found.group(1))
+
+
+def count(text: str) -> int:
+    """The exact count of the script (its condition must fit the tables)."""
+    result = ScriptDealer(parse_statements(text)).count()
+    assert result.exact and result.deals is not None
+    return result.deals
+
+
+def test_a_later_condition_replaces_an_earlier_one(tmp_path: Path) -> None:
+    """dealer's manual: with several conditions, the last one counts (they are not joined by 'and')."""
+    text = "hcp(north) > 30\ncondition hcp(south) > 10\naction printoneline\n"
+    syntax = parse_statements(text)
+    assert len(syntax.conditions) == 1 and [str(c) for c in syntax.replaced] == ["hcp(north) > 30"]
+    assert count(text) == int(ExactDealer(DealSpec.parse("hcp(south) > 10")).count())
+    assert count("hcp(north) > 30\nhcp(south) > 10") == count("hcp(south) > 10")  # bare, one per line
+    last_only = "condition hcp(south) > 10\naction printoneline\n"
+    assert dealer_produced(tmp_path, text) == dealer_produced(tmp_path, last_only)
+
+
+def test_two_conditions_on_one_line_are_still_an_error() -> None:
+    with pytest.raises(SpecSyntaxError, match="after a complete condition") as info:
+        parse_statements("hcp(north) > 3 hcp(south) > 4")
+    assert (info.value.line, info.value.column) == (1, 16)
+
+
+def test_names_in_capitals_are_variables(tmp_path: Path) -> None:
+    """dealer's words are lower case: ``HCP``, ``Spades`` or ``Dealer`` are a script's own variables."""
+    text = ("HCP = hcp(south)\nSpades = spades(south)\nDealer = HCP > 12 && Spades >= 5\n"
+            "condition Dealer\naction printoneline\n")
+    assert count(text) == int(ExactDealer(DealSpec.parse("hcp(south) > 12 && spades(south) >= 5")).count())
+    assert dealer_produced(tmp_path, text) == dealer_produced(
+        tmp_path, "condition hcp(south) > 12 && spades(south) >= 5\naction printoneline\n")
+    with pytest.raises(SpecSyntaxError, match="cannot redefine 'hcp'"):
+        parse_statements("hcp = 3")
