@@ -97,6 +97,8 @@ class ScriptSyntax:
     action_texts: list[str] = field(default_factory=list)
     pointcount: tuple[int, ...] | None = None
     altcounts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: Suit lengths fixed by ``predeal spades(north) == 1``: joined to the condition, never replaced.
+    lengths: list[Cond] = field(default_factory=list)
     #: Earlier condition statements, replaced by a later one (as in ``dealer``, the last condition counts).
     replaced: list[Cond] = field(default_factory=list)
 
@@ -104,6 +106,9 @@ class ScriptSyntax:
         """Make ``cond`` the script's condition: like ``dealer``, a later condition replaces an earlier one."""
         self.replaced.extend(self.conditions)
         self.conditions[:] = [cond]
+
+
+_SUIT_WORDS = frozenset({"spade", "heart", "diamond", "club"})
 
 
 def _string(tok: Token) -> str:
@@ -188,6 +193,7 @@ class ScriptParser(Parser):
                 self.defs[name] = self.expr()
             else:
                 out.set_condition(self.statement_condition())
+        out.conditions.extend(out.lengths)
         return out
 
     def on_new_line(self) -> bool:
@@ -216,7 +222,18 @@ class ScriptParser(Parser):
         return tuple(values) + (0,) * (13 - len(values))
 
     def predeal(self, out: ScriptSyntax) -> None:
-        """``predeal SEAT CARDS [SEAT CARDS ...]``: one or several seats, cards separated by commas."""
+        """``predeal SEAT CARDS [SEAT CARDS ...]``: one or several seats, cards separated by commas.
+
+        The manual's other form, ``predeal spades(north) == 1``, fixes a suit's length: it is kept as a
+        condition joined to the script's (a later ``condition`` does not replace it).
+        """
+        if self.tok.kind == "name" and self.tok.text.lower().rstrip("s") in _SUIT_WORDS and self.peek().text == "(":
+            out.lengths.append(self.condition())
+            while self.tok.text == "," and self.peek().kind == "name" \
+                    and self.toks[min(self.i + 2, len(self.toks) - 1)].text == "(":
+                self.next()
+                out.lengths.append(self.condition())
+            return
         while True:
             t = self.tok
             seat = self.argument("seat", t)
@@ -228,6 +245,8 @@ class ScriptParser(Parser):
             while self.tok.kind in ("name", "num") or self.tok.text == ",":
                 if self.at_statement_start() or (self.tok.kind == "name" and self.dialect.seat(self.tok.text)):
                     break
+                if parts and parts[-1] != "," and self.tok.text != ",":  # holdings are joined by commas:
+                    break  # ``predeal north SAK`` then ``hcp(north) >= 10`` on the next line
                 parts.append(self.next().text)
             if not parts:
                 raise self.error("expected the cards to predeal, such as SAKQ,HAK", start)

@@ -70,3 +70,27 @@ def test_names_in_capitals_are_variables(tmp_path: Path) -> None:
         tmp_path, "condition hcp(south) > 12 && spades(south) >= 5\naction printoneline\n")
     with pytest.raises(SpecSyntaxError, match="cannot redefine 'hcp'"):
         parse_statements("hcp = 3")
+
+
+def test_a_predeal_then_a_bare_condition_on_the_next_line(tmp_path: Path) -> None:
+    """Holdings are joined by commas, so ``hcp(north)`` on the next line starts the condition."""
+    text = "predeal north SAK, HAK\nhcp(north) >= 20\naction printoneline\n"
+    syntax = parse_statements(text)
+    assert str(syntax.predeals[next(iter(syntax.predeals))][0]) == "AK.AK.."
+    assert [str(c) for c in syntax.conditions] == ["hcp(north) >= 20"]
+    run = ScriptDealer(syntax)
+    got = run.count()
+    assert got.exact and got.deals is not None
+    p = got.deals / run.space  # dealer deals the completions of the predeal
+    assert dealer_produced(tmp_path, text, 50000) == pytest.approx(50000 * p, abs=4 * (50000 * p * (1 - p)) ** 0.5)
+
+
+def test_predeal_of_a_suit_length_as_the_manual_says() -> None:
+    """``predeal spades(north) == 1`` (dealer's manual) fixes the length and is never replaced by a condition.
+
+    Debian's ``dealer`` 20211121 parses this form but ignores it; Kibitz does what the manual says.
+    """
+    text = "predeal spades(north) == 1, hearts(south) == 5\ncondition hcp(north) >= 10"
+    assert count(text) == count("spades(north) == 1 && hearts(south) == 5 && hcp(north) >= 10")
+    assert count("predeal hearts(north) == 4\nhcp(north) > 30\ncondition hcp(north) >= 10") == count(
+        "hearts(north) == 4 && hcp(north) >= 10")
