@@ -97,6 +97,8 @@ class ScriptSyntax:
     action_texts: list[str] = field(default_factory=list)
     pointcount: tuple[int, ...] | None = None
     altcounts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: The script's ``title "..."`` (a statement of dealer version 2), if any.
+    title: str | None = None
     #: Suit lengths fixed by ``predeal spades(north) == 1``: joined to the condition, never replaced.
     lengths: list[Cond] = field(default_factory=list)
     #: Earlier condition statements, replaced by a later one (as in ``dealer``, the last condition counts).
@@ -128,7 +130,7 @@ class ScriptParser(Parser):
         t = self.tok
         if t.kind == "end":
             return True
-        if t.kind == "name" and t.text.lower() in STATEMENTS:
+        if t.kind == "name" and (t.text.lower() in STATEMENTS or (t.text == "title" and self.peek().kind == "string")):
             return True
         return t.kind == "name" and self.peek().text == "="
 
@@ -160,6 +162,9 @@ class ScriptParser(Parser):
             elif word in ("generate", "produce", "seed"):
                 self.next()
                 setattr(out, word, self.number(f"a number after {word!r}"))
+            elif word == "title" and self.peek().kind == "string":  # dealer version 2: a title for the output
+                self.next()
+                out.title = _string(self.next())
             elif word == "dealer":
                 self.next()
                 out.dealer = self.argument("seat", t)  # type: ignore[assignment]

@@ -528,7 +528,9 @@ def _word_argument(kind: str, word: str) -> object:
 
 _FEATURE_CHARS = {"\"": "a quoted string (only 'average', 'frequency' and 'print' actions take text)",
                   "{": "a brace (the language has no blocks)", ";": "';' (statements need no separator)",
-                  "[": "a bracket", "'": "a single quote (text is written in double quotes)"}
+                  "[": "a bracket", "'": "a single quote (text is written in double quotes)",
+                  ".": "a decimal point (dealer counts in whole numbers; decimals are a feature of "
+                       "dealer version 2, not supported)"}
 
 
 def _bad_character(text: str, at: int) -> str:

@@ -94,3 +94,16 @@ def test_predeal_of_a_suit_length_as_the_manual_says() -> None:
     assert count(text) == count("spades(north) == 1 && hearts(south) == 5 && hcp(north) >= 10")
     assert count("predeal hearts(north) == 4\nhcp(north) > 30\ncondition hcp(north) >= 10") == count(
         "hearts(north) == 4 && hcp(north) >= 10")
+
+
+def test_title_of_dealer_version_2_is_read_and_a_variable_may_still_be_called_title() -> None:
+    syntax = parse_statements('hcp(north) > 20\ntitle "East 2NT, West Stayman"\nproduce 3')
+    assert syntax.title == "East 2NT, West Stayman" and syntax.produce == 3
+    assert [str(c) for c in syntax.conditions] == ["hcp(north) > 20"]
+    assert count('title "t"\nhcp(north) > 20') == count("hcp(north) > 20") == count("title = hcp(north)\ntitle > 20")
+
+
+def test_decimal_numbers_are_refused_naming_line_column_and_feature() -> None:
+    with pytest.raises(SpecSyntaxError, match="decimal point.*dealer version 2") as info:
+        parse_statements("produce 2\ndefcount 8 6.25 4.25")
+    assert (info.value.line, info.value.column) == (2, 13)
