@@ -1,11 +1,14 @@
 """Compatibility with the ``dealer`` program: real scripts, run unchanged by Kibitz and by ``dealer``.
 
-Run: ``python benchmarks/compat.py DIR [--generate 1000000] [--seed 1]``, with ``dealer`` on the path
-(Debian: ``apt-get install dealer``, at /usr/games/dealer). For every script in DIR it prints whether
+Run: ``python benchmarks/compat.py DIR [DIR ...] [--generate 1000000] [--seed 1]``, with ``dealer`` on the
+path (Debian: ``apt-get install dealer``, at /usr/games/dealer). For every script in each DIR it prints whether
 Kibitz runs it, whether its count is exact or an estimate (or the error, with line and column),
 and the |z| of ``dealer``'s acceptance rate over ``--generate`` random deals against Kibitz's
-probability (exact, or estimated from ``--draws`` deals with its own variance added). The scripts
-are not part of the repository (see docs/dealer.rst for where they come from).
+probability (exact, or estimated from ``--draws`` deals with its own variance added; a condition with
+``tricks`` is estimated from ``--tricks-draws`` deals, each one solved double dummy). The tables are set
+up as ``kibitz dealer`` sets them up (:data:`dealer.runner.PATIENCE`). A summary line per folder and
+one for all follow. The scripts are not part of the repository (see docs/dealer.rst for where they
+come from).
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from datetime import date
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from dealer import DealerError  # noqa: E402
-from dealer.runner import ScriptDealer  # noqa: E402
+from dealer.errors import DealerError  # noqa: E402
+from dealer.runner import PATIENCE, ScriptDealer  # noqa: E402
 from dealer.statements import parse_statements  # noqa: E402
 
 
@@ -44,28 +47,21 @@ def dealer_rate(path: str, generate: int, seed: int, exe: str) -> tuple[int, int
     return int(prod.group(1)), int(gen.group(1))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("folder")
-    ap.add_argument("--generate", type=int, default=1_000_000)
-    ap.add_argument("--draws", type=int, default=200_000)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-    exe = shutil.which("dealer") or ("/usr/games/dealer" if os.path.exists("/usr/games/dealer") else None)
-    print(f"# {date.today()} on {platform.node()} ({platform.processor() or platform.machine()}), "
-          f"dealer {'at ' + exe if exe else 'not found'}, generate {args.generate:,}")
-    print(f"{'script':<32} {'kibitz':<9} {'setup s':>7} {'p (kibitz)':>12} {'dealer':>16} {'|z|':>6}")
-    tally = {"scripts": 0, "run": 0, "exact": 0, "estimate": 0, "agree": 0, "tested": 0}
-    for name in sorted(os.listdir(args.folder)):
-        path = os.path.join(args.folder, name)
+def run_folder(folder: str, args: argparse.Namespace, exe: str | None) -> dict[str, float]:
+    """Every script of ``folder``, one line each; the folder's tally."""
+    tally: dict[str, float] = {"scripts": 0, "run": 0, "exact": 0, "estimate": 0, "agree": 0, "tested": 0,
+                               "max_z": 0.0}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
         if not os.path.isfile(path):
             continue
         tally["scripts"] += 1
         text = open(path, encoding="latin-1").read()
         start = time.perf_counter()
         try:
-            run = ScriptDealer(parse_statements(text, source=name), text=text)
-            result = run.count(draws=args.draws, seed=args.seed)
+            run = ScriptDealer(parse_statements(text, source=name), text=text, patience=PATIENCE)
+            tricks = run.filter is not None and "tricks(" in str(run.filter)
+            result = run.count(draws=args.tricks_draws if tricks else args.draws, seed=args.seed)
         except DealerError as exc:
             print(f"{name:<32} {'error':<9} {'':>7} {'':>12} {'':>16} {'':>6}  {str(exc).splitlines()[0][:90]}")
             continue
@@ -73,7 +69,7 @@ def main() -> None:
         tally["run"] += 1
         kind = "exact" if result.exact else "estimate"
         tally[kind] += 1
-        p = (result.deals if result.exact else result.estimate) / run.space
+        p = (result.deals if result.deals is not None else result.estimate) / run.space
         var_p = 0.0 if result.exact else (result.superset / run.space) ** 2 * (
             (result.accepted / result.drawn) * (1 - result.accepted / result.drawn) / result.drawn)
         rate = dealer_rate(path, args.generate, args.seed, exe) if exe else "no dealer"
@@ -85,9 +81,43 @@ def main() -> None:
         z = abs(produced / generated - p) / sd if sd > 0 else (0.0 if produced == p * generated else math.inf)
         tally["tested"] += 1
         tally["agree"] += z <= 3
-        print(f"{name:<32} {kind:<9} {setup:7.2f} {p:12.4g} {produced:>7}/{generated:<8} {z:6.2f}")
-    print(f"# {tally['scripts']} scripts: {tally['run']} run ({tally['exact']} exact, {tally['estimate']} by "
-          f"estimate), {tally['agree']} of {tally['tested']} tested agree with dealer (|z| <= 3)")
+        tally["max_z"] = max(tally["max_z"], z)
+        print(f"{name:<32} {kind:<9} {setup:7.2f} {p:12.4g} {produced:>7}/{generated:<8} {z:6.2f}", flush=True)
+    return tally
+
+
+def summary(label: str, tally: dict[str, float]) -> str:
+    """One line: scripts, run, exact, estimated, agreeing with dealer, the largest |z|."""
+    return (f"# {label}: {tally['scripts']:.0f} scripts: {tally['run']:.0f} run ({tally['exact']:.0f} exact, "
+            f"{tally['estimate']:.0f} by estimate), {tally['agree']:.0f} of {tally['tested']:.0f} tested agree with "
+            f"dealer (|z| <= 3), largest |z| {tally['max_z']:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--generate", type=int, default=1_000_000)
+    ap.add_argument("--draws", type=int, default=200_000)
+    ap.add_argument("--tricks-draws", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    exe = shutil.which("dealer") or ("/usr/games/dealer" if os.path.exists("/usr/games/dealer") else None)
+    print(f"# {date.today()} on {platform.node()} ({platform.processor() or platform.machine()}), "
+          f"dealer {'at ' + exe if exe else 'not found'}, generate {args.generate:,}")
+    total: dict[str, float] = {}
+    lines = []
+    for folder in args.folders:
+        print(f"# {folder}")
+        print(f"{'script':<32} {'kibitz':<9} {'setup s':>7} {'p (kibitz)':>12} {'dealer':>16} {'|z|':>6}")
+        tally = run_folder(folder, args, exe)
+        lines.append(summary(os.path.basename(folder.rstrip("/")), tally))
+        print(lines[-1], flush=True)
+        for key, value in tally.items():
+            total[key] = max(total.get(key, 0.0), value) if key == "max_z" else total.get(key, 0.0) + value
+    for line in lines:
+        print(line)
+    if len(args.folders) > 1:
+        print(summary("all", total))
 
 
 if __name__ == "__main__":

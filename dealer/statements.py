@@ -196,6 +196,9 @@ class ScriptParser(Parser):
                 if name in self.dialect.functions or name in STATEMENTS | ACTIONS:
                     raise self.error(f"cannot redefine {name!r}: it is a word of the language", t.offset)
                 self.defs[name] = self.expr()
+            elif word in ACTIONS and t.text not in self.defs:
+                raise self.error(f"{t.text!r} is an action: actions follow the word 'action', separated by commas",
+                                 t.offset)
             else:
                 out.set_condition(self.statement_condition())
         out.conditions.extend(out.lengths)

@@ -107,3 +107,10 @@ def test_decimal_numbers_are_refused_naming_line_column_and_feature() -> None:
     with pytest.raises(SpecSyntaxError, match="decimal point.*dealer version 2") as info:
         parse_statements("produce 2\ndefcount 8 6.25 4.25")
     assert (info.value.line, info.value.column) == (2, 13)
+
+
+def test_an_action_outside_the_action_list_is_named() -> None:
+    """``action average ... ,`` then a blank line and ``printpbn`` alone: dealer says only 'syntax error'."""
+    with pytest.raises(SpecSyntaxError, match="'printpbn' is an action: actions follow the word 'action'") as info:
+        parse_statements('hcp(north) > 20\naction\naverage "x" hcp(north),\n\naction printpbn\n\nprintpbn\n')
+    assert (info.value.line, info.value.column) == (7, 1)
