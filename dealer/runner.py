@@ -38,7 +38,7 @@ from .engine import DEFAULT_LIMIT
 from .errors import DealerError, ImpossibleSpecError, SpecLimitError
 from .evaluate import ALT_DEFAULTS, Counts, check_runnable, evaluate
 from .exact import ExactDealer
-from .expr import And, Cond, Expr, HasCard, Node
+from .expr import And, Cond, Expr, HasCard, Node, Tricks, walk
 from .numbering import D
 from .printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from .rng import RandomSource, make_rng
@@ -143,6 +143,8 @@ class ScriptDealer:
         self.filter: Cond | None = None
         if self.residual:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
+        # the filter's parts, those that ask the double-dummy solver last: it sees only the deals the others keep
+        self._parts = sorted(_conjuncts(self.residual), key=lambda c: any(isinstance(n, Tricks) for n in walk(c)))
 
     def _loosen(self, limit: int, text: str) -> ExactDealer:
         """Tables within ``limit``: the conditions of the seats that cut the fewest deals move to the filter.
@@ -196,11 +198,21 @@ class ScriptDealer:
         """True when every deal the tables give meets the whole condition (the count is exact)."""
         return self.filter is None
 
+    def holds(self, masks: np.ndarray) -> np.ndarray:
+        """Whether each deal of ``masks`` meets the residual condition (each part sees only the deals kept so far)."""
+        ok = np.ones(len(masks), dtype=bool)
+        for part in self._parts:
+            rows = np.flatnonzero(ok)
+            if len(rows) == 0:
+                break
+            ok[rows] = evaluate(part, masks[rows], self.counts) != 0
+        return ok
+
     def keep(self, masks: np.ndarray) -> np.ndarray:
         """The deals of ``masks`` that meet the residual condition."""
         if self.filter is None or len(masks) == 0:
             return masks
-        return np.asarray(masks[evaluate(self.filter, masks, self.counts) != 0])
+        return np.asarray(masks[self.holds(masks)])
 
     def count(self, draws: int = 100_000, seed: RandomSource = None) -> CountResult:
         """The number of deals meeting the condition: exact, or estimated from ``draws`` deals of the superset."""
@@ -266,7 +278,7 @@ class ScriptDealer:
             if got + len(ok) >= produce:  # stop at the deal that completed the production
                 need = produce - got
                 if self.filter is not None:
-                    flags = evaluate(self.filter, masks, self.counts) != 0
+                    flags = self.holds(masks)
                     used += int(np.flatnonzero(flags)[need - 1]) + 1
                 else:
                     used += need

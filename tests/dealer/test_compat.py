@@ -114,3 +114,30 @@ def test_an_action_outside_the_action_list_is_named() -> None:
     with pytest.raises(SpecSyntaxError, match="'printpbn' is an action: actions follow the word 'action'") as info:
         parse_statements('hcp(north) > 20\naction\naverage "x" hcp(north),\n\naction printpbn\n\nprintpbn\n')
     assert (info.value.line, info.value.column) == (7, 1)
+
+
+def test_the_double_dummy_solver_sees_only_deals_the_cheap_parts_keep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tricks(...) >= 12 and hearts(north) + hearts(south) < 7``: the solver runs last, on the survivors."""
+    import numpy as np
+
+    from dealer import evaluate as evaluate_module
+    from dealer.evaluate import evaluate
+    from dealer.syntax import SPEC_DIALECT, parse_expression
+
+    solved: list[list[int]] = []
+
+    def fake_solver(node: object) -> object:
+        def solve(row: list[int], seat: int, strain: int) -> int:
+            solved.append(row)
+            return 13 if row[0] & 1 else 0  # any function of the deal will do
+        return solve
+
+    monkeypatch.setattr(evaluate_module, "_solver", fake_solver)
+    text = "tricks(north, hearts) >= 12 and hearts(north) + hearts(south) < 7 and hcp(east) > 30"
+    run = ScriptDealer(parse_statements(text))
+    masks = run.tables.sample_masks(4000, 1)
+    kept = run.keep(masks)
+    cheap = evaluate(parse_expression("hearts(north) + hearts(south) < 7 and hcp(east) > 30", SPEC_DIALECT), masks)
+    assert len(solved) == int(cheap.sum())  # not 4000: the solver never saw a deal the cheap parts refused
+    assert kept.tolist() == [m for m, ok in zip(masks.tolist(), cheap) if ok and m[0] & 1]
+    assert np.array_equal(run.holds(masks), cheap.astype(bool) & (masks[:, 0] & np.uint64(1) == 1))
