@@ -31,7 +31,7 @@ from .expr import Arith, Cond, Const, Expr, Node, Pos
 from .seat import Seat
 from .syntax import SPEC_DIALECT, Dialect, Parser, Token
 
-__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "ScriptSyntax", "ScriptParser",
+__all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "ScriptSyntax", "ScriptParser",
            "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
 
 #: The statement words of a script.
@@ -39,6 +39,8 @@ STATEMENTS = frozenset({"condition", "predeal", "generate", "produce", "dealer",
                         "pointcount", "altcount"})
 #: The ``print`` actions: every one of them prints the deal, in its own layout.
 PRINT_ACTIONS = ("printall", "printew", "printpbn", "printcompact", "printoneline", "print")
+#: Function names of Kibitz that are not words of ``dealer``: a script may use them as its own variables.
+NOT_DEALER_WORDS = frozenset({"length", "ten"})
 #: Every action word.
 ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "evalcontract"})
 
@@ -193,7 +195,7 @@ class ScriptParser(Parser):
             elif t.kind == "name" and self.peek().text == "=":
                 name = self.next().text
                 self.next()
-                if name in self.dialect.functions or name in STATEMENTS | ACTIONS:
+                if (name in self.dialect.functions and name not in NOT_DEALER_WORDS) or name in STATEMENTS | ACTIONS:
                     raise self.error(f"cannot redefine {name!r}: it is a word of the language", t.offset)
                 self.defs[name] = self.expr()
             elif word in ACTIONS and t.text not in self.defs:

@@ -141,3 +141,13 @@ def test_the_double_dummy_solver_sees_only_deals_the_cheap_parts_keep(monkeypatc
     assert len(solved) == int(cheap.sum())  # not 4000: the solver never saw a deal the cheap parts refused
     assert kept.tolist() == [m for m, ok in zip(masks.tolist(), cheap) if ok and m[0] & 1]
     assert np.array_equal(run.holds(masks), cheap.astype(bool) & (masks[:, 0] & np.uint64(1) == 1))
+
+
+def test_a_kibitz_function_that_dealer_lacks_may_name_a_variable(tmp_path: Path) -> None:
+    """``length = lS + lH`` (a preempt's length, Practice-Bidding-Scenarios): ``length`` is no word of dealer."""
+    text = ("lS = spades(east) >= 7 ? spades(east) : 0\nlH = hearts(east) >= 7 ? hearts(east) : 0\n"
+            "length = lS + lH\ncondition length == 7\naction printoneline\n")
+    assert count(text) == count("(spades(east) == 7 && hearts(east) < 7) || (hearts(east) == 7 && spades(east) < 7)")
+    assert dealer_produced(tmp_path, text) == dealer_produced(
+        tmp_path, "condition (spades(east) == 7 && hearts(east) < 7) || (hearts(east) == 7 && spades(east) < 7)\n"
+                  "action printoneline\n")
