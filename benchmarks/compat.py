@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import date
 
@@ -33,9 +34,10 @@ from dealer.statements import parse_statements  # noqa: E402
 
 def dealer_rate(path: str, generate: int, seed: int, exe: str) -> tuple[int, int] | str:
     """(produced, generated) of ``dealer`` on the script over ``generate`` deals, or its error."""
-    cmd = [exe, "-s", str(seed), "-g", str(generate), "-p", str(10 * generate), path]
+    cmd = [exe, "-s", str(seed), "-g", str(generate), "-p", str(10 * generate), os.path.abspath(path)]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, errors="replace")
+        with tempfile.TemporaryDirectory() as scratch:  # dealer leaves files where it runs (its 'tricks' analysis)
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, errors="replace", cwd=scratch)
     except subprocess.TimeoutExpired:
         return "dealer timed out"
     gen = re.search(r"Generated (\d+) hands", proc.stdout)
@@ -70,8 +72,8 @@ def run_folder(folder: str, args: argparse.Namespace, exe: str | None) -> dict[s
         kind = "exact" if result.exact else "estimate"
         tally[kind] += 1
         p = (result.deals if result.deals is not None else result.estimate) / run.space
-        var_p = 0.0 if result.exact else (result.superset / run.space) ** 2 * (
-            (result.accepted / result.drawn) * (1 - result.accepted / result.drawn) / result.drawn)
+        q = (result.accepted + 0.5) / (result.drawn + 1) if result.drawn else 0.0  # never 0: none kept is no proof
+        var_p = 0.0 if result.exact else (result.superset / run.space) ** 2 * q * (1 - q) / max(result.drawn, 1)
         rate = dealer_rate(path, args.generate, args.seed, exe) if exe else "no dealer"
         if isinstance(rate, str):
             print(f"{name:<32} {kind:<9} {setup:7.2f} {p:12.4g} {rate[:16]:>16} {'':>6}")
