@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .handtext import hand_text_bytes, hands_text_bytes
 from .pbnio import board_dealer, board_vulnerability
 from .seat import Seat
 from .suit import RANK_CHARS
@@ -33,36 +34,6 @@ __all__ = ["hand_text_bytes", "hands_text_bytes", "deal_lines", "deal_texts", "o
 SPACED: tuple[str, ...] = tuple(
     "".join(RANK_CHARS[i] + " " for i in range(13) if h >> i & 1) or "- " for h in range(1 << 13)
 )
-
-
-#: Rows ``h`` and ``h + 8192``: a holding's ranks then a dot (the last suit: no dot), zero-padded to 14.
-_TEXT = np.zeros((2 << 13, 14), dtype=np.uint8)
-for _h in range(1 << 13):
-    _chars = "".join(RANK_CHARS[i] for i in range(13) if _h >> i & 1)
-    _TEXT[_h, :len(_chars) + 1] = np.frombuffer((_chars + ".").encode("ascii"), dtype=np.uint8)
-    _TEXT[_h + (1 << 13), :len(_chars)] = np.frombuffer(_chars.encode("ascii"), dtype=np.uint8)
-_SUIT_SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
-_ROW_OFFSET = np.array([0, 0, 0, 1 << 13], dtype=np.intp)
-
-
-def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
-    """The PBN text of ``(n, k)`` hands (13-card bit-sets) as an ``(n, k, 16)`` uint8 array.
-
-    Each suit's holding is looked up in a table of its ranks and a dot (none after the last suit),
-    zero-padded to 14 bytes; the non-zero bytes are the hand's text, 16 per hand, in order.
-    """
-    masks = np.asarray(masks, dtype=np.uint64)
-    holdings = ((masks[..., None] >> _SUIT_SHIFTS) & np.uint64(0x1FFF)).astype(np.intp) + _ROW_OFFSET
-    text = _TEXT[holdings]
-    kept = text[text != 0]
-    if kept.size != 16 * int(np.prod(masks.shape)):
-        raise ValueError("every hand must hold 13 cards")
-    return np.asarray(kept.reshape(masks.shape + (16,)))
-
-
-def hand_text_bytes(hands: np.ndarray) -> np.ndarray:
-    """The PBN text of ``n`` hands (13-card bit-sets) as an ``(n, 16)`` uint8 array: ``AKQJ.AKQ.AKQ.AKQ``."""
-    return hands_text_bytes(np.asarray(hands, dtype=np.uint64)[:, None])[:, 0]
 
 
 def _layout_bytes(masks: np.ndarray, parts: Sequence["str | int"]) -> np.ndarray:

@@ -1,0 +1,133 @@
+"""The text of many deals at once: hands and whole records laid out as byte arrays (numpy).
+
+Every hand's PBN text is 16 characters (13 cards and 3 dots), so the hands of a
+whole batch are looked up suit by suit in a table of the 8,192 holdings
+(:func:`hands_text_bytes`). A record (a PBN board, a JSON line, a line per
+deal) is then a row of fields side by side, the same for every deal of the
+batch: text that never changes, a hand, or a field of varying width (a board
+number, a vulnerability) padded with zero bytes that are dropped when the rows
+are joined (:func:`join_rows`). One byte array holds the whole batch; no deal
+is formatted on its own.
+
+>>> masks = np.array([[0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39]], dtype=np.uint64)
+>>> join_rows([b"[", hands_text_bytes(masks)[:, 0], b"] board ", digits_bytes(np.array([7]), 3)], 1)
+b'[AKQJT98765432... board 7'
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, Union
+
+import numpy as np
+
+from .suit import RANK_CHARS
+
+__all__ = ["hands_text_bytes", "hand_text_bytes", "digits_bytes", "join_rows", "Field"]
+
+#: A field of a record: text the same for every deal, or an ``(n, w)`` uint8 array of each deal's
+#: bytes (zero bytes are padding and are dropped).
+Field = Union[bytes, np.ndarray]
+
+def _suit_words() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each holding's text as a little-endian 128-bit number (two uint64 words), and its length.
+
+    Row 0: the ranks then a dot; row 1 (the last suit): the ranks alone; zero bytes after.
+    """
+    low = np.zeros((2, 1 << 13), dtype=np.uint64)
+    high = np.zeros((2, 1 << 13), dtype=np.uint64)
+    length = np.zeros(1 << 13, dtype=np.uint64)
+    for h in range(1 << 13):
+        chars = "".join(RANK_CHARS[i] for i in range(13) if h >> i & 1)
+        length[h] = len(chars)
+        for row, text in enumerate((chars + ".", chars)):
+            raw = text.encode("ascii").ljust(16, b"\0")
+            low[row, h] = int.from_bytes(raw[:8], "little")
+            high[row, h] = int.from_bytes(raw[8:], "little")
+    return low, high, length
+
+
+_LOW, _HIGH, _LENGTH = _suit_words()
+_HOLDING = np.uint64(0x1FFF)
+
+
+def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
+    """The PBN text of ``(n, k)`` hands (13-card bit-sets) as an ``(n, k, 16)`` uint8 array.
+
+    A hand's text is 16 bytes, so it is computed as a 128-bit number (two uint64 words): each
+    suit's text (ranks and a dot, from a table of the 8,192 holdings) shifted past the suits
+    before it and or-ed in. Nothing is formatted per hand and no byte is dropped.
+    """
+    masks = np.asarray(masks, dtype=np.uint64)
+    low = np.zeros(masks.shape, dtype=np.uint64)
+    high = np.zeros(masks.shape, dtype=np.uint64)
+    bits = np.zeros(masks.shape, dtype=np.uint64)  # where the suit's text starts, in bits
+    cards = np.zeros(masks.shape, dtype=np.uint64)
+    for suit in range(4):
+        holding = ((masks >> np.uint64(13 * suit)) & _HOLDING).astype(np.intp)
+        row = 1 if suit == 3 else 0
+        word_low, word_high = _LOW[row][holding], _HIGH[row][holding]
+        if suit == 0:
+            low |= word_low
+            high |= word_high
+        else:  # shift the 128-bit text left by `bits` (< 128; a suit's text fits in what is left)
+            near = bits < np.uint64(64)
+            by = np.where(near, bits, bits - np.uint64(64))
+            low |= np.where(near, word_low << by, np.uint64(0))
+            carried = (word_low >> np.uint64(1)) >> (np.uint64(63) - np.minimum(by, np.uint64(63)))
+            high |= np.where(near, (word_high << by) | carried, word_low << by)
+        length = _LENGTH[holding]
+        cards += length
+        bits += (length + np.uint64(1)) * np.uint64(8)
+    if masks.size and not bool((cards == 13).all()):
+        raise ValueError("every hand must hold 13 cards")
+    out = np.empty(masks.shape + (2,), dtype="<u8")
+    out[..., 0] = low
+    out[..., 1] = high
+    return out.view(np.uint8).reshape(masks.shape + (16,))
+
+
+def hand_text_bytes(hands: np.ndarray) -> np.ndarray:
+    """The PBN text of ``n`` hands (13-card bit-sets) as an ``(n, 16)`` uint8 array: ``AKQJ.AKQ.AKQ.AKQ``."""
+    return hands_text_bytes(np.asarray(hands, dtype=np.uint64)[:, None])[:, 0]
+
+
+def digits_bytes(values: np.ndarray, width: int) -> np.ndarray:
+    """Non-negative integers in decimal as an ``(n, width)`` uint8 array, right-aligned, padded with zero bytes.
+
+    ``width`` must hold the largest value; a zero is written ``0``.
+    """
+    values = np.asarray(values, dtype=np.int64)
+    if values.size and (int(values.min()) < 0 or int(values.max()) >= 10 ** width):
+        raise ValueError(f"numbers {int(values.min())} .. {int(values.max())} do not fit {width} digits")
+    out = np.zeros((len(values), width), dtype=np.uint8)
+    for k in range(width):  # most significant first; leading zeros stay zero bytes
+        power = 10 ** (width - 1 - k)
+        shown = (values >= power) | (k == width - 1)
+        out[:, k] = np.where(shown, ord("0") + values // power % 10, 0)
+    return out
+
+
+def join_rows(fields: Sequence[Field], n: int) -> bytes:
+    """``n`` records, each the ``fields`` side by side, joined into one byte string.
+
+    Text fields (``bytes``) are written whole in every record, zero bytes included; array fields
+    are one row per record and their zero bytes are dropped.
+    """
+    widths = [len(f) if isinstance(f, bytes) else int(f.shape[1]) for f in fields]
+    out = np.empty((n, sum(widths)), dtype=np.uint8)
+    keep: np.ndarray | None = None
+    at = 0
+    for field, width in zip(fields, widths):
+        if isinstance(field, bytes):
+            out[:, at:at + width] = np.frombuffer(field, dtype=np.uint8)
+        else:
+            if field.shape[0] != n:
+                raise ValueError(f"a field has {field.shape[0]} rows for {n} records")
+            out[:, at:at + width] = field
+            padded = field == 0
+            if padded.any():
+                if keep is None:
+                    keep = np.ones(out.shape, dtype=bool)
+                keep[:, at:at + width] = ~padded
+        at += width
+    return (out[keep] if keep is not None else out).tobytes()
