@@ -28,62 +28,51 @@ __all__ = ["hands_text_bytes", "hand_text_bytes", "digits_bytes", "join_rows", "
 #: bytes (zero bytes are padding and are dropped).
 Field = Union[bytes, np.ndarray]
 
-def _suit_words() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each holding's text as a little-endian 128-bit number (two uint64 words), and its length.
+def _suit_words() -> tuple[np.ndarray, np.ndarray]:
+    """Each holding's text placed at each offset of a 16-byte hand, as two little-endian uint64 words.
 
-    Row 0: the ranks then a dot; row 1 (the last suit): the ranks alone; zero bytes after.
+    Row ``(last * 17 + offset) * 8192 + holding``: the holding's ranks then a dot (no dot when
+    ``last``, the fourth suit), starting ``offset`` bytes in, zero bytes elsewhere (cut at 16
+    bytes, which only a holding too long for its offset reaches). Also each holding's length.
     """
-    low = np.zeros((2, 1 << 13), dtype=np.uint64)
-    high = np.zeros((2, 1 << 13), dtype=np.uint64)
-    length = np.zeros(1 << 13, dtype=np.uint64)
-    for h in range(1 << 13):
-        chars = "".join(RANK_CHARS[i] for i in range(13) if h >> i & 1)
-        length[h] = len(chars)
-        for row, text in enumerate((chars + ".", chars)):
-            raw = text.encode("ascii").ljust(16, b"\0")
-            low[row, h] = int.from_bytes(raw[:8], "little")
-            high[row, h] = int.from_bytes(raw[8:], "little")
-    return low, high, length
+    holdings = np.arange(1 << 13)
+    held = (holdings[:, None] >> np.arange(13)) & 1  # (8192, 13): rank i held (0 = ace)
+    length = held.sum(axis=1)
+    text = np.zeros((2, 1 << 13, 32), dtype=np.uint8)
+    rows, ranks = np.nonzero(held)
+    places = np.cumsum(held, axis=1)[rows, ranks] - 1
+    chars = np.frombuffer(RANK_CHARS.encode("ascii"), dtype=np.uint8)
+    text[:, rows, places] = chars[ranks]
+    text[0, holdings, length] = ord(".")
+    placed = np.zeros((2, 17, 1 << 13, 16), dtype=np.uint8)
+    for offset in range(17):
+        placed[:, offset, :, offset:] = text[:, :, :16 - offset]
+    words = placed.reshape(-1, 16).view("<u8").astype(np.uint64)
+    return words, length.astype(np.intp)
 
 
-_LOW, _HIGH, _LENGTH = _suit_words()
+_WORDS, _LENGTH = _suit_words()
 _HOLDING = np.uint64(0x1FFF)
 
 
 def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
     """The PBN text of ``(n, k)`` hands (13-card bit-sets) as an ``(n, k, 16)`` uint8 array.
 
-    A hand's text is 16 bytes, so it is computed as a 128-bit number (two uint64 words): each
-    suit's text (ranks and a dot, from a table of the 8,192 holdings) shifted past the suits
-    before it and or-ed in. Nothing is formatted per hand and no byte is dropped.
+    A hand's text is 16 bytes: two uint64 words. Each suit's text (its ranks and a dot) is looked
+    up already placed where it starts in the hand, after the suits before it, and the four are
+    or-ed together. Nothing is formatted per hand and no byte is dropped.
     """
     masks = np.asarray(masks, dtype=np.uint64)
-    low = np.zeros(masks.shape, dtype=np.uint64)
-    high = np.zeros(masks.shape, dtype=np.uint64)
-    bits = np.zeros(masks.shape, dtype=np.uint64)  # where the suit's text starts, in bits
-    cards = np.zeros(masks.shape, dtype=np.uint64)
-    for suit in range(4):
-        holding = ((masks >> np.uint64(13 * suit)) & _HOLDING).astype(np.intp)
-        row = 1 if suit == 3 else 0
-        word_low, word_high = _LOW[row][holding], _HIGH[row][holding]
-        if suit == 0:
-            low |= word_low
-            high |= word_high
-        else:  # shift the 128-bit text left by `bits` (< 128; a suit's text fits in what is left)
-            near = bits < np.uint64(64)
-            by = np.where(near, bits, bits - np.uint64(64))
-            low |= np.where(near, word_low << by, np.uint64(0))
-            carried = (word_low >> np.uint64(1)) >> (np.uint64(63) - np.minimum(by, np.uint64(63)))
-            high |= np.where(near, (word_high << by) | carried, word_low << by)
-        length = _LENGTH[holding]
-        cards += length
-        bits += (length + np.uint64(1)) * np.uint64(8)
-    if masks.size and not bool((cards == 13).all()):
+    holdings = [((masks >> np.uint64(13 * suit)) & _HOLDING).astype(np.intp) for suit in range(4)]
+    lengths = [_LENGTH[h] for h in holdings]
+    if masks.size and not bool((sum(lengths) == 13).all()):
         raise ValueError("every hand must hold 13 cards")
-    out = np.empty(masks.shape + (2,), dtype="<u8")
-    out[..., 0] = low
-    out[..., 1] = high
-    return out.view(np.uint8).reshape(masks.shape + (16,))
+    words = _WORDS[holdings[0]]  # the first suit starts the hand
+    offset = lengths[0] + 1
+    for suit in (1, 2, 3):
+        words |= _WORDS[((17 if suit == 3 else 0) + offset) * 8192 + holdings[suit]]
+        offset += lengths[suit] + 1
+    return words.astype("<u8", copy=False).view(np.uint8).reshape(masks.shape + (16,))
 
 
 def hand_text_bytes(hands: np.ndarray) -> np.ndarray:
