@@ -65,7 +65,7 @@ def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
     masks = np.asarray(masks, dtype=np.uint64)
     holdings = [((masks >> np.uint64(13 * suit)) & _HOLDING).astype(np.intp) for suit in range(4)]
     lengths = [_LENGTH[h] for h in holdings]
-    if masks.size and not bool((sum(lengths) == 13).all()):
+    if masks.size and not bool(np.all(lengths[0] + lengths[1] + lengths[2] + lengths[3] == 13)):
         raise ValueError("every hand must hold 13 cards")
     words = _WORDS[holdings[0]]  # the first suit starts the hand
     offset = lengths[0] + 1
