@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .handtext import hand_text_bytes, hands_text_bytes
+from .handtext import Field, digits_bytes, hand_text_bytes, hands_text_bytes, join_rows
 from .pbnio import board_dealer, board_vulnerability
 from .seat import Seat
 from .suit import RANK_CHARS
@@ -135,18 +135,42 @@ def _spaced_rows(mask: int) -> list[str]:
     return [SPACED[(mask >> (13 * s)) & 0x1FFF] for s in range(4)]
 
 
+def _spaced_table(pad: int) -> np.ndarray:
+    """Row ``h``: the spaced text of holding ``h`` padded with spaces to ``pad`` characters, then zero bytes to 26."""
+    table = np.zeros((1 << 13, 26), dtype=np.uint8)
+    for h, text in enumerate(SPACED):
+        raw = text.ljust(pad).encode("ascii")
+        table[h, :len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+    return table
+
+
+_COLUMN = _spaced_table(20)  # a hand's column, padded to the next one
+_LAST_COLUMN = _spaced_table(0)  # the last column: no padding
+
+
 def columns_text(masks: np.ndarray, seats: Sequence[Seat], start: int | None = None) -> str:
-    """``printall`` (all four seats, with the deal's number) or ``printew`` (west and east): hands side by side."""
-    out = []
-    for i, row in enumerate(np.asarray(masks).tolist()):
-        if start is not None:
-            out.append(f"{start + i:4d}.\n")
-        hands = [_spaced_rows(int(row[s])) for s in seats]
-        for suit in range(4):
-            cols = [h[suit] for h in hands]
-            out.append("".join(c.ljust(20) for c in cols[:-1]) + cols[-1] + "\n")
-        out.append("\n")
-    return "".join(out)
+    """``printall`` (all four seats, with the deal's number) or ``printew`` (west and east): hands side by side.
+
+    A batch at a time: each suit's line is the seats' spaced holdings looked up in tables padded to
+    the column (zero bytes past the text, dropped when the rows are joined).
+    """
+    masks = np.asarray(masks, dtype=np.uint64)
+    n = len(masks)
+    if n == 0:
+        return ""
+    fields: list[Field] = []
+    if start is not None:
+        last = start + n - 1
+        width = max(4, len(str(last)))
+        number = digits_bytes(np.arange(start, last + 1), width)
+        right = number[:, width - 4:]
+        right[right == 0] = ord(" ")  # "%4d": spaces before a short number
+        fields += [number, b".\n"]
+    for suit in range(4):
+        holdings = [((masks[:, seat] >> np.uint64(13 * suit)) & np.uint64(0x1FFF)).astype(np.intp) for seat in seats]
+        fields += [_COLUMN[h] for h in holdings[:-1]] + [_LAST_COLUMN[holdings[-1]], b"\n"]
+    fields.append(b"\n")
+    return join_rows(fields, n).decode("ascii")
 
 
 def pages_text(masks: np.ndarray, seats: Sequence[Seat], start: int = 1) -> str:

@@ -1,21 +1,23 @@
-"""The per-deal writer ``dealer.pbnio.write_deals`` replaced: a deal at a time, with f-strings.
+"""The per-deal writers the batch writers replaced: ``dealer.pbnio.write_deals`` and ``printall``'s columns.
 
-Kept word for word as it was before the writer was vectorised, so that the tests can check the
-new writer against it byte for byte, and ``benchmarks/printing.py`` can time both in one process.
+Kept as they were before the writers were vectorised (a deal at a time, with f-strings), so that
+the tests can check the new writers against them byte for byte, and ``benchmarks/printing.py`` can
+time both in one process.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import json
-from typing import TextIO
+from typing import Sequence, TextIO
 
 import numpy as np
 
 from dealer.pbnio import board_dealer, board_vulnerability, masks_to_pbn, HOLDING_TEXT
+from dealer.printing import SPACED
 from dealer.seat import Seat
 
-__all__ = ["write_deals_per_deal"]
+__all__ = ["write_deals_per_deal", "columns_per_deal"]
 
 
 def _hand_text(mask: int) -> str:
@@ -52,3 +54,17 @@ def write_deals_per_deal(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, st
             f'[Contract "{contract or "?"}"]\n[Result "?"]\n\n'
         )
     return len(masks)
+
+
+def columns_per_deal(masks: np.ndarray, seats: Sequence[Seat], start: int | None = None) -> str:
+    """The old ``dealer.printing.columns_text`` (``printall``, ``printew``): a deal at a time."""
+    out = []
+    for i, row in enumerate(np.asarray(masks).tolist()):
+        if start is not None:
+            out.append(f"{start + i:4d}.\n")
+        hands = [[SPACED[(int(row[s]) >> (13 * suit)) & 0x1FFF] for suit in range(4)] for s in seats]
+        for suit in range(4):
+            cols = [h[suit] for h in hands]
+            out.append("".join(c.ljust(20) for c in cols[:-1]) + cols[-1] + "\n")
+        out.append("\n")
+    return "".join(out)

@@ -18,7 +18,8 @@ from dealer.exact import ExactDealer
 from dealer.handtext import digits_bytes, hand_text_bytes, hands_text_bytes, join_rows
 from dealer.pbnio import FORMATS, write_deals
 from dealer.spec import DealSpec
-from tests.dealer.pbn_oracle import write_deals_per_deal
+from dealer.printing import columns_text
+from tests.dealer.pbn_oracle import columns_per_deal, write_deals_per_deal
 from tests.strategies import deals
 
 RANKS = "AKQJT98765432"
@@ -149,3 +150,11 @@ def test_writer_errors() -> None:
         write_deals(masks, io.StringIO(), "csv")
     with pytest.raises(ValueError, match="-3"):
         write_deals(masks, io.StringIO(), "pbn", start=-3)
+
+
+@pytest.mark.parametrize("seats", [tuple(Seat), (Seat.W, Seat.E)])
+@pytest.mark.parametrize("start", [None, 1, 9_990])
+def test_printall_columns_equal_the_per_deal_text(seats: tuple[Seat, ...], start: int | None) -> None:
+    masks = many_deals(600, seed=8)  # long suits overflow their column: 13 cards are 26 characters
+    assert columns_text(masks, seats, start) == columns_per_deal(masks, seats, start)
+    assert columns_text(masks[:0], seats, start) == ""
