@@ -6,6 +6,7 @@ Prints two tables (median of ``--repeat`` runs):
 1. In one process, the same unconstrained deals written to ``/dev/null`` by ``kibitz deal``'s
    writer (``dealer.pbnio.write_deals``, a batch at a time) and by the writer it replaced (a deal
    at a time, kept as ``tests/dealer/pbn_oracle.py``), in each ``--format``; the ratio of the two.
+   Also ``printall``'s columns (``kibitz dealer``), batch against per deal (text in memory).
 2. Whole programs, started cold, printing ``--programs`` unconstrained deals to ``/dev/null``:
    ``kibitz deal --format F``, ``kibitz dealer`` with a script's print action, and ``dealer``
    (Debian's, ``/usr/games/dealer``) with the same script. Deals per second of wall time,
@@ -33,7 +34,9 @@ sys.path.insert(0, ROOT)
 from dealer.exact import ExactDealer  # noqa: E402
 from dealer.pbnio import FORMATS, write_deals  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
-from tests.dealer.pbn_oracle import write_deals_per_deal  # noqa: E402
+from dealer.printing import columns_text  # noqa: E402
+from dealer.seat import Seat  # noqa: E402
+from tests.dealer.pbn_oracle import columns_per_deal, write_deals_per_deal  # noqa: E402
 
 DEALER = shutil.which("dealer") or "/usr/games/dealer"
 #: The print actions compared between ``kibitz dealer`` and ``dealer``.
@@ -62,6 +65,9 @@ def writers(deals: int, repeat: int) -> None:
             new = len(masks) / median_time(lambda: write_deals(masks, null, fmt), repeat)
             print(f"| {fmt} | {old:,.0f} | {new:,.0f} | {new / old:.1f}x |")
             sys.stdout.flush()
+    old = len(few) / median_time(lambda: columns_per_deal(few, tuple(Seat), 1), repeat)
+    new = len(masks) / median_time(lambda: columns_text(masks, tuple(Seat), 1), repeat)
+    print(f"| printall (kibitz dealer) | {old:,.0f} | {new:,.0f} | {new / old:.1f}x |")
 
 
 def run_wall(argv: list[str], repeat: int) -> float:
