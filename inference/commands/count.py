@@ -45,14 +45,12 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
     from dealer import D, ImpossibleSpecError
     from dealer.runner import ScriptDealer
-    from dealer.statements import parse_statements
+    from .inputs import read_statements
 
-    from .inputs import read_spec_text
-
-    text, source = read_spec_text(args.spec, args.spec_file)
+    script, text, _ = read_statements(args.spec, args.spec_file)
     start = time.perf_counter()
     try:
-        run = ScriptDealer(parse_statements(text, source=source), limit=args.limit, text=text.strip())
+        run = ScriptDealer(script, limit=args.limit, text=text.strip())
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
     dealer = run.tables

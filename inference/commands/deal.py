@@ -21,12 +21,9 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
     from dealer.runner import ScriptDealer
-    from dealer.statements import parse_statements
+    from .inputs import read_statements
 
-    from .inputs import read_spec_text
-
-    text, source = read_spec_text(args.spec, args.spec_file)
-    script = parse_statements(text, source=source)
+    script, text, _ = read_statements(args.spec, args.spec_file)
     n = args.n if args.n is not None else (script.produce if script.produce is not None else 10)
     dealer = ScriptDealer(script, limit=args.limit, text=text.strip())  # exact tables, or filtered uniformly
     if dealer.tables.is_empty:

@@ -21,12 +21,9 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     """Run the script: deal, do its actions, print the totals and the count."""
     from dealer import DealerError
     from dealer.runner import run_script
-    from dealer.statements import parse_statements
+    from .inputs import read_statements
 
-    from .inputs import read_spec_text
-
-    text, source = read_spec_text(args.script, None)
-    syntax = parse_statements(text, source=source)
+    syntax, text, source = read_statements(args.script, None)
     if args.produce is not None and args.produce < 0:
         raise DealerError(f"invalid -p {args.produce}: expected a number of deals >= 0")
     if args.output:

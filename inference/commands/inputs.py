@@ -21,6 +21,7 @@ from ..errors import InvalidArgumentError, RecordError
 
 if TYPE_CHECKING:
     from dealer.language import Script
+    from dealer.statements import ScriptSyntax
 
     from ..play import PlayState
     from ..records import PlayRecord
@@ -53,6 +54,22 @@ def load_script(spec: str | None, spec_file: str | None) -> Script:
 
     text, source = read_spec_text(spec, spec_file)
     return parse_script(text, source=source)
+
+
+def read_statements(spec: str | None, spec_file: str | None) -> "tuple[ScriptSyntax, str, str]":
+    """A spec or ``dealer`` script (inline or a file), parsed; returns it, its text and its source name. As in ``dealer``,
+    a later condition replaces an earlier one: each replaced condition gets a note on standard error
+    (joining them with ``&&`` keeps both)."""
+    import sys
+
+    from dealer.statements import parse_statements
+
+    text, source = read_spec_text(spec, spec_file)
+    script = parse_statements(text, source=source)
+    for cond in script.replaced:
+        sys.stderr.write(f"kibitz: note: the condition at {cond.pos.source}:{cond.pos.line} is replaced by a later one, as in dealer "
+                         "(join them with && to require both)\n")
+    return script, text, source
 
 
 def _looks_like_a_path(text: str) -> bool:

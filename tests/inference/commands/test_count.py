@@ -61,3 +61,15 @@ def test_tables_beyond_the_limit_are_filtered_not_refused() -> None:
     status, out, _ = run("count", "hcp(north) > 3 && hcp(south) > 3 && hcp(east) > 3 && hcp(west) > 3",
                          "--limit", "1000", "--draws", "5000", "--seed", "1")
     assert status == 0 and "exact:        no (an estimate)" in out and "filtered by:" in out
+
+
+def test_a_later_condition_replaces_an_earlier_one_with_a_note(tmp_path: Path) -> None:
+    """As in dealer, the last condition counts; the replaced one is named on standard error."""
+    spec = tmp_path / "two.dl"
+    spec.write_text("hcp(north) >= 15\nhearts(south) >= 5\n")
+    status, out, err = run("count", "--json", str(spec))
+    assert status == 0
+    assert json.loads(out)["deals"] == ExactDealer(DealSpec.parse("hearts(south) >= 5")).count()
+    assert f"{spec}:1 is replaced by a later one" in err and err.count("\n") == 1
+    status, _, err = run("count", "--json", "hcp(north) >= 15 && hearts(south) >= 5")
+    assert status == 0 and err == ""
