@@ -29,6 +29,7 @@ double dummy.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -209,13 +210,19 @@ def play_one(job: Job) -> dict[str, object]:
     return row
 
 
-def play_all(jobs: list[Job], workers: int = 1, scheduler: str | None = None, bar: Any = None) -> list[dict[str, object]]:
+def play_all(jobs: list[Job], workers: int = 1, scheduler: str | None = None, bar: Any = None,
+             on_row: Any = None) -> list[dict[str, object]]:
     """:func:`play_one` on every job, in the jobs' order: in this process (``workers`` 1, no
-    ``scheduler``) or on Dask; ``bar`` (tqdm) moves as each deal finishes."""
+    ``scheduler``) or on Dask; ``bar`` (tqdm) moves and ``on_row(row)`` is called as each deal finishes."""
     from inference.distributed import run_map  # in this process for one worker and no scheduler
 
-    return run_map(play_one, jobs, jobs=workers, scheduler=scheduler, name="bot",
-                   on_result=None if bar is None else lambda k, row: bar.update(1))
+    def done(key: Any, row: dict[str, object]) -> None:
+        if bar is not None:
+            bar.update(1)
+        if on_row is not None:
+            on_row(row)
+
+    return run_map(play_one, jobs, jobs=workers, scheduler=scheduler, name="bot", on_result=done)
 
 
 def interval(diffs: list[int]) -> tuple[float, float, float]:
@@ -300,8 +307,14 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scheduler", metavar="ADDRESS", help="a Dask cluster's scheduler (tcp://host:8786)")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
-    ap.add_argument("--json", metavar="OUT", help="also write every deal's row (JSON lines) to OUT")
+    ap.add_argument("--json", metavar="OUT", help="also write every deal's row (JSON lines, as each deal finishes) to OUT")
+    ap.add_argument("--report", metavar="ROWS", help="print the tables from a --json file of rows instead of playing")
     args = ap.parse_args()
+    if args.report:
+        with open(args.report, encoding="utf-8") as f:
+            saved = sorted((json.loads(line) for line in f if line.strip()), key=lambda r: int(r["index"]))
+        report(saved, f"# Kibitz bot benchmark, rows of {args.report}: {len(saved)} deals")
+        return
     from tqdm import tqdm
 
     corpus = Path(args.corpus)
@@ -310,14 +323,17 @@ def main() -> None:
     for job in jobs:
         job.update(n=args.n, tricks=args.tricks, book=args.book)
     start = time.perf_counter()
-    rows = play_all(jobs, args.jobs, args.scheduler, tqdm(total=len(jobs), desc="deals", file=sys.stderr))
-    elapsed = time.perf_counter() - start
-    if args.json:
-        import json
+    out = open(args.json, "w", encoding="utf-8") if args.json else None  # rows as they finish: a stopped run keeps them
 
-        with open(args.json, "w", encoding="utf-8") as out:
-            for r in rows:
-                out.write(json.dumps(r) + "\n")
+    def write(row: dict[str, object]) -> None:
+        if out is not None:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+    rows = play_all(jobs, args.jobs, args.scheduler, tqdm(total=len(jobs), desc="deals", file=sys.stderr), write)
+    elapsed = time.perf_counter() - start
+    if out is not None:
+        out.close()
     report(rows, f"# Kibitz bot benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
                  f"Python {platform.python_version()}; {len(rows)} deals, book {args.book}, {args.n} layouts a "
                  f"decision, {args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
