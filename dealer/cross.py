@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import reduce
 from math import prod
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -65,8 +65,12 @@ class JointCondition:
     accept: np.ndarray
 
     @classmethod
-    def build(cls, conditions: Sequence[Cond]) -> "JointCondition":
+    def build(cls, conditions: Sequence[Cond], within: "Mapping[Seat, np.ndarray | None] | None" = None
+              ) -> "JointCondition":
         """The labels and the acceptance of ``conditions`` (joined by ``&&``).
+
+        ``within``: per seat, the classes of the grid its own conditions accept (a boolean mask;
+        None: all); the others get no label, which keeps the joint acceptance small.
 
         Raises :class:`~dealer.errors.UnsupportedSpecError` when a part reads something the seats'
         classes do not determine (``hascard``, ``hcp(seat, suit)``, ``controls``...) or the joint
@@ -83,8 +87,12 @@ class JointCondition:
         tables: list[np.ndarray] = []
         for seat in seats:
             values = np.stack([_grid_of(p) for p in parts[seat]], axis=1)  # (classes, parts)
-            table, inverse = np.unique(values, axis=0, return_inverse=True)
-            raw_labels.append(inverse.reshape(-1).astype(np.int64))
+            mask = (within or {}).get(seat)
+            ok = np.ones(len(values), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+            table, inverse = np.unique(values[ok] if ok.any() else values[:1], axis=0, return_inverse=True)
+            raw = np.full(len(values), len(table), dtype=np.int64)  # the last label: outside the seat's classes
+            raw[ok] = inverse.reshape(-1)
+            raw_labels.append(raw)
             tables.append(table)
         shape = tuple(len(t) for t in tables)
         if prod(shape) > MAX_JOINT_CELLS:
@@ -101,7 +109,7 @@ class JointCondition:
         labels = []
         for axis in range(len(seats)):
             accept, mapping = _merge_axis(accept, axis)
-            labels.append(mapping[raw_labels[axis]].astype(np.int32))
+            labels.append(np.append(mapping, -1)[raw_labels[axis]].astype(np.int32))
         return cls(conds, seats, tuple(labels), accept)
 
     def label_of(self, seat: Seat, cell: int) -> int:

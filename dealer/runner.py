@@ -135,7 +135,8 @@ class ScriptDealer:
             check_runnable(node)
         joined = [c for c in self.residual if joint and self._joinable(c)]
         #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.cross`).
-        self.joint = JointCondition.build(joined) if joined else None
+        self.joint = JointCondition.build(joined, within={s: self.spec.seat(s).accepted(s) for s in Seat}) \
+            if joined else None
         filtered = [c for c in self.residual if not any(c is j for j in joined)]
         split = [c for c in filtered if atoms_of(c, self.counts) is not None]
         self.loosened: tuple[Seat, ...] = ()

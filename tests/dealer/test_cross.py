@@ -269,3 +269,14 @@ def test_an_impossible_joint_condition_is_empty_and_says_why() -> None:
                          joint=JointCondition.build([parse_condition("hcp(north) + hcp(south) <= 15")]))
     assert dealer.count() == 0 and dealer.is_empty
     assert "never together with" in dealer.explain_empty()
+
+
+def test_labels_within_the_seats_own_classes() -> None:
+    """Classes a seat's own conditions reject get no label (South: 9, 10, 11+; 8 never reaches 26)."""
+    spec = DealSpec.parse("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8")
+    cond = parse_condition("hcp(north) + hcp(south) >= 26")
+    small = JointCondition.build([cond], within={s: spec.seat(s).accepted(s) for s in Seat})
+    full = JointCondition.build([cond])
+    assert small.accept.shape == (3, 3) and full.accept.shape == (27, 27)
+    assert ExactDealer(spec, joint=small).count() == ExactDealer(spec, joint=full).count() == sum(
+        exact(f"hcp(north) == {h} && hcp(south) >= {26 - h}") for h in (15, 16, 17))
