@@ -53,10 +53,13 @@ from .spec import DealSpec
 from .statements import Average, Frequency, Print, PrintES, ScriptSyntax
 from .union import UnionDealer, atoms_of
 
-__all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE", "wilson"]
+__all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
+           "JOINT_PATIENCE", "wilson"]
 
 #: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
 PATIENCE = 1_000_000
+#: The table cells ``run_script`` lets a condition across seats (counted exactly) take before filtering it.
+JOINT_PATIENCE = 20_000_000
 #: ``dealer``'s defaults: deals produced, and random deals generated at most.
 DEFAULT_PRODUCE = 40
 DEFAULT_GENERATE = 10_000_000
@@ -141,8 +144,9 @@ class ScriptDealer:
         split = [c for c in filtered if atoms_of(c, self.counts) is not None]
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
-        try:
-            self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=trial, joint=self.joint)
+        try:  # an exact count across seats is worth larger tables than the patience
+            joint_limit = trial if self.joint is None else min(limit, max(trial, JOINT_PATIENCE))
+            self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=joint_limit, joint=self.joint)
             self.residual = filtered
         except SpecLimitError:
             self.joint = None
