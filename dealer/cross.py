@@ -161,7 +161,7 @@ def _constant(node: Node) -> np.ndarray:
 _CONNECT: dict[type, Callable[[list[np.ndarray]], np.ndarray]] = {
     And: lambda xs: reduce(np.logical_and, xs),
     Or: lambda xs: reduce(np.logical_or, xs),
-    Xor: lambda xs: sum(x.astype(np.int64) for x in xs) == 1,
+    Xor: lambda xs: np.asarray(reduce(np.add, [x.astype(np.int64) for x in xs]) == 1),
 }
 
 
@@ -180,9 +180,10 @@ def _evaluate(node: Node, leaf: dict[int, np.ndarray]) -> np.ndarray:
     if isinstance(node, Arith):
         return np.asarray(ARITH[node.op](_evaluate(node.left, leaf), _evaluate(node.right, leaf)))
     if isinstance(node, Truth):
-        return (_evaluate(node.item, leaf) != 0).astype(np.int64)
+        return np.asarray(_evaluate(node.item, leaf) != 0, dtype=np.int64)
     assert isinstance(node, Ternary)
-    return np.where(_evaluate(node.test, leaf) != 0, _evaluate(node.then, leaf), _evaluate(node.other, leaf))
+    return np.asarray(np.where(_evaluate(node.test, leaf) != 0, _evaluate(node.then, leaf),
+                               _evaluate(node.other, leaf)))
 
 
 def _merge_axis(accept: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:

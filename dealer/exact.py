@@ -198,8 +198,8 @@ class ExactDealer:
                 index.append(a.labels.astype(np.int64) // self._spread[seat])
             else:  # fully predealt: its label was fixed above
                 index.append(np.arange(accept.shape[axis]))
-        table = accept[np.ix_(*index)]
-        table = table.any(axis=tuple(i for i, s in enumerate(self.joint.seats) if s not in tracked))
+        table = np.asarray(np.asarray(accept[np.ix_(*index)]).any(
+            axis=tuple(i for i, s in enumerate(self.joint.seats) if s not in tracked)))
         view = [self.automata[i].size[-1] if s in self.joint.seats else 1 for i, s in enumerate(tracked)]
         sizes = tuple(a.size[-1] for a in self.automata)
         return np.ascontiguousarray(np.broadcast_to(table.reshape(view), sizes))
@@ -403,9 +403,9 @@ def _feature_value(hand: CardSet, feature: str) -> int | str:
     return pattern_of(hand.shape)
 
 
-def _cell(shape: Sequence[int], mask: int) -> int:
+def _cell(shape: tuple[int, int, int, int], mask: int) -> int:
     """The grid class of a complete hand (standard HCP)."""
-    return shape_index(tuple(shape)) * (MAX_HCP + 1) + CardSet(mask).hcp
+    return shape_index(shape) * (MAX_HCP + 1) + CardSet(mask).hcp
 
 
 def _check_complete(spec: SeatSpec, seat: Seat, mask: int) -> tuple[bool, Fraction]:
