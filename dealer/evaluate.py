@@ -23,14 +23,14 @@ import numpy as np
 
 from .errors import UnsupportedSpecError
 from .expr import (
-    Always, And, Arith, Compare, Const, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or, Score, ShapeIn, SuitHcp,
-    Ternary, Tricks, Truth, Xor, walk,
+    Always, And, Arith, Compare, Const, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or, Random, Score, ShapeIn,
+    SuitHcp, Ternary, Tricks, Truth, Xor, walk,
 )
 from .grid import ARITH, COMPARE
 from .shapes import ALL_SHAPES
 
 __all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table", "imps", "score",
-           "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape"]
+           "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape", "ltc_table", "LTC"]
 
 _HOLDINGS = np.arange(1 << 13)
 _BITS = (_HOLDINGS[:, None] >> np.arange(13)) & 1  # (8192, 13): bit 0 is the ace
@@ -62,6 +62,30 @@ def loser_table() -> np.ndarray:
     out = np.where(length == 2, 2 - ak, out)
     out = np.where(length == 1, 1 - _BITS[:, 0], out)
     return np.asarray(out, dtype=np.int64)
+
+
+#: The losing trick count of a suit, in hundredths, by its top three cards (``x`` below the ten, ``-``
+#: for none): the "modern" count of the dealer fork (DealerV2), with half losers.
+LTC: dict[str, int] = {
+    **dict.fromkeys(("AKQ", "AK-", "A--", "---"), 0),
+    **dict.fromkeys(("AQJ", "AKJ", "AQ-", "K--"), 50),
+    **dict.fromkeys(("KQx", "KQT", "KQJ", "AQx", "AQT", "AKx", "AKT", "Kx-", "KT-", "KJ-", "KQ-", "Ax-", "AT-", "AJ-",
+                     "x--", "T--", "J--", "Q--"), 100),
+    **dict.fromkeys(("KJT", "AJT"), 150),
+    **dict.fromkeys(("QJx", "QJT", "Kxx", "KTx", "KJx", "Axx", "ATx", "AJx", "xx-", "Tx-", "Jx-", "JT-", "Qx-", "QT-",
+                     "QJ-"), 200),
+    **dict.fromkeys(("Qxx", "QTx"), 250),
+    **dict.fromkeys(("xxx", "Txx", "Jxx", "JTx"), 300),
+}
+
+
+def ltc_table() -> np.ndarray:
+    """The losing trick count (:data:`LTC`, hundredths) of every holding, by its three highest cards."""
+    out = np.zeros(1 << 13, dtype=np.int64)
+    for h in range(1 << 13):
+        top = "".join("AKQJT"[i] if i < 5 else "x" for i in range(13) if h >> i & 1)[:3]
+        out[h] = LTC[top.ljust(3, "-")]
+    return out
 
 
 def _honours() -> tuple[np.ndarray, ...]:
@@ -119,7 +143,7 @@ class Counts:
         return self.points == STANDARD.points
 
     def table(self, kind: str) -> np.ndarray:
-        """The per-holding table of a feature: ``length``, ``hcp``, ``pt0``..``pt9``, ``controls``, ``losers``."""
+        """The per-holding table of a feature: ``length``, ``hcp``, ``pt0``..``pt9``, ``controls``, ``losers``, ``ltc``..."""
         cached = self.tables.get(kind)
         if cached is not None:
             return cached
@@ -137,6 +161,8 @@ class Counts:
             t = quality_table()
         elif kind == "cccc":
             t = cccc_suit_table()
+        elif kind == "ltc":
+            t = ltc_table()
         else:
             raise UnsupportedSpecError(f"{kind!r} is not a count of the language")
         self.tables[kind] = t
@@ -190,6 +216,7 @@ class _Deals:
     counts: Counts
     memo: dict[int, np.ndarray] = field(default_factory=dict)
     suits: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    rng: np.random.Generator | None = None
 
     def holding(self, seat: int, suit: int) -> np.ndarray:
         key = (seat, suit)
@@ -277,7 +304,17 @@ def _compute(node: Node, d: _Deals) -> np.ndarray:  # noqa: C901 - one case per 
         return score(node.vulnerable, node.level, node.strain, _value(node.tricks, d))
     if isinstance(node, Tricks):
         return _tricks(node, d.masks)
+    if isinstance(node, Random):
+        return _random(node, _value(node.limit, d), d.rng)
     raise UnsupportedSpecError(f"{node.pos}: {type(node).__name__} cannot be evaluated on deals")
+
+
+def _random(node: Random, limit: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
+    """``rnd(n)`` on each deal: ``n`` times a uniform draw in [0, 1), truncated toward zero (as ``dealer``)."""
+    if rng is None:
+        raise UnsupportedSpecError(f"line {node.pos.line}, column {node.pos.column}: 'rnd' needs the script's "
+                                   "random stream (evaluate it with a generator)")
+    return np.asarray(np.trunc(rng.random(len(limit)) * limit), dtype=np.int64)
 
 
 def _tricks(node: Tricks, masks: np.ndarray) -> np.ndarray:
@@ -314,12 +351,14 @@ def check_runnable(node: Node) -> None:
 
 
 def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
-             memo: dict[int, np.ndarray] | None = None) -> np.ndarray:
+             memo: dict[int, np.ndarray] | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
     """The value of ``node`` on every deal of ``masks`` (``(n, 4)`` uint64): int64, conditions as 1 or 0.
 
     ``memo`` (keyed by node identity) shares values between expressions evaluated on the same deals.
+    ``rng`` gives the values of ``rnd(n)``: one uniform draw per deal for each ``rnd`` node, in deal
+    order, when the node is first evaluated (a node met twice keeps its values, through the memo).
     """
-    d = _Deals(np.asarray(masks, dtype=np.uint64), counts)
+    d = _Deals(np.asarray(masks, dtype=np.uint64), counts, rng=rng)
     if memo is not None:
         d.memo = memo
     return _value(node, d)

@@ -38,6 +38,7 @@ __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
     "ARITH_OPS", "COMPARE_OPS", "walk", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "Score", "Imps",
+    "Random",
 ]
 
 #: How a seat is written: ``seat -> text``.
@@ -344,7 +345,7 @@ class Ternary(Expr):
 #: The per-seat counts of the ``dealer`` program beyond lengths and HCP, by the name a script calls them.
 #: ``pt0``..``pt9`` are the alternate counts; ``tens``..``c13`` are their readable names.
 HAND_COUNTS = ("pt0", "pt1", "pt2", "pt3", "pt4", "pt5", "pt6", "pt7", "pt8", "pt9",
-               "controls", "losers", "quality", "cccc")
+               "controls", "losers", "quality", "cccc", "ltc")
 
 
 @dataclass(frozen=True)
@@ -411,3 +412,20 @@ class Imps(Expr):
 
     def text(self, names: SeatNames = LONG_NAMES) -> str:
         return f"imps({self.item.text(names)})"
+
+
+@dataclass(frozen=True)
+class Random(Expr):
+    """``rnd(n)``: a whole number drawn at random from 0 to n - 1 for each deal (``dealer``'s random number).
+
+    Its values come from the script's random stream (the seed), so a condition using it is only
+    ever dealt by filtering, and counted as an estimate.
+    """
+
+    limit: Expr
+
+    def children(self) -> tuple[Node, ...]:
+        return (self.limit,)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        return f"rnd({self.limit.text(names)})"

@@ -7,7 +7,6 @@ Boards are numbered from 1; dealer and vulnerability follow the standard
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import re
 from typing import Iterable, Iterator, TextIO
 
@@ -16,6 +15,7 @@ import numpy as np
 from .cardset import SUIT_MASK
 from .deal import Deal, PartialDeal
 from .errors import InvalidDealError
+from .handtext import Field, digits_bytes, hands_text_bytes, join_rows
 from .seat import Seat
 from .suit import RANK_CHARS
 
@@ -57,36 +57,74 @@ def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int 
                 contract: str | None = None) -> int:
     """Write deals given as an ``(n, 4)`` mask array; return how many were written.
 
-    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known.
+    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known. The whole
+    batch is laid out at once as a byte array (:mod:`dealer.handtext`), not a deal at a time.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    date = _dt.date.today().strftime("%Y.%m.%d")
+    if start < 0:
+        raise ValueError(f"boards are numbered from 0 or more, not from {start}")
     if fmt == "pbn" and start == 1:
         out.write("% PBN 2.1\n% EXPORT\n")
         if spec_text:
             for line in spec_text.splitlines():
                 out.write(f"% spec: {line}\n")
         out.write("\n")
-    for i, row in enumerate(masks.tolist()):
-        board = start + i
+    masks = np.asarray(masks, dtype=np.uint64)
+    hands = hands_text_bytes(masks)  # (n, 4, 16): N E S W
+    at = 0
+    while at < len(masks):  # runs of boards whose numbers have as many digits: records of one width
+        board = start + at
+        size = min(len(masks) - at, 10 ** len(str(board)) - board)
+        part = hands[at:at + size]
         if fmt == "oneline":
-            out.write(masks_to_pbn(row) + "\n")
-            continue
-        if fmt == "json":
-            hands = {s.name: _hand_text(row[s]) for s in Seat}
-            out.write(json.dumps({"board": board, "deal": masks_to_pbn(row), "hands": hands}) + "\n")
-            continue
-        dealer = board_dealer(board)
-        out.write(
-            f'[Event "{event}"]\n[Site "?"]\n[Date "{date}"]\n[Board "{board}"]\n'
-            '[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n'
-            f'[Dealer "{dealer.name}"]\n[Vulnerable "{board_vulnerability(board)}"]\n'
-            f'[Deal "{masks_to_pbn(row, dealer)}"]\n'
-            f'[Scoring "?"]\n[Declarer "{declarer.name if declarer is not None else "?"}"]\n'
-            f'[Contract "{contract or "?"}"]\n[Result "?"]\n\n'
-        )
+            fields: list[Field] = [b"N:", part[:, 0], b" ", part[:, 1], b" ", part[:, 2], b" ", part[:, 3], b"\n"]
+            out.write(join_rows(fields, size).decode("ascii"))
+        elif fmt == "json":
+            number = digits_bytes(np.arange(board, board + size), len(str(board)))
+            fields = [b'{"board": ', number, b', "deal": "N:', part[:, 0], b" ", part[:, 1], b" ", part[:, 2],
+                      b" ", part[:, 3], b'", "hands": {"N": "', part[:, 0], b'", "E": "', part[:, 1],
+                      b'", "S": "', part[:, 2], b'", "W": "', part[:, 3], b'"}}\n']
+            out.write(join_rows(fields, size).decode("ascii"))
+        else:
+            out.write(_pbn_records(part, board, event, declarer, contract))
+        at += size
     return len(masks)
+
+
+def _pbn_records(hands: np.ndarray, start: int, event: str, declarer: Seat | None, contract: str | None) -> str:
+    """PBN records of boards ``start ..`` (numbers of one width), 16 boards to a row.
+
+    Sixteen boards in a row go once round the dealers and vulnerabilities, so every row of
+    consecutive boards has the same layout, whatever board it starts at; the deal string starts
+    with the board's dealer.
+    """
+    date = _dt.date.today().strftime("%Y.%m.%d")
+    head = f'[Event "{event}"]\n[Site "?"]\n[Date "{date}"]\n[Board "'.encode("utf-8")
+    tail = (f'"]\n[Scoring "?"]\n[Declarer "{declarer.name if declarer is not None else "?"}"]\n'
+            f'[Contract "{contract or "?"}"]\n[Result "?"]\n\n').encode("utf-8")
+    n, width = len(hands), len(str(start))
+    text = []
+    full = n - n % 16
+    for first, rows, per in ((0, full // 16, 16), (full, 1, n % 16)):
+        if rows == 0 or per == 0:
+            continue
+        numbers = digits_bytes(np.arange(start + first, start + first + rows * per), width).reshape(rows, per * width)
+        block = hands[first:first + rows * per].reshape(rows, per, 4, 16)
+        fields: list[Field] = []
+        for j in range(per):
+            board = start + first + j
+            dealer = board_dealer(board)
+            fields += [head, numbers[:, j * width:(j + 1) * width],
+                       f'"]\n[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n[Dealer "{dealer.name}"]\n'
+                       f'[Vulnerable "{board_vulnerability(board)}"]\n[Deal "{dealer.name}:'.encode("ascii")]
+            for k, seat in enumerate(dealer.rotation()):
+                if k:
+                    fields.append(b" ")
+                fields.append(block[:, j, int(seat)])
+            fields.append(tail)
+        text.append(join_rows(fields, rows).decode("utf-8"))
+    return "".join(text)
 
 
 _DEAL_TAG = re.compile(r'^\s*\[\s*Deal\s+"([^"]*)"\s*\]', re.IGNORECASE)

@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .handtext import Field, digits_bytes, hand_text_bytes, hands_text_bytes, join_rows
 from .pbnio import board_dealer, board_vulnerability
 from .seat import Seat
 from .suit import RANK_CHARS
@@ -33,36 +34,6 @@ __all__ = ["hand_text_bytes", "hands_text_bytes", "deal_lines", "deal_texts", "o
 SPACED: tuple[str, ...] = tuple(
     "".join(RANK_CHARS[i] + " " for i in range(13) if h >> i & 1) or "- " for h in range(1 << 13)
 )
-
-
-#: Rows ``h`` and ``h + 8192``: a holding's ranks then a dot (the last suit: no dot), zero-padded to 14.
-_TEXT = np.zeros((2 << 13, 14), dtype=np.uint8)
-for _h in range(1 << 13):
-    _chars = "".join(RANK_CHARS[i] for i in range(13) if _h >> i & 1)
-    _TEXT[_h, :len(_chars) + 1] = np.frombuffer((_chars + ".").encode("ascii"), dtype=np.uint8)
-    _TEXT[_h + (1 << 13), :len(_chars)] = np.frombuffer(_chars.encode("ascii"), dtype=np.uint8)
-_SUIT_SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
-_ROW_OFFSET = np.array([0, 0, 0, 1 << 13], dtype=np.intp)
-
-
-def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
-    """The PBN text of ``(n, k)`` hands (13-card bit-sets) as an ``(n, k, 16)`` uint8 array.
-
-    Each suit's holding is looked up in a table of its ranks and a dot (none after the last suit),
-    zero-padded to 14 bytes; the non-zero bytes are the hand's text, 16 per hand, in order.
-    """
-    masks = np.asarray(masks, dtype=np.uint64)
-    holdings = ((masks[..., None] >> _SUIT_SHIFTS) & np.uint64(0x1FFF)).astype(np.intp) + _ROW_OFFSET
-    text = _TEXT[holdings]
-    kept = text[text != 0]
-    if kept.size != 16 * int(np.prod(masks.shape)):
-        raise ValueError("every hand must hold 13 cards")
-    return np.asarray(kept.reshape(masks.shape + (16,)))
-
-
-def hand_text_bytes(hands: np.ndarray) -> np.ndarray:
-    """The PBN text of ``n`` hands (13-card bit-sets) as an ``(n, 16)`` uint8 array: ``AKQJ.AKQ.AKQ.AKQ``."""
-    return hands_text_bytes(np.asarray(hands, dtype=np.uint64)[:, None])[:, 0]
 
 
 def _layout_bytes(masks: np.ndarray, parts: Sequence["str | int"]) -> np.ndarray:
@@ -164,18 +135,42 @@ def _spaced_rows(mask: int) -> list[str]:
     return [SPACED[(mask >> (13 * s)) & 0x1FFF] for s in range(4)]
 
 
+def _spaced_table(pad: int) -> np.ndarray:
+    """Row ``h``: the spaced text of holding ``h`` padded with spaces to ``pad`` characters, then zero bytes to 26."""
+    table = np.zeros((1 << 13, 26), dtype=np.uint8)
+    for h, text in enumerate(SPACED):
+        raw = text.ljust(pad).encode("ascii")
+        table[h, :len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+    return table
+
+
+_COLUMN = _spaced_table(20)  # a hand's column, padded to the next one
+_LAST_COLUMN = _spaced_table(0)  # the last column: no padding
+
+
 def columns_text(masks: np.ndarray, seats: Sequence[Seat], start: int | None = None) -> str:
-    """``printall`` (all four seats, with the deal's number) or ``printew`` (west and east): hands side by side."""
-    out = []
-    for i, row in enumerate(np.asarray(masks).tolist()):
-        if start is not None:
-            out.append(f"{start + i:4d}.\n")
-        hands = [_spaced_rows(int(row[s])) for s in seats]
-        for suit in range(4):
-            cols = [h[suit] for h in hands]
-            out.append("".join(c.ljust(20) for c in cols[:-1]) + cols[-1] + "\n")
-        out.append("\n")
-    return "".join(out)
+    """``printall`` (all four seats, with the deal's number) or ``printew`` (west and east): hands side by side.
+
+    A batch at a time: each suit's line is the seats' spaced holdings looked up in tables padded to
+    the column (zero bytes past the text, dropped when the rows are joined).
+    """
+    masks = np.asarray(masks, dtype=np.uint64)
+    n = len(masks)
+    if n == 0:
+        return ""
+    fields: list[Field] = []
+    if start is not None:
+        last = start + n - 1
+        width = max(4, len(str(last)))
+        number = digits_bytes(np.arange(start, last + 1), width)
+        right = number[:, width - 4:]
+        right[right == 0] = ord(" ")  # "%4d": spaces before a short number
+        fields += [number, b".\n"]
+    for suit in range(4):
+        holdings = [((masks[:, seat] >> np.uint64(13 * suit)) & np.uint64(0x1FFF)).astype(np.intp) for seat in seats]
+        fields += [_COLUMN[h] for h in holdings[:-1]] + [_LAST_COLUMN[holdings[-1]], b"\n"]
+    fields.append(b"\n")
+    return join_rows(fields, n).decode("ascii")
 
 
 def pages_text(masks: np.ndarray, seats: Sequence[Seat], start: int = 1) -> str:

@@ -50,7 +50,8 @@ from .printing import columns_text, compact_text, oneline_text, pages_text, pbn_
 from .rng import RandomSource, make_rng
 from .seat import Seat
 from .spec import DealSpec
-from .statements import Average, Frequency, Print, PrintES, ScriptSyntax
+from .evalcontract import check_solver, double_dummy_tricks, evalcontract_text
+from .statements import Average, EvalContract, Frequency, Print, PrintES, ScriptSyntax
 from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
@@ -123,8 +124,9 @@ class ScriptDealer:
 
     Conditions across seats that the seats' labels can count go into the tables (:mod:`dealer.cross`;
     ``joint=False`` filters them instead, the old path). Tables beyond ``limit`` joint states
-    (``patience``, when given, is a smaller limit to try first) are not refused: the conditions of the seats that cut fewest deals move to the filter
-    (:attr:`loosened` names them) and the count becomes an estimate.
+    (``patience``, when given, is a smaller limit to try first) are not refused: the conditions of
+    the seats that cut fewest deals move to the filter (:attr:`loosened` names them) and the count
+    becomes an estimate.
     """
 
     def __init__(self, syntax: ScriptSyntax, *, limit: int = DEFAULT_LIMIT, text: str = "",
@@ -136,6 +138,9 @@ class ScriptDealer:
                                              counts=self.counts)
         for node in self._nodes():
             check_runnable(node)
+        for action in syntax.actions:
+            if isinstance(action, EvalContract):
+                check_solver(action)
         joined = [c for c in self.residual if joint and self._joinable(c)]
         #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.cross`).
         self.joint = JointCondition.build(joined, within={s: self.spec.seat(s).accepted(s) for s in Seat}) \
@@ -225,11 +230,11 @@ class ScriptDealer:
         """True when every deal the tables give meets the whole condition (the count is exact)."""
         return self.filter is None
 
-    def keep(self, masks: np.ndarray) -> np.ndarray:
-        """The deals of ``masks`` that meet the residual condition."""
+    def keep(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        """The deals of ``masks`` that meet the residual condition (``rng`` draws its ``rnd`` values)."""
         if self.filter is None or len(masks) == 0:
             return masks
-        return np.asarray(masks[evaluate(self.filter, masks, self.counts) != 0])
+        return np.asarray(masks[evaluate(self.filter, masks, self.counts, rng=rng) != 0])
 
     def count(self, draws: int = 100_000, seed: RandomSource = None) -> CountResult:
         """The number of deals meeting the condition: exact, or estimated from ``draws`` deals of the superset."""
@@ -242,7 +247,7 @@ class ScriptDealer:
         drawn = 0
         while drawn < draws:
             batch = min(_BATCH, draws - drawn)
-            accepted += len(self.keep(self.tables.sample_masks(batch, rng)))
+            accepted += len(self.keep(self.tables.sample_masks(batch, rng), rng))
             drawn += batch
         low, high = wilson(accepted, drawn)
         return CountResult(False, None, superset * accepted / drawn, superset * low, superset * high, superset,
@@ -266,7 +271,7 @@ class ScriptDealer:
         got = drawn_since = 0
         while got < n:
             batch = min(_BATCH, max(64, 2 * (n - got)))
-            ok = self.keep(self.tables.sample_masks(batch, rng))[: n - got]
+            ok = self.keep(self.tables.sample_masks(batch, rng), rng)[: n - got]
             kept.append(ok)
             got += len(ok)
             drawn_since = 0 if len(ok) else drawn_since + batch
@@ -291,11 +296,12 @@ class ScriptDealer:
         while got < produce and used < hits:
             batch = min(_BATCH, hits - used, max(64, 2 * (produce - got)))
             masks = self.tables.sample_masks(batch, rng)
-            ok = self.keep(masks)
+            flags = (evaluate(self.filter, masks, self.counts, rng=rng) != 0 if self.filter is not None
+                     else np.ones(len(masks), dtype=bool))  # evaluated once: rnd's values are drawn once
+            ok = np.asarray(masks[flags])
             if got + len(ok) >= produce:  # stop at the deal that completed the production
                 need = produce - got
                 if self.filter is not None:
-                    flags = evaluate(self.filter, masks, self.counts) != 0
                     used += int(np.flatnonzero(flags)[need - 1]) + 1
                 else:
                     used += need
@@ -397,14 +403,17 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
                 else:
                     out.write(oneline_text(batch))
         elif isinstance(action, PrintES):
-            parts = [item if isinstance(item, str) else evaluate(item, masks, run.counts, memo) for item in action.items]
+            parts = [item if isinstance(item, str) else evaluate(item, masks, run.counts, memo, rng) for item in action.items]
             out.write("".join("".join(p if isinstance(p, str) else str(int(p[i])) for p in parts)
                               for i in range(len(masks))))
         elif isinstance(action, Average):
-            values = evaluate(action.expr, masks, run.counts, memo)
+            values = evaluate(action.expr, masks, run.counts, memo, rng)
             out.write(_format_average(action.label, float(values.mean()) if len(values) else float("nan")))
         elif isinstance(action, Frequency):
-            out.write(_frequency_text(action, [evaluate(axis[0], masks, run.counts, memo) for axis in action.axes]))
+            out.write(_frequency_text(action, [evaluate(axis[0], masks, run.counts, memo, rng) for axis in action.axes]))
+        elif isinstance(action, EvalContract):
+            tricks = double_dummy_tricks(masks, action.declarer, action.strain, action.pos)
+            out.write(evalcontract_text(action, tricks))
     result = run.count(seed=rng)
     if result.exact and result.deals == 0:
         out.write(f"impossible: {run.tables.explain_empty()}\n")

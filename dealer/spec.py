@@ -390,7 +390,7 @@ def _family(c: Cond, counts: Counts) -> set[str] | None:
         if isinstance(n, Hcp):
             kinds.add("hcp")
         elif isinstance(n, HandCount):
-            if n.suit is not None or n.kind in ("quality", "cccc", "losers"):
+            if n.suit is not None or n.kind in ("quality", "cccc", "losers", "ltc"):
                 return None
             kinds.add(n.kind)
     return kinds

@@ -8,7 +8,8 @@ seats, cards separated by commas, over several lines), ``produce``,
 ``printall``, ``printew``, ``printpbn``, ``printcompact [EXPR]``,
 ``printoneline [EXPR]``, ``print(SEATS)``, ``printes ITEMS`` (quoted text,
 ``\\n`` and expressions), ``average ["LABEL"] EXPR`` and ``frequency
-["LABEL"] (EXPR, LOW, HIGH [, EXPR, LOW, HIGH])``. Comments: ``#`` and
+["LABEL"] (EXPR, LOW, HIGH [, EXPR, LOW, HIGH])`` and ``evalcontract(SIDE, CONTRACT,
+VUL)`` (the dealer fork's). Comments: ``#`` and
 ``//`` to the end of the line, ``/* ... */`` anywhere. Expressions are those
 of :mod:`dealer.syntax`.
 
@@ -23,6 +24,7 @@ of :mod:`dealer.syntax`.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from .cardset import CardSet
@@ -31,7 +33,7 @@ from .expr import Arith, Cond, Const, Expr, Node, Pos
 from .seat import Seat
 from .syntax import SPEC_DIALECT, Dialect, Parser, Token
 
-__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "ScriptSyntax", "ScriptParser",
+__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "EvalContract", "ScriptSyntax", "ScriptParser",
            "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
 
 #: The statement words of a script.
@@ -80,6 +82,30 @@ class Frequency(Action):
 
     label: str | None
     axes: tuple[tuple[Expr, int, int], ...]
+
+
+@dataclass(frozen=True)
+class EvalContract(Action):
+    """``evalcontract(NS, x3N, vul)``: the double-dummy results of a contract over the produced deals.
+
+    ``side`` is ``NS`` (South declares) or ``EW`` (West declares), as in the dealer fork (DealerV2);
+    ``strain`` one of ``S H D C N``; ``doubled`` 0, 1 (``x3Nx``) or 2 (``x3Nxx``).
+    """
+
+    side: str
+    level: int
+    strain: str
+    doubled: int
+    vulnerable: bool
+
+    @property
+    def declarer(self) -> Seat:
+        """The seat that declares: South for NS, West for EW."""
+        return Seat.S if self.side == "NS" else Seat.W
+
+
+_CONTRACT = re.compile(r"[xz]?([1-7])(nt|[cdhsn])(x{0,2})")
+_VUL_WORDS = {"vul": True, "v": True, "nonvul": False, "nv": False, "novul": False}
 
 
 @dataclass
@@ -303,8 +329,31 @@ class ScriptParser(Parser):
                 self.next()
             self.expect(")", "')'")
             return Frequency(label, tuple(axes), pos=pos)
-        raise self.error("the 'evalcontract' action is not supported yet (it needs double-dummy play and scoring "
-                         "of every deal)", t.offset)
+        return self.evalcontract(t)
+
+    def evalcontract(self, call: Token) -> EvalContract:
+        """``evalcontract(SIDE, CONTRACT, VUL)``: side NS or EW, a contract such as x3N or x4Sx, vul or nv."""
+        self.expect("(", "'(' and the side, contract and vulnerability")
+        t = self.next()
+        side = t.text.upper() if t.kind == "name" else ""
+        if side not in ("NS", "EW"):
+            raise self.error(f"expected the side NS or EW, found {self.found(t)}", t.offset)
+        self.expect(",", "',' and the contract")
+        t = self.next()
+        text = t.text
+        if t.kind == "num" and self.tok.kind == "name" and self.tok.offset == t.offset + len(t.text):
+            text += self.next().text  # 3NT is read as 3 and NT
+        m = _CONTRACT.fullmatch(text.lower()) if t.kind in ("name", "num") else None
+        if m is None:
+            raise self.error(f"expected a contract such as x3N, x4Sx or x6Hxx, found {self.found(t)}", t.offset)
+        self.expect(",", "',' and the vulnerability")
+        t = self.next()
+        vulnerable = _VUL_WORDS.get(t.text.lower()) if t.kind == "name" else None
+        if vulnerable is None:
+            raise self.error(f"expected vul or nv, found {self.found(t)}", t.offset)
+        self.expect(")", "')'")
+        return EvalContract(side, int(m.group(1)), m.group(2)[0].upper(), len(m.group(3)), vulnerable,
+                            pos=self.pos(call.offset))
 
     def bound(self) -> int:
         """A constant bound of ``frequency``."""

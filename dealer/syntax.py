@@ -33,7 +33,7 @@ from .card import Card
 from .errors import DealerError, InvalidCardError, SpecSyntaxError, UnsupportedSpecError
 from .expr import (
     COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or,
-    Pos, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
+    Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
 )
 from .seat import Seat
 from .shapes import ShapeSet
@@ -134,18 +134,20 @@ def _dealer_functions() -> dict[str, Function]:
     out["tricks"] = out["trick"] = tricks
     out["score"] = Function(("vul", "contract", "expr"), _score)
     out["imps"] = out["imp"] = Function(("expr",), lambda item, *, pos: Imps(item, pos=pos))
+    out["ltc"] = _count("ltc", "ltc")  # the fork's losing trick count, in hundredths (half losers)
+    out["rnd"] = Function(("expr",), lambda limit, *, pos: Random(limit, pos=pos))
     return out
 
 
 #: The functions of the ``dealer`` program (its manual's list, singular and plural): the
 #: :data:`BASE_FUNCTIONS`, the alternate counts (``pt0``..``pt9``, alias ``tens``, ``jacks``,
 #: ``queens``, ``kings``, ``aces``, ``top2``..``top5``, ``c13``), ``controls``, ``losers``,
-#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``.
+#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``; and the fork's ``ltc`` and ``rnd``.
 DEALER_FUNCTIONS: Mapping[str, Function] = _dealer_functions()
 
 _SPEC_SEATS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W,
                "n": Seat.N, "e": Seat.E, "s": Seat.S, "w": Seat.W}
-_NOT_IN_SPECS = ("rnd", "ltc", "average", "frequency", "printall", "evalcontract")
+_NOT_IN_SPECS = ("average", "frequency", "printall", "evalcontract")
 
 
 @dataclass(frozen=True)

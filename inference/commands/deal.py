@@ -20,7 +20,6 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from ..errors import InvalidArgumentError
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
-    from dealer.printing import deal_lines
     from dealer.runner import ScriptDealer
     from dealer.statements import parse_statements
 
@@ -45,10 +44,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
         written = 0
         while written < n:
             masks = dealer.sample_masks(min(BATCH, n - written), rng)
-            if args.format == "oneline":  # formatted a batch at a time (dealer.printing)
-                target.write(deal_lines(masks))
-            else:
-                write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip())
+            write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip())  # a batch at a time
             written += len(masks)
     finally:
         if handle is not None:

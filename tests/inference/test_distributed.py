@@ -277,7 +277,9 @@ def test_a_small_bot_run_on_a_local_cluster_equals_in_process(monkeypatch: pytes
     import bot  # benchmarks/bot.py; its functions go to the workers by value
 
     cloudpickle.register_pickle_by_value(bot)
-    jobs = [(pbn, c, d, i, 3, 2) for pbn, c, d, i in bot.deals(3, ROOT / "no-corpus")]  # dealer deals, seed 11
+    jobs = bot.dealer_jobs(3, 0)  # dealer deals, seed 11
+    for job in jobs:
+        job.update(n=3, tricks=2, book="natural-wide")
     here = bot.play_all(jobs)
     there = bot.play_all(jobs, 2)
 

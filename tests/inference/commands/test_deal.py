@@ -79,3 +79,28 @@ def test_deal_takes_conditions_across_seats() -> None:
     deals = [Deal.from_pbn(line) for line in out.splitlines()]
     assert len(deals) == 20
     assert all(d[3].length(0) >= 5 or d[1].length(1) >= 5 for d in deals)
+
+
+@pytest.mark.parametrize("fmt", ["pbn", "oneline", "json"])
+def test_deal_streams_batches_byte_for_byte_as_the_per_deal_writer(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of 7 (boards numbered across them, the header once) give the old writer's text exactly."""
+    import io
+
+    from dealer.rng import make_rng
+    from dealer.runner import ScriptDealer
+    from dealer.statements import parse_statements
+    from inference.commands import deal as deal_command
+    from tests.dealer.pbn_oracle import write_deals_per_deal
+
+    script = "predeal north SAKQJT98765432\ncondition hcp(south) >= 12 && shape(east, any 4333 + any 5xxx)"
+    monkeypatch.setattr(deal_command, "BATCH", 7)
+    status, out, _ = run("deal", script, "-n", "40", "--seed", "9", "--format", fmt)
+    assert status == 0
+    dealer = ScriptDealer(parse_statements(script), text=script)
+    rng, expected, written = make_rng(9), io.StringIO(), 0
+    while written < 40:
+        masks = dealer.sample_masks(min(7, 40 - written), rng)
+        write_deals_per_deal(masks, expected, fmt, start=written + 1, spec_text=script)
+        written += len(masks)
+    assert out == expected.getvalue()
+    assert out.count("N:AKQJT98765432...") == 40 if fmt != "pbn" else out.count("AKQJT98765432...") == 40

@@ -1,0 +1,218 @@
+"""The dealer fork's ``ltc``, ``rnd`` and ``evalcontract``, each against an independent computation.
+
+``ltc``: a card-by-card oracle written from the fork's definition (the top three cards weighed
+A=32 K=16 Q=8 J=4 T=2 x=1, a missing card 64, the weight's sum looked up). ``rnd``: uniformity
+(chi-square) and the seed. ``evalcontract``: scores against endplay's scoring and tricks against
+endplay's solver called directly (marked ``bot``).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from scipy import stats as scipy_stats
+
+from dealer import Deal, Seat, SpecSyntaxError, UnsupportedSpecError
+from dealer.evalcontract import contract_scores, double_dummy_tricks, evalcontract_text
+from dealer.evaluate import evaluate
+from dealer.exact import ExactDealer
+from dealer.expr import Random
+from dealer.runner import ScriptDealer, run_script
+from dealer.spec import DealSpec
+from dealer.statements import EvalContract, parse_statements
+from dealer.syntax import SPEC_DIALECT, parse_expression
+from tests.inference.helpers import hide_endplay, needs_solver
+from tests.strategies import deals
+
+# -- ltc: the oracle, card by card --------------------------------------------------------------
+
+WEIGHT = {"A": 32, "K": 16, "Q": 8, "J": 4, "T": 2}
+#: Hundredths of a loser by the sum of the top three weights, as the fork lists them.
+BY_SUM = {
+    0: (56, 112, 160, 192), 50: (44, 52, 104, 144),
+    100: (25, 26, 28, 41, 42, 49, 50, 81, 82, 84, 88, 97, 98, 100, 129, 130, 132, 136),
+    150: (22, 38), 200: (13, 14, 18, 19, 21, 34, 35, 37, 66, 67, 69, 70, 73, 74, 76), 250: (10, 11),
+    300: (3, 4, 6, 7),
+}
+SUM_TO_LTC = {total: value for value, totals in BY_SUM.items() for total in totals}
+
+
+def ltc_of_cards(ranks: list[str]) -> int:
+    """The fork's count of one suit from its cards' ranks (any order)."""
+    weights = sorted((WEIGHT.get(r, 1) for r in ranks), reverse=True)[:3]
+    return SUM_TO_LTC[sum(weights) + 64 * (3 - len(weights))]
+
+
+def suit_ranks(deal: Deal, seat: Seat, suit: str) -> list[str]:
+    return [str(c)[1] for c in deal[seat] if str(c)[0] == suit]
+
+
+def test_every_holding_pattern_has_a_count() -> None:
+    assert len(SUM_TO_LTC) == sum(len(v) for v in BY_SUM.values())  # no sum listed twice
+    masks = ExactDealer(DealSpec()).sample_masks(3000, 4)
+    deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    masks = np.concatenate([masks, np.array([deal.masks], dtype=np.uint64)])
+    for seat in Seat:
+        values = evaluate(parse_expression(f"ltc({seat.name_long})", SPEC_DIALECT), masks)
+        for suit, name in zip("SHDC", ("spades", "hearts", "diamonds", "clubs")):
+            by_suit = evaluate(parse_expression(f"ltc({seat.name_long}, {name})", SPEC_DIALECT), masks)
+            for row, got in zip(masks[:400].tolist(), by_suit[:400].tolist()):
+                d = Deal.from_pbn(_pbn(row))
+                assert got == ltc_of_cards(suit_ranks(d, seat, suit))
+        for row, got in zip(masks.tolist(), values.tolist()):
+            d = Deal.from_pbn(_pbn(row))
+            assert got == sum(ltc_of_cards(suit_ranks(d, seat, s)) for s in "SHDC")
+    assert values[-1] == 0  # a 13-card suit and three voids: no loser
+
+
+def _pbn(row: list[int]) -> str:
+    from dealer.pbnio import masks_to_pbn
+
+    return masks_to_pbn(row)
+
+
+@settings(max_examples=100)
+@given(deals())
+def test_ltc_of_any_deal_matches_the_cards(deal: Deal) -> None:
+    masks = np.array([deal.masks], dtype=np.uint64)
+    for seat in Seat:
+        got = int(evaluate(parse_expression(f"ltc({seat.name_long})", SPEC_DIALECT), masks)[0])
+        assert got == sum(ltc_of_cards(suit_ranks(deal, seat, s)) for s in "SHDC")
+
+
+def test_ltc_in_one_suit_is_counted_exactly_and_whole_hand_ltc_is_filtered() -> None:
+    run = ScriptDealer(parse_statements("condition ltc(north, spades) <= 50"))
+    assert run.exact
+    # oracle: the spade holdings with at most half a loser, each completed by any 13 - k other cards
+    ranks = "AKQJT98765432"
+    p = Fraction(0)
+    for h in range(1 << 13):
+        cards = [ranks[i] for i in range(13) if h >> i & 1]
+        if ltc_of_cards(cards) <= 50:
+            p += Fraction(math.comb(39, 13 - len(cards)), math.comb(52, 13))
+    assert run.tables.probability() == p
+    whole = ScriptDealer(parse_statements("condition ltc(north) <= 700 && hcp(north) >= 12"))
+    assert not whole.exact and [str(c) for c in whole.residual] == ["ltc(north) <= 700"]
+    kept = whole.sample_masks(300, 2)
+    assert (evaluate(parse_expression("ltc(north)", SPEC_DIALECT), kept) <= 700).all()
+
+
+# -- rnd ---------------------------------------------------------------------------------------
+
+def test_rnd_is_uniform_and_drawn_from_the_stream_given() -> None:
+    masks = ExactDealer(DealSpec()).sample_masks(50_000, 1)
+    node = parse_expression("rnd(6)", SPEC_DIALECT)
+    assert isinstance(node, Random) and str(node) == "rnd(6)"
+    values = evaluate(node, masks, rng=np.random.default_rng(5))
+    assert values.min() == 0 and values.max() == 5
+    observed = np.bincount(values, minlength=6)
+    assert scipy_stats.chisquare(observed).pvalue > 1e-4
+    again = evaluate(node, masks, rng=np.random.default_rng(5))
+    other = evaluate(node, masks, rng=np.random.default_rng(6))
+    assert (values == again).all() and not (values == other).all()
+    assert (evaluate(parse_expression("rnd(1)", SPEC_DIALECT), masks[:10], rng=np.random.default_rng(1)) == 0).all()
+    with pytest.raises(UnsupportedSpecError, match="line 1, column 1: 'rnd' needs"):
+        evaluate(node, masks[:3])
+
+
+def test_a_condition_with_rnd_is_filtered_and_counted_as_an_estimate() -> None:
+    run = ScriptDealer(parse_statements("condition rnd(4) == 0 && hcp(north) >= 15"))
+    assert not run.exact and [str(c) for c in run.residual] == ["rnd(4) == 0"]
+    result = run.count(draws=40_000, seed=3)
+    exact = int(ExactDealer(DealSpec.parse("hcp(north) >= 15")).count())
+    assert not result.exact and result.low <= exact / 4 <= result.high
+    kept = run.sample_masks(2000, 7)
+    assert (evaluate(parse_expression("hcp(north)", SPEC_DIALECT), kept) >= 15).all()
+
+
+def test_scripts_with_rnd_repeat_with_their_seed() -> None:
+    script = parse_statements("condition rnd(3) == 1\nproduce 20\naction printoneline, average rnd(100)")
+    texts = []
+    for seed in (11, 11, 12):
+        out = io.StringIO()
+        run_script(script, out, seed=seed)
+        texts.append("\n".join(line for line in out.getvalue().splitlines() if not line.startswith("Time")))
+    assert texts[0] == texts[1] != texts[2]
+    assert texts[0].count("\nn ") + texts[0].startswith("n ") == 20
+
+
+# -- evalcontract --------------------------------------------------------------------------------
+
+def test_evalcontract_parses_its_side_contract_and_vulnerability() -> None:
+    actions = parse_statements("action evalcontract(NS, x3N, vul), evalcontract(ew, 4Hxx, nv), "
+                               "evalcontract(NS, z6Cx, nonvul)").actions
+    assert actions == [EvalContract("NS", 3, "N", 0, True), EvalContract("EW", 4, "H", 2, False),
+                       EvalContract("NS", 6, "C", 1, False)]
+    assert [a.declarer for a in actions if isinstance(a, EvalContract)] == [Seat.S, Seat.W, Seat.S]
+    for text, column, message in (("action evalcontract(NE, x3N, vul)", 21, "side NS or EW"),
+                                  ("action evalcontract(NS, x8N, vul)", 25, "a contract such as"),
+                                  ("action evalcontract(NS, x3N, maybe)", 30, "vul or nv")):
+        with pytest.raises(SpecSyntaxError, match=message) as err:
+            parse_statements(text)
+        assert f"<spec>:1:{column}:" in str(err.value)
+
+
+def test_evalcontract_report_from_tricks() -> None:
+    """3NT not vulnerable, on four deals taking 9, 10, 8 and 12 tricks: worked by hand."""
+    text = evalcontract_text(EvalContract("NS", 3, "N", 0, False), np.array([9, 10, 8, 12]))
+    # scores 400 430 -50 490: average 317.5; one missed slam, 990 - 490 = 500 = 11 IMPs
+    assert text == ("\nContract  3N    by  NS Average Result =   317.50, Made pct=   75.00, Fail pct=   25.00\n"
+                    "Missed Game_pct=    0.00, Missed Slam_pct=  25.00, Missed Game Imps/board=   0.00, "
+                    "Missed Slam Imps/board=   2.75\n")
+    # 2S doubled vulnerable: 8 tricks 670, 10 tricks 670 + 400 = 1070, 6 tricks -500; a game missed
+    # at 10 tricks (620 - 170 = 450: 10 IMPs), no slam
+    text = evalcontract_text(EvalContract("EW", 2, "S", 1, True), np.array([8, 10, 6]))
+    assert "Contract  2Sx V by  EW Average Result =   413.33, Made pct=   66.67, Fail pct=   33.33" in text
+    assert "Missed Game_pct=   33.33, Missed Slam_pct=   0.00, Missed Game Imps/board=   3.33" in text
+
+
+@needs_solver
+def test_contract_scores_equal_endplays() -> None:
+    from endplay.types import Contract, Denom, Penalty, Player, Vul
+
+    denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}
+    penalties = (Penalty.passed, Penalty.doubled, Penalty.redoubled)
+    tricks = np.arange(14)
+    for level in range(1, 8):
+        for strain, denom in denoms.items():
+            for doubled, penalty in enumerate(penalties):
+                for vul in (False, True):
+                    ours = contract_scores(level, strain, doubled, vul, tricks).tolist()
+                    theirs = [Contract(level=level, denom=denom, declarer=Player.south, penalty=penalty,
+                                       result=int(t) - level - 6).score(Vul.ns if vul else Vul.none)
+                              for t in tricks]
+                    assert ours == theirs, (level, strain, doubled, vul)
+
+
+@needs_solver
+def test_double_dummy_tricks_and_the_action_equal_endplay_called_directly() -> None:
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal as EndplayDeal, Denom, Player
+
+    script = parse_statements("condition hcp(north) + hcp(south) >= 23\nproduce 6\n"
+                              "action printoneline, evalcontract(NS, x4S, vul), evalcontract(EW, x2Hx, nv)")
+    out = io.StringIO()
+    run_script(script, out, seed=4)
+    lines = out.getvalue().splitlines()
+    hands = [line.split()[1::2] for line in lines if line.startswith("n ")]
+    assert len(hands) == 6
+    pbns = ["N:" + " ".join(h) for h in hands]
+    tables = [calc_dd_table(EndplayDeal(p)) for p in pbns]
+    south = np.array([t[Denom.spades, Player.south] for t in tables])
+    west = np.array([t[Denom.hearts, Player.west] for t in tables])
+    masks = np.array([Deal.from_pbn(p).masks for p in pbns], dtype=np.uint64)
+    assert double_dummy_tricks(masks, Seat.S, "S").tolist() == south.tolist()
+    text = out.getvalue()
+    assert evalcontract_text(EvalContract("NS", 4, "S", 0, True), south) in text
+    assert evalcontract_text(EvalContract("EW", 2, "H", 1, False), west) in text
+
+
+def test_evalcontract_without_the_solver_names_line_and_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    hide_endplay(monkeypatch)
+    with pytest.raises(UnsupportedSpecError, match="line 2, column 8: 'evalcontract' needs the bot extra"):
+        ScriptDealer(parse_statements("produce 3\naction evalcontract(NS, x3N, vul)"))
