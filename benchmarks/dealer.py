@@ -46,11 +46,14 @@ SPECS = {
     "K": "spades(north) >= 5 && hearts(east) >= 5 && diamonds(south) >= 5 && clubs(west) >= 5",
 }
 #: Whole scripts: a cross-seat 'or' (a union of per-seat parts), per-seat counts in the tables, a
-#: filtered count (an estimate), and four constrained seats beyond the tables' patience.
+#: filtered count (an estimate: losers), cross-seat arithmetic (exact through the seats' labels,
+#: dealer.cross) and four constrained seats beyond the tables' patience.
 SCRIPTS = {
     "S1": "condition (hcp(north) >= 20 or hcp(south) >= 20) and (hascard(west, 2C) or hascard(east, 2D))",
     "S2": "condition controls(north) >= 6 && top3(north, spades) >= 2 && shape(north, any 5332)",
     "S3": "condition hcp(north) + hcp(south) >= 26 && losers(north) <= 6",
+    "S5": "condition hcp(north) + hcp(south) >= 26 && spades(north) + spades(south) >= 8",
+    "S6": "condition hcp(east) > hcp(west) && hcp(north) + hcp(south) >= 20",
     "S4": BALANCED.format(s="north") + " && hcp(north) >= 15 && hcp(north) <= 17 && hearts(south) >= 5 && "
           "hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 && spades(west) <= 4",
 }
@@ -141,19 +144,25 @@ def main() -> None:
         sys.stdout.flush()
     print_legend(args.only)
     print()
-    print("| script | count | setup s | deals/s produced |")
-    print("|---|---|---:|---:|")
+    print("| script | count | setup s | deals/s produced | old path (cross-seat filtered): count | setup s "
+          "| deals/s | deals/s new / old |")
+    print("|---|---|---:|---:|---|---:|---:|---:|")
     for name, text in SCRIPTS.items():
         if args.only and name not in args.only:
             continue
         syntax = parse_statements(text)
-        setup = median_time(lambda: ScriptDealer(syntax, patience=1_000_000), args.repeat)
-        run = ScriptDealer(syntax, patience=1_000_000)
-        rng = np.random.default_rng(3)
-        produce = median_time(lambda: run.produce(args.deals, 10 ** 15, rng), args.repeat)
-        kind = "exact" if run.exact else "estimate" + (f" ({', '.join(s.name for s in run.loosened)} filtered)"
-                                                        if run.loosened else "")
-        print(f"| {name} | {kind} | {setup:.2f} | {args.deals / produce:,.0f} |")
+        cells = []
+        rates = []
+        for joint in (True, False):  # the new path, then the old one (cross-seat conditions filtered)
+            setup = median_time(lambda: ScriptDealer(syntax, patience=1_000_000, joint=joint), args.repeat)
+            run = ScriptDealer(syntax, patience=1_000_000, joint=joint)
+            rng = np.random.default_rng(3)
+            produce = median_time(lambda: run.produce(args.deals, 10 ** 15, rng), args.repeat)
+            kind = "exact" if run.exact else "estimate" + (f" ({', '.join(s.name for s in run.loosened)} filtered)"
+                                                            if run.loosened else "")
+            cells += [kind, f"{setup:.2f}", f"{args.deals / produce:,.0f}"]
+            rates.append(args.deals / produce)
+        print(f"| {name} | {' | '.join(cells)} | {rates[0] / rates[1]:.2f}x |")
         sys.stdout.flush()
     print()
     for name, text in SCRIPTS.items():

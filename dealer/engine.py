@@ -49,12 +49,18 @@ class _Layer:
 class _Tracked:
     """What both table backends know of the tracked seats: their automata, the free cards, the destinations."""
 
-    def _track(self, automata: Sequence[SeatAutomaton], n: int, pool: bool) -> None:
+    def _track(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
+               final: np.ndarray | None = None) -> None:
         self.automata = list(automata)
         self.k = len(self.automata)
         self.n = n
         self.pool = pool
         self.n_dest = self.k + (1 if pool else 0)
+        shape = tuple(a.size[n] for a in self.automata) if self.automata and self.automata[0].n == n else ()
+        if final is not None and final.shape != shape:
+            raise ValueError(f"the final acceptance has shape {final.shape}, expected {shape}")
+        #: Which joint final states count (None: all of them): a joint condition across seats.
+        self.final = final
 
     def total(self) -> int:
         """The number of completions from the start (defined by each backend)."""
@@ -75,8 +81,8 @@ class JointTables(_Tracked):
     """
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
-                 limit: int = DEFAULT_LIMIT, backward: bool = True) -> None:
-        self._track(automata, n, pool)
+                 limit: int = DEFAULT_LIMIT, backward: bool = True, final: np.ndarray | None = None) -> None:
+        self._track(automata, n, pool, final)
         for a in self.automata:
             if a.n != n:
                 raise ValueError("all automata must read the same free cards")
@@ -129,7 +135,7 @@ class JointTables(_Tracked):
         n = self.n
         final = np.zeros(self.shapes[n], dtype=np.int64)
         inner = tuple(slice(0, s - 1) for s in self.shapes[n])
-        final[inner] = 1
+        final[inner] = 1 if self.final is None else self.final.astype(np.int64)
         self.tables[n] = final
         for t in range(n - 1, -1, -1):
             nxt = self.tables[t + 1]
@@ -373,8 +379,8 @@ class CompactTables(_Tracked):
     """
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
-                 limit: int = DEFAULT_LIMIT, backward: bool = True) -> None:
-        self._track(automata, n, pool)
+                 limit: int = DEFAULT_LIMIT, backward: bool = True, final: np.ndarray | None = None) -> None:
+        self._track(automata, n, pool, final)
         self.big: dict[int, _Layer] = {}
         self.next: list[np.ndarray] = []  # per position: (n_dest, states) int64, -1 dead
         self.weights: list[list[np.ndarray | None]] = []
@@ -429,7 +435,8 @@ class CompactTables(_Tracked):
     def _build(self) -> None:
         n = self.n
         tables: list[np.ndarray] = [np.zeros(0)] * (n + 1)
-        tables[n] = np.ones(len(self.keys[n]), dtype=np.int64)
+        tables[n] = (np.ones(len(self.keys[n]), dtype=np.int64) if self.final is None
+                     else self.final.reshape(-1)[self.keys[n]].astype(np.int64))
         for t in range(n - 1, -1, -1):
             nxt_vals = tables[t + 1]
             if nxt_vals.dtype != object:
@@ -585,18 +592,20 @@ def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | Non
 
 
 def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int = DEFAULT_LIMIT,
-                backward: bool = True, backend: str = "auto") -> "JointTables | CompactTables":
+                backward: bool = True, backend: str = "auto",
+                final: np.ndarray | None = None) -> "JointTables | CompactTables":
     """Dense tables when the product of the seats' states fits the limit, else reachable-only tables.
 
-    ``backend`` forces ``"dense"`` or ``"compact"`` (both give the same counts).
+    ``backend`` forces ``"dense"`` or ``"compact"`` (both give the same counts). ``final``, over the
+    seats' final states jointly, says which joint final states count (None: all).
     """
     if backend not in ("auto", "dense", "compact"):
         raise ValueError(f"unknown backend {backend!r}: expected auto, dense or compact")
     if backend == "dense":
-        return JointTables(automata, n, pool, limit, backward)
+        return JointTables(automata, n, pool, limit, backward, final)
     if backend == "compact":
-        return CompactTables(automata, n, pool, limit, backward)
+        return CompactTables(automata, n, pool, limit, backward, final)
     dense = sum(int(np.prod([a.size[t] + 1 for a in automata])) for t in range(n + 1)) if automata else 0
     if dense <= limit:
-        return JointTables(automata, n, pool, limit, backward)
-    return CompactTables(automata, n, pool, limit, backward)
+        return JointTables(automata, n, pool, limit, backward, final)
+    return CompactTables(automata, n, pool, limit, backward, final)

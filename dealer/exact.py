@@ -22,6 +22,7 @@ from .automaton import (
     feature_projection, labels_from_mask,
 )
 from .cardset import CardSet
+from .cross import JointCondition
 from .grid import GRID, MAX_HCP
 from .deal import Deal
 from .engine import DEFAULT_LIMIT, make_tables
@@ -98,11 +99,16 @@ class ExactDealer:
     """
 
     def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT, backend: str = "auto",
-                 _observe: tuple[Seat, str] | None = None) -> None:
+                 joint: JointCondition | None = None, _observe: tuple[Seat, str] | None = None) -> None:
         if not isinstance(spec, (DealSpec, str)):
             raise SpecError(f"expected a DealSpec or the text of a spec, got {shown(spec)}")
+        if joint is not None and not isinstance(joint, JointCondition):
+            raise SpecError(f"joint: expected a JointCondition, got {shown(joint)}")
         check_int(limit, "limit", SpecError, lo=1)
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
+        #: Conditions across seats counted through the seats' labels (None: none).
+        self.joint = joint
+        accept = joint.accept if joint is not None else None
         self.limit = limit
         observe = _observe
         self._observe = observe
@@ -125,14 +131,29 @@ class ExactDealer:
                     self._complete_failures.append(
                         f"{seat.name_long}'s 13 predealt cards {CardSet(predeal[seat]).to_pbn()} fail its conditions"
                     )
-            elif ss.is_free and not observed:
+                if joint is not None and accept is not None and seat in joint.seats:  # its label is known
+                    axis = joint.seats.index(seat)
+                    label = joint.label_of(seat, _cell(CardSet(predeal[seat]).shape, predeal[seat]))
+                    keep = np.zeros(accept.shape[axis], dtype=bool)
+                    if label >= 0:
+                        keep[label] = True
+                    accept = np.where(np.expand_dims(keep, [i for i in range(accept.ndim) if i != axis]),
+                                      accept, False)
+            elif ss.is_free and not observed and (joint is None or seat not in joint.seats):
                 pool.append(seat)
             else:
                 tracked.append(seat)
         label_grids = []
+        self._spread: dict[Seat, int] = {}  # a seat's labels are joint label * spread + its own
         for seat in tracked:
             feature = observe[1] if observe is not None and observe[0] == seat else None
-            label_grids.append(_labels(self.spec.seat(seat), seat, feature))
+            own = _labels(self.spec.seat(seat), seat, feature)
+            if joint is not None and seat in joint.seats:
+                spread = int(own.max()) + 1 if own.size and own.max() >= 0 else 1
+                cross = joint.labels[joint.seats.index(seat)]
+                own = np.where((own >= 0) & (cross >= 0), cross * spread + own, -1).astype(np.int32)
+                self._spread[seat] = spread
+            label_grids.append(own)
         projections = [feature_projection(g) for g in label_grids]
         # HCP-light seats (HCP and at most two suit lengths, no holding filters) read the spot cards first
         # and the 16 honours last: HCP is tracked only over the last 16 positions, where the counts of
@@ -158,10 +179,30 @@ class ExactDealer:
             self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters,
                                                       points))
         self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
+        if accept is not None and not accept.any():
+            self._dead = True
+        self._final = None if self._dead or accept is None else self._final_accept(accept)
         self.tables = make_tables([] if self._dead else self.automata, len(free), bool(pool), limit,
-                                  backward=observe is None, backend=backend)
+                                  backward=observe is None, backend=backend, final=self._final)
         for a in self.automata:
             self._constant *= Fraction(a.constant, a.scale)
+
+    def _final_accept(self, accept: np.ndarray) -> np.ndarray:
+        """The joint acceptance read on the tracked seats' final states (one axis per tracked seat)."""
+        assert self.joint is not None
+        tracked = self._plan.tracked
+        index = []
+        for axis, seat in enumerate(self.joint.seats):
+            if seat in tracked:
+                a = self.automata[tracked.index(seat)]
+                index.append(a.labels.astype(np.int64) // self._spread[seat])
+            else:  # fully predealt: its label was fixed above
+                index.append(np.arange(accept.shape[axis]))
+        table = np.asarray(np.asarray(accept[np.ix_(*index)]).any(
+            axis=tuple(i for i, s in enumerate(self.joint.seats) if s not in tracked)))
+        view = [self.automata[i].size[-1] if s in self.joint.seats else 1 for i, s in enumerate(tracked)]
+        sizes = tuple(a.size[-1] for a in self.automata)
+        return np.ascontiguousarray(np.broadcast_to(table.reshape(view), sizes))
 
     # -- counts -----------------------------------------------------------------
     @property
@@ -205,6 +246,8 @@ class ExactDealer:
         """Which seats and conditions make the spec impossible (empty string if it is not)."""
         if not self.is_empty:
             return ""
+        if self.joint is not None and ExactDealer(self.spec, limit=self.limit).count_constrained():
+            return f"the seats' own conditions can hold, but never together with {self.joint}"
         return _diagnose(self.spec, self._complete_failures, self.limit)
 
     def distribution(self, seat: Seat | str, feature: str) -> dict[int | str, "int | Fraction"]:
@@ -223,12 +266,15 @@ class ExactDealer:
             return {value: self.count()} if not self.is_empty else {}
         if self.is_empty:
             return {}
-        observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, _observe=(seat, feature))
+        observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, joint=self.joint,
+                               _observe=(seat, feature))
         if observed._dead:  # pragma: no cover - the spec is not empty, so neither is this
             return {}
         pos = observed.tracked.index(seat)
         final = observed.tables.forward_final()
-        labels = observed.automata[pos].labels
+        labels = observed.automata[pos].labels % observed._spread.get(seat, 1 << 30)
+        if observed._final is not None:
+            final = final * observed._final
         ways = observed._pool_ways() * observed._constant
         out: dict[int | str, int | Fraction] = {}
         axes = tuple(i for i in range(len(observed.tracked)) if i != pos)
@@ -237,7 +283,7 @@ class ExactDealer:
             c = per_state[state] * ways
             if c:
                 key: int | str = "-".join(map(str, PATTERNS[label])) if feature == "pattern" else int(label)
-                c = Fraction(c)
+                c = Fraction(c) + out.get(key, 0)  # several final states share a value under a joint condition
                 out[key] = int(c) if c.denominator == 1 else c
         return dict(sorted(out.items(), key=lambda kv: (str(kv[0]) if feature == "pattern" else kv[0])))
 
@@ -355,6 +401,11 @@ def _feature_value(hand: CardSet, feature: str) -> int | str:
     if feature == "hcp":
         return hand.hcp
     return pattern_of(hand.shape)
+
+
+def _cell(shape: tuple[int, int, int, int], mask: int) -> int:
+    """The grid class of a complete hand (standard HCP)."""
+    return shape_index(shape) * (MAX_HCP + 1) + CardSet(mask).hcp
 
 
 def _check_complete(spec: SeatSpec, seat: Seat, mask: int) -> tuple[bool, Fraction]:

@@ -2,7 +2,11 @@
 
 The condition is split by :meth:`~dealer.spec.DealSpec.from_conditions` into
 what the exact per-seat tables can hold and a *residual* they cannot (an
-``||`` across seats, ``top3``, ``tricks``...). Deals are drawn exactly and
+``||`` across seats, ``losers``, ``tricks``...). Conditions across seats on
+shapes and HCP (``hcp(north) + hcp(south) >= 26``) are counted in the tables
+through the seats' labels (:mod:`dealer.cross`); ``||``, ``!`` and ``^^`` of
+other per-seat parts are a union of disjoint specs (:mod:`dealer.union`).
+What is left is the residual. Deals are drawn exactly and
 uniformly from the tables' deals (a superset of the condition's) and kept
 when the residual holds, so each kept deal is uniform over the deals meeting
 the whole condition. The count is exact when there is no residual; otherwise
@@ -17,9 +21,10 @@ the count is), then deals those.
 
 >>> from dealer.statements import parse_statements
 >>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && top2(north, spades) == 2 && "
-...                                     "(hascard(west, C2) || hcp(east) > 10) && hcp(north) + hcp(south) >= 26"))
->>> run.exact, [str(c) for c in run.residual]
-(False, ['(hcp(north) + hcp(south)) >= 26'])
+...                                     "(hascard(west, C2) || hcp(east) > 10) && hcp(north) + hcp(south) >= 26 "
+...                                     "&& losers(north) <= 6"))
+>>> run.exact, [str(c) for c in run.residual], str(run.joint)
+(False, ['losers(north) <= 6'], '(hcp(north) + hcp(south)) >= 26')
 >>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
 ['count:', 'estimate']
 """
@@ -36,9 +41,10 @@ import numpy as np
 
 from .engine import DEFAULT_LIMIT
 from .errors import DealerError, ImpossibleSpecError, SpecLimitError
-from .evaluate import ALT_DEFAULTS, Counts, check_runnable, evaluate
+from .cross import JointCondition, joinable
+from .evaluate import ALT_DEFAULTS, STANDARD, Counts, check_runnable, evaluate
 from .exact import ExactDealer
-from .expr import And, Cond, Expr, HasCard, Node, Tricks, walk
+from .expr import And, Cond, Expr, HasCard, Hcp, Node, Tricks, walk
 from .numbering import D
 from .printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from .rng import RandomSource, make_rng
@@ -48,10 +54,13 @@ from .evalcontract import check_solver, double_dummy_tricks, evalcontract_text
 from .statements import Average, EvalContract, Frequency, Print, PrintES, ScriptSyntax
 from .union import UnionDealer, atoms_of
 
-__all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE", "wilson"]
+__all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
+           "JOINT_PATIENCE", "wilson"]
 
 #: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
 PATIENCE = 1_000_000
+#: The table cells ``run_script`` lets a condition across seats (counted exactly) take before filtering it.
+JOINT_PATIENCE = 20_000_000
 #: ``dealer``'s defaults: deals produced, and random deals generated at most.
 DEFAULT_PRODUCE = 40
 DEFAULT_GENERATE = 10_000_000
@@ -113,13 +122,15 @@ def _counts(syntax: ScriptSyntax) -> Counts:
 class ScriptDealer:
     """A script's condition, counted and dealt: exactly, or through the residual filter.
 
-    Tables beyond ``limit`` joint states (``patience``, when given, is a smaller limit to try first)
-    are not refused: the conditions of the seats that cut fewest deals move to the filter
-    (:attr:`loosened` names them) and the count becomes an estimate.
+    Conditions across seats that the seats' labels can count go into the tables (:mod:`dealer.cross`;
+    ``joint=False`` filters them instead, the old path). Tables beyond ``limit`` joint states
+    (``patience``, when given, is a smaller limit to try first) are not refused: the conditions of
+    the seats that cut fewest deals move to the filter (:attr:`loosened` names them) and the count
+    becomes an estimate.
     """
 
     def __init__(self, syntax: ScriptSyntax, *, limit: int = DEFAULT_LIMIT, text: str = "",
-                 patience: int | None = None) -> None:
+                 patience: int | None = None, joint: bool = True) -> None:
         self.syntax = syntax
         self.counts = _counts(syntax)
         self.residual: list[Cond] = []
@@ -130,17 +141,30 @@ class ScriptDealer:
         for action in syntax.actions:
             if isinstance(action, EvalContract):
                 check_solver(action)
-        split = [c for c in self.residual if atoms_of(c, self.counts) is not None]
+        joined = [c for c in self.residual if joint and self._joinable(c)]
+        #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.cross`).
+        self.joint = JointCondition.build(joined, within={s: self.spec.seat(s).accepted(s) for s in Seat}) \
+            if joined else None
+        filtered = [c for c in self.residual if not any(c is j for j in joined)]
+        split = [c for c in filtered if atoms_of(c, self.counts) is not None]
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
-        try:
-            self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=trial)
+        try:  # an exact count across seats is worth larger tables than the patience
+            joint_limit = trial if self.joint is None else min(limit, max(trial, JOINT_PATIENCE))
+            self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=joint_limit, joint=self.joint)
+            self.residual = filtered
         except SpecLimitError:
-            self.tables = self._loosen(trial, text)
-            split = []
+            self.joint = None
+            try:
+                self.tables = ExactDealer(self.spec, limit=trial)
+            except SpecLimitError:
+                self.tables = self._loosen(trial, text)
+                split = []
         if split and not self.tables.is_empty:
-            held = [c for c in _conjuncts(syntax.conditions) if not any(c is r for r in self.residual)]
-            union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts)
+            held = [c for c in _conjuncts(syntax.conditions)
+                    if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
+            union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts,
+                                      joint=self.joint)
             if union is not None:
                 self.tables = union
                 self.residual = [c for c in self.residual if not any(c is r for r in split)]
@@ -149,6 +173,12 @@ class ScriptDealer:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
         # the filter's parts, those that ask the double-dummy solver last: it sees only the deals the others keep
         self._parts = sorted(_conjuncts(self.residual), key=lambda c: any(isinstance(n, Tricks) for n in walk(c)))
+
+    def _joinable(self, c: Cond) -> bool:
+        """A condition across seats that the seats' labels can count (standard HCP, seats counting HCP)."""
+        if any(isinstance(n, Hcp) for n in walk(c)) and self.counts.points != STANDARD.points:
+            return False
+        return all(self.spec.seat(s).points is None for s in c.seats()) and joinable(c)
 
     def _loosen(self, limit: int, text: str) -> ExactDealer:
         """Tables within ``limit``: the conditions of the seats that cut the fewest deals move to the filter.

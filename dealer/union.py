@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .cardset import CardSet
+from .cross import JointCondition
 from .engine import DEFAULT_LIMIT
 from .errors import SpecError, UnsupportedSpecError
 from .evaluate import STANDARD, Counts
@@ -110,10 +111,11 @@ class UnionDealer:
     @classmethod
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int = DEFAULT_LIMIT,
-              counts: Counts = STANDARD) -> "UnionDealer | None":
+              counts: Counts = STANDARD, joint: JointCondition | None = None) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms).
 
         None when a residual condition has a leaf that is no atom or there are more than :data:`MAX_ATOMS`.
+        ``joint``: conditions across seats every part also counts through its seats' labels.
         """
         atoms: list[Cond] = []
         for c in residual:
@@ -136,7 +138,7 @@ class UnionDealer:
                 return None
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
-            parts.append(ExactDealer(spec, limit=limit))
+            parts.append(ExactDealer(spec, limit=limit, joint=joint))
         return cls(parts)
 
     def count(self) -> int:

@@ -52,9 +52,13 @@ def test_count_says_exact_or_estimate(tmp_path: Path) -> None:
     assert status == 0 and "exact:        no (an estimate)" in out and "95% interval" in out
     status, out, _ = run("count", "hcp(north) >= 12 && spades(north) >= 5")
     assert status == 0 and "exact:        yes" in out
-    status, out, _ = run("count", "--json", "hcp(north) + hcp(south) >= 26", "--draws", "5000", "--seed", "2")
+    status, out, _ = run("count", "--json", "hcp(north) >= 12 && losers(north) <= 5", "--draws", "5000",
+                         "--seed", "2")
     obj = json.loads(out)
     assert obj["exact"] is False and obj["deals"] is None and obj["interval"][0] <= obj["estimate"]
+    status, out, _ = run("count", "--json", "hcp(north) + hcp(south) >= 26")  # across seats: exact (dealer.cross)
+    obj = json.loads(out)
+    assert obj["exact"] is True and obj["deals"] == 6783726771372380471164320000  # sum over h of hcp(N)==h && hcp(S)>=26-h
     status, out, _ = run("count", "--json", "spades(west) >= 5 || hearts(east) >= 5")
     obj = json.loads(out)
     assert obj["exact"] is True and isinstance(obj["deals"], int) and obj["estimate"] is None
