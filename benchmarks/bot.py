@@ -23,7 +23,8 @@ view of a deal. Prints mean tricks, paired differences from the lawful view with
 approximation over deals), the share of the lawful-to-omniscient gap each view recovers (95% interval
 from a seeded paired bootstrap), and per decision: the tricks each view's choices lost double dummy,
 and at the first card where a view chose differently from the lawful view, which choice was right
-double dummy.
+double dummy. ``--views lawful,reseeded`` plays the lawful view twice, the second time with another seed:
+the noise floor, what the samples alone change (``--report main.jsonl control.jsonl`` joins the rows).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ from inference.records import PlayRecord, read_records  # noqa: E402
 
 VIEWS = ("lawful", "agreement", "weighted")
 ALL = (*VIEWS, "omniscient")
+#: The noise floor: the lawful view again with another seed (``--views lawful,reseeded``). What it changes
+#: against the lawful view is what 30 samples a decision change by chance.
+RESEEDED = "reseeded"
 Job = dict[str, Any]
 
 
@@ -179,18 +183,20 @@ def play_one(job: Job) -> dict[str, object]:
     row: dict[str, object] = {"index": job["index"], "source": job["source"], "label": job["label"],
                               "nt": contract.strain.trump is None}
     row["claims"], row["consistent"], row["false"] = auction_truth(job, declarer, deal, job["book"])
-    for view in ALL:
+    views = tuple(job.get("views") or ALL)
+    for view in views:
         start = time.perf_counter()
         reader = CardReader(lead if contract.strain.trump is None else None, carding, auction=heard)
         result = play_deal(deal, declarer, contract, AgreementDefence(lead, carding, solver, opening=opening),
-                           n=job["n"], seed=1000 * job["index"], view="lawful" if view == "omniscient" else view,
+                           n=job["n"], seed=1000 * job["index"] + (view == RESEEDED),
+                           view="lawful" if view in ("omniscient", RESEEDED) else view,
                            solver=solver, reader=reader, tricks=0 if view == "omniscient" else job["tricks"])
         row[view] = result.declarer_tricks
         row[f"{view} fallbacks"] = result.fallbacks
         row[f"{view} s"] = time.perf_counter() - start
         row[f"{view} cards"] = [str(p.card) for p in result.cards]
     # every choice of declarer's side, judged double dummy on the true deal
-    for view in ALL:
+    for view in views:
         points = replay_tables(deal, declarer, contract.strain, row[f"{view} cards"])  # type: ignore[arg-type]
         scores = solver.solve([t for t, _, _ in points])
         losses = [max(s.values()) - s[c] for s, (_, c, _) in zip(scores, points)]
@@ -198,8 +204,10 @@ def play_one(job: Job) -> dict[str, object]:
         row[f"{view} wrong"] = sum(x > 0 for x in losses)
         row[f"{view} lost"] = sum(losses)
     # the first card where a view chose differently from the lawful view: the position is the same
-    lawful_cards: list[str] = row["lawful cards"]  # type: ignore[assignment]
-    for view in ALL[1:]:
+    lawful_cards: list[str] = row.get("lawful cards", [])  # type: ignore[assignment]
+    for view in views if "lawful" in views else ():
+        if view == "lawful":
+            continue
         cards: list[str] = row[f"{view} cards"]  # type: ignore[assignment]
         k = next((i for i, (a, b) in enumerate(zip_longest(lawful_cards, cards)) if a != b), None)
         row[f"{view} diverged"] = None
@@ -249,13 +257,14 @@ def report(rows: list[dict[str, object]], header: str) -> None:
     def col(key: str) -> list[int]:
         return [int(r[key]) for r in rows]  # type: ignore[call-overload]
 
-    lawful, ceiling = col("lawful"), col("omniscient")
+    shown = [v for v in (*ALL, RESEEDED) if all(v in r for r in rows)]
+    lawful, ceiling = col("lawful"), col("omniscient") if "omniscient" in shown else None
     print(header)
     print()
     print("| view | mean tricks | minus lawful: mean [95% CI] | share of the gap to omniscient [95% CI] "
           "| better / same / worse deals | choices lost a trick DD | tricks lost DD a deal | seconds a deal (median) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for view in ALL:
+    for view in shown:
         tricks = col(view)
         diffs = [a - b for a, b in zip(tricks, lawful)]
         mean, lo, hi = interval(diffs)
@@ -264,8 +273,10 @@ def report(rows: list[dict[str, object]], header: str) -> None:
             cmp, share = "(baseline)", "0"
         else:
             cmp = f"{mean:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-            s, slo, shi = gap_share(tricks, lawful, ceiling)
-            share = f"{s:.1%} [{slo:.1%}, {shi:.1%}]"
+            share = "-"
+            if ceiling is not None:
+                s, slo, shi = gap_share(tricks, lawful, ceiling)
+                share = f"{s:.1%} [{slo:.1%}, {shi:.1%}]"
         wrong, decisions = sum(col(f"{view} wrong")), sum(col(f"{view} decisions"))
         secs = statistics.median(float(r[f"{view} s"]) for r in rows)  # type: ignore[arg-type]
         print(f"| {view} | {statistics.fmean(tricks):.3f} | {cmp} | {share} | {better} / {len(rows) - better - worse} / "
@@ -277,14 +288,14 @@ def report(rows: list[dict[str, object]], header: str) -> None:
     print()
     print("| view | deals where the choices differed | view's card better / as good / worse | mean tricks (view - lawful) |")
     print("|---|---:|---:|---:|")
-    for view in ALL[1:]:
+    for view in shown[1:]:
         d = [int(r[f"{view} diverged"]) for r in rows if r[f"{view} diverged"] is not None]  # type: ignore[call-overload]
         better, worse = sum(x > 0 for x in d), sum(x < 0 for x in d)
-        mean = f"{statistics.fmean(d):+.3f}" if d else "-"
-        print(f"| {view} | {len(d)} of {len(rows)} | {better} / {len(d) - better - worse} / {worse} | {mean} |")
+        average = f"{statistics.fmean(d):+.3f}" if d else "-"
+        print(f"| {view} | {len(d)} of {len(rows)} | {better} / {len(d) - better - worse} / {worse} | {average} |")
     claims, consistent, false = sum(col("claims")), sum(col("consistent")), sum(col("false"))
     wrong_deals = sum(int(r["false"]) > 0 for r in rows)  # type: ignore[call-overload]
-    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in VIEWS[1:]}
+    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in VIEWS[1:] if v in shown}
     print()
     print(f"The auctions gave {claims} claims about the defenders ({claims / len(rows):.1f} a deal), {consistent} "
           f"tagged agreement-consistent; {false} of those were false on the real hand ({wrong_deals} deals: there "
@@ -308,20 +319,36 @@ def main() -> None:
     ap.add_argument("--scheduler", metavar="ADDRESS", help="a Dask cluster's scheduler (tcp://host:8786)")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--json", metavar="OUT", help="also write every deal's row (JSON lines, as each deal finishes) to OUT")
-    ap.add_argument("--report", metavar="ROWS", help="print the tables from a --json file of rows instead of playing")
+    ap.add_argument("--views", default=",".join(ALL),
+                    help=f"the views to play, comma-separated, of {', '.join((*ALL, RESEEDED))} (lawful is needed)")
+    ap.add_argument("--report", metavar="ROWS", nargs="+",
+                    help="print the tables from --json files of rows instead of playing (rows of several runs, "
+                         "e.g. one with --views lawful,reseeded, are joined by deal; deals missing from one are left out)")
     args = ap.parse_args()
     if args.report:
-        with open(args.report, encoding="utf-8") as f:
-            saved = sorted((json.loads(line) for line in f if line.strip()), key=lambda r: int(r["index"]))
-        report(saved, f"# Kibitz bot benchmark, rows of {args.report}: {len(saved)} deals")
+        merged: dict[int, dict[str, Any]] = {}
+        seen_in: dict[int, int] = {}
+        for name in args.report:
+            with open(name, encoding="utf-8") as f:
+                for line in f:
+                    if line.strip():
+                        row = json.loads(line)
+                        merged.setdefault(int(row["index"]), {}).update(row)
+                        seen_in[int(row["index"])] = seen_in.get(int(row["index"]), 0) + 1
+        saved = [merged[i] for i in sorted(merged) if seen_in[i] == len(args.report)]
+        report(saved, f"# Kibitz bot benchmark, rows of {' + '.join(args.report)}: {len(saved)} deals")
         return
+    views = tuple(v.strip() for v in args.views.split(",") if v.strip())
+    unknown = [v for v in views if v not in (*ALL, RESEEDED)]
+    if unknown or "lawful" not in views:
+        ap.error(f"--views {args.views!r}: expected lawful and any of {', '.join((*ALL, RESEEDED))}")
     from tqdm import tqdm
 
     corpus = Path(args.corpus)
     jobs = corpus_jobs(args.deals, corpus) if corpus.is_dir() else []
     jobs += dealer_jobs(args.deals - len(jobs), len(jobs)) if len(jobs) < args.deals else []
     for job in jobs:
-        job.update(n=args.n, tricks=args.tricks, book=args.book)
+        job.update(n=args.n, tricks=args.tricks, book=args.book, views=views)
     start = time.perf_counter()
     out = open(args.json, "w", encoding="utf-8") if args.json else None  # rows as they finish: a stopped run keeps them
 

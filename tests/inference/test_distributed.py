@@ -288,3 +288,32 @@ def test_a_small_bot_run_on_a_local_cluster_equals_in_process(monkeypatch: pytes
 
     assert numbers(there) == numbers(here) and len(here) == 3
     assert all(isinstance(r["lawful"], int) for r in here)
+
+
+@pytest.mark.bot
+def test_the_bot_benchmark_noise_floor_run_joins_the_main_run_by_deal(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--views lawful,reseeded`` replays the lawful view (same cards as in the full run) and adds the
+    reseeded one; ``--report`` joins the two runs' rows by deal and tables every view found in both."""
+    pytest.importorskip("endplay")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bot
+
+    jobs = bot.dealer_jobs(2, 0)
+    for job in jobs:
+        job.update(n=3, tricks=2, book="natural-wide")
+    full = bot.play_all(jobs)
+    control = bot.play_all([dict(job, views=("lawful", bot.RESEEDED)) for job in jobs])
+    for a, b in zip(full, control):
+        assert a["lawful cards"] == b["lawful cards"] and a["lawful"] == b["lawful"]
+        assert "agreement" not in b and isinstance(b[bot.RESEEDED], int)
+        assert (b[f"{bot.RESEEDED} diverged"] is None) == (b[f"{bot.RESEEDED} cards"] == b["lawful cards"])
+    files = []
+    for name, rows in (("main", full), ("control", control[:1])):
+        files.append(tmp_path / f"{name}.jsonl")
+        files[-1].write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["bot.py", "--report", *map(str, files)])
+    bot.main()
+    out = capsys.readouterr().out
+    assert ": 1 deals" in out  # only the deal found in both files
+    assert f"| {bot.RESEEDED} |" in out and "| omniscient |" in out
