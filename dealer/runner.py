@@ -44,7 +44,8 @@ from .errors import DealerError, ImpossibleSpecError, SpecLimitError
 from .cross import JointCondition, joinable
 from .evaluate import ALT_DEFAULTS, STANDARD, Counts, check_runnable, evaluate
 from .exact import ExactDealer
-from .expr import And, Cond, Expr, HasCard, Hcp, Node, Tricks, walk
+from .expr import Always, And, Cond, Expr, HasCard, Hcp, Node, Tricks, walk
+from .fold import fold
 from .numbering import D
 from .printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from .rng import RandomSource, make_rng
@@ -133,8 +134,10 @@ class ScriptDealer:
                  patience: int | None = None, joint: bool = True) -> None:
         self.syntax = syntax
         self.counts = _counts(syntax)
+        #: The script's conditions with their constant parts folded (:func:`dealer.fold.fold`).
+        self.conditions = [f for f in map(fold, syntax.conditions) if f != Always(True)]
         self.residual: list[Cond] = []
-        self.spec = DealSpec.from_conditions(syntax.conditions, syntax.predeals, text, residual=self.residual,
+        self.spec = DealSpec.from_conditions(self.conditions, syntax.predeals, text, residual=self.residual,
                                              counts=self.counts)
         for node in self._nodes():
             check_runnable(node)
@@ -161,7 +164,7 @@ class ScriptDealer:
                 self.tables = self._loosen(trial, text)
                 split = []
         if split and not self.tables.is_empty:
-            held = [c for c in _conjuncts(syntax.conditions)
+            held = [c for c in _conjuncts(self.conditions)
                     if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
             union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts,
                                       joint=self.joint)
@@ -186,7 +189,7 @@ class ScriptDealer:
         Each seat's own conditions are tried alone; the seats whose conditions hold most often leave
         the tables first (their predealt cards stay), one more at a time, until the tables fit.
         """
-        conjuncts = _conjuncts(self.syntax.conditions)
+        conjuncts = _conjuncts(self.conditions)
         alone: dict[Seat, float] = {}
         for seat in Seat:
             own = [c for c in conjuncts if c.seats() == {seat} and not isinstance(c, HasCard)]

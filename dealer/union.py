@@ -8,13 +8,16 @@ per-seat conditions (a *cube*); the cubes are disjoint and together they are
 exactly the condition. So the count is the sum of the cubes' exact counts,
 and a deal drawn by first choosing a cube in proportion to its count (with
 exact integer arithmetic) and then a deal of that cube is uniform over the
-condition. The number of cubes grows as 2 to the number of atoms, so this is
-done for at most :data:`MAX_ATOMS` atoms.
+condition. The cubes are the paths to "true" of a decision tree that sets
+one atom at a time and stops as soon as the condition is decided, so a cube
+sets only the atoms it needs: ``a || b || c`` has 3 cubes (``a``,
+``!a && b``, ``!a && !b && c``) where all assignments would be 7. This is done for at most
+:data:`MAX_ATOMS` atoms and :data:`MAX_PARTS` cubes.
 
 >>> from dealer.syntax import parse_condition
 >>> u = UnionDealer.build([], [parse_condition("hascard(west, C2) || hascard(east, D2)")], {})
 >>> len(u.parts) if u is not None else 0
-3
+2
 >>> def c(text): return ExactDealer(DealSpec.parse(text)).count()
 >>> u.count() == c("hascard(west, C2)") + c("hascard(east, D2)") - c("hascard(west, C2) && hascard(east, D2)")
 True
@@ -22,8 +25,8 @@ True
 
 from __future__ import annotations
 
-from itertools import accumulate, product
-from typing import Mapping, Sequence
+from itertools import accumulate
+from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -38,10 +41,17 @@ from .rng import RandomSource, make_rng
 from .seat import Seat
 from .spec import DealSpec
 
-__all__ = ["UnionDealer", "MAX_ATOMS", "negate", "atoms_of"]
+__all__ = ["UnionDealer", "MAX_ATOMS", "MAX_PARTS", "negate", "atoms_of"]
 
-#: The most atoms a condition may have to be split into cubes (at most 2 ** MAX_ATOMS of them).
-MAX_ATOMS = 6
+#: The most atoms (distinct parts the tables hold alone) a condition may have to be split into cubes.
+MAX_ATOMS = 16
+#: The most cubes (disjoint per-seat specs, one table each) a union may have.
+MAX_PARTS = 64
+_MAX_VISITS = 1 << 14  # nodes of the decision tree looked at before giving up
+
+
+class _TooManyCubes(Exception):
+    """The decision tree of a union is larger than its budget."""
 
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 
@@ -84,19 +94,53 @@ def atoms_of(c: Cond, counts: Counts = STANDARD) -> list[Cond] | None:
     return None
 
 
-def _truth(c: Node, values: Mapping[int, bool]) -> bool:
+def _truth(c: Node, values: Mapping[int, bool]) -> bool | None:
+    """``c``'s value when its atoms (by ``id``) have ``values``: None while it depends on one not yet set."""
     key = id(c)
     if key in values:
         return values[key]
-    if isinstance(c, And):
-        return all(_truth(x, values) for x in c.items)
-    if isinstance(c, Or):
-        return any(_truth(x, values) for x in c.items)
+    if isinstance(c, (And, Or)):
+        decisive = isinstance(c, Or)  # the value that decides: true for ||, false for &&
+        items = [_truth(x, values) for x in c.items]
+        if decisive in items:
+            return decisive
+        return None if None in items else not decisive
     if isinstance(c, Xor):
-        return sum(_truth(x, values) for x in c.items) == 1
+        items = [_truth(x, values) for x in c.items]
+        if items.count(True) >= 2:
+            return False
+        return None if None in items else items.count(True) == 1
     if isinstance(c, Not):
-        return not _truth(c.item, values)
-    raise AssertionError(f"not an atom: {c}")  # pragma: no cover - atoms_of checked every leaf
+        inner = _truth(c.item, values)
+        return None if inner is None else not inner
+    return None  # an atom not yet set
+
+
+def _cubes(residual: Sequence[Cond], atoms: Sequence[Sequence[Cond]]) -> Iterator[list[tuple[int, bool]]]:
+    """Disjoint assignments to some of the atoms (each a list of occurrences of one atom) that make every
+    residual condition true whatever the other atoms are: the paths to "true" of a decision tree that
+    sets the atoms in order, stopping as soon as the conditions are decided (Shannon expansion)."""
+    visits = 0
+
+    def walk_tree(i: int, chosen: list[tuple[int, bool]], values: dict[int, bool]) -> Iterator[list[tuple[int, bool]]]:
+        nonlocal visits
+        visits += 1
+        if visits > _MAX_VISITS:
+            raise _TooManyCubes
+        verdicts = [_truth(c, values) for c in residual]
+        if False in verdicts:
+            return
+        if None not in verdicts:
+            yield list(chosen)
+            return
+        for v in (True, False):
+            for occurrence in atoms[i]:
+                values[id(occurrence)] = v
+            yield from walk_tree(i + 1, chosen + [(i, v)], values)
+        for occurrence in atoms[i]:
+            del values[id(occurrence)]
+
+    yield from walk_tree(0, [], {})
 
 
 class UnionDealer:
@@ -117,20 +161,27 @@ class UnionDealer:
         None when a residual condition has a leaf that is no atom or there are more than :data:`MAX_ATOMS`.
         ``joint``: conditions across seats every part also counts through its seats' labels.
         """
-        atoms: list[Cond] = []
+        found_atoms: dict[str, list[Cond]] = {}  # equal atoms written twice are one atom
         for c in residual:
             found = atoms_of(c, counts)
             if found is None:
                 return None
-            atoms.extend(found)
-        if len(atoms) > MAX_ATOMS:
+            for a in found:
+                found_atoms.setdefault(str(a), []).append(a)
+        if len(found_atoms) > MAX_ATOMS:
+            return None
+        atoms = list(found_atoms.values())
+        cubes = []
+        try:
+            for cube in _cubes(residual, atoms):
+                cubes.append(cube)
+                if len(cubes) > MAX_PARTS:
+                    return None
+        except _TooManyCubes:
             return None
         parts = []
-        for values in product((True, False), repeat=len(atoms)):
-            truth = {id(a): v for a, v in zip(atoms, values)}
-            if not all(_truth(c, truth) for c in residual):
-                continue
-            literals = [a if v else negate(a) for a, v in zip(atoms, values)]
+        for cube in cubes:
+            literals = [atoms[i][0] if v else negate(atoms[i][0]) for i, v in cube]
             try:
                 spec = DealSpec.from_conditions(list(conditions) + literals, predeals,
                                                 counts=counts)

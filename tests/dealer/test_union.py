@@ -1,0 +1,52 @@
+"""dealer.union: a condition of many atoms under '||' and '!' counted exactly, against inclusion-exclusion."""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations
+
+import pytest
+
+from dealer.exact import ExactDealer
+from dealer.runner import ScriptDealer
+from dealer.spec import DealSpec
+from dealer.statements import parse_statements
+from dealer.syntax import parse_condition
+from dealer.union import MAX_PARTS, UnionDealer
+
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+
+
+def exact(text: str) -> int:
+    return int(ExactDealer(DealSpec.parse(text)).count())
+
+
+def inclusion_exclusion(events: list[str]) -> int:
+    """|E1 or ... or Ek| from the exact counts of the conjunctions (each one per-seat spec)."""
+    return sum((-1) ** (k + 1) * exact(" && ".join(f"({e})" for e in group))
+               for k in range(1, len(events) + 1) for group in combinations(events, k))
+
+
+@pytest.mark.parametrize("events", [
+    # a preempt in any of three suits: 7 atoms on one seat (suit holdings, lengths, HCP)
+    [f"top5(south, {s}) > 1 && {s}(south) > 6 && hcp(south) < 10" for s in SUITS[:3]],
+    # the leveling code's shape: atoms on two seats, suit holdings and cards
+    ["hascard(west, C3) && hcp(west, clubs) < 4", "hascard(east, D3) && hcp(east, diamonds) < 4",
+     "hascard(west, H3) && hearts(west) >= 2"],
+])
+def test_a_union_of_many_atoms_counts_as_inclusion_exclusion(events: list[str]) -> None:
+    cond = " || ".join(f"({e})" for e in events)
+    union = UnionDealer.build([], [parse_condition(cond)], {})
+    assert union is not None and len(union.parts) <= MAX_PARTS
+    assert union.count() == inclusion_exclusion(events)
+    run = ScriptDealer(parse_statements(f"condition {cond}\n", source="u.dl"))
+    assert run.exact and run.count().deals == union.count()
+
+
+def test_a_cube_sets_only_the_atoms_it_needs() -> None:
+    """a || b || c || d || e || f || g on seven cards of one seat: 7 parts (not 127), exactly counted."""
+    events = [f"hascard(north, {c})" for c in ("SA", "HA", "DA", "CA", "SK", "HK", "DK")]
+    union = UnionDealer.build([], [parse_condition(" || ".join(events))], {})
+    assert union is not None and len(union.parts) == 7
+    from math import comb
+    assert union.count() * comb(52, 13) == (comb(52, 13) - comb(45, 13)) * exact("1")
