@@ -36,6 +36,7 @@ from .cardset import SUIT_MASK, CardSet
 from .checks import shown
 from .errors import SpecError
 from .grid import GRID, MAX_HCP
+from .holding import HOLDINGS, HoldingTable
 from .shapes import ALL_SHAPES
 
 __all__ = [
@@ -223,6 +224,13 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
     den = 1
     if holding_filter is None:
         weights = np.ones(1 << r, dtype=np.int64)
+    elif isinstance(holding_filter, HoldingTable):  # read the table for every subset at once
+        base = 13 * holding_filter.suit
+        h = np.full(1 << r, (predeal_suit >> base) & (HOLDINGS - 1), dtype=np.int64)
+        for k, card in enumerate(cards):
+            h |= ((subsets >> k) & 1) << (card - base)
+        weights = np.where(ok, holding_filter.values[h], 0)
+        ok &= weights > 0
     else:
         raw: list[object] = []
         s: int | np.ndarray

@@ -215,6 +215,11 @@ class ExactDealer:
         """Unconstrained seats, dealt the leftover cards at random."""
         return self._plan.pool
 
+    @property
+    def cells(self) -> int:
+        """The table cells (joint states over all positions) the tables hold: their size."""
+        return int(getattr(self.tables, "cells", 0))
+
     def _pool_ways(self) -> int:
         v = [self._plan.vacancies[s] for s in self._plan.pool]
         return factorial(sum(v)) // prod(factorial(x) for x in v)

@@ -56,12 +56,15 @@ from .statements import Average, EvalContract, Frequency, Print, PrintES, Script
 from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
-           "JOINT_PATIENCE", "wilson"]
+           "JOINT_PATIENCE", "UNION_PATIENCE", "wilson"]
 
 #: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
 PATIENCE = 1_000_000
 #: The table cells ``run_script`` lets a condition across seats (counted exactly) take before filtering it.
 JOINT_PATIENCE = 20_000_000
+#: The dense table cells ``run_script`` lets the parts of a union (:mod:`dealer.union`) take together before
+#: filtering its conditions instead.
+UNION_PATIENCE = 20_000_000
 #: ``dealer``'s defaults: deals produced, and random deals generated at most.
 DEFAULT_PRODUCE = 40
 DEFAULT_GENERATE = 10_000_000
@@ -167,7 +170,8 @@ class ScriptDealer:
             held = [c for c in _conjuncts(self.conditions)
                     if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
             union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts,
-                                      joint=self.joint)
+                                      joint=self.joint, budget=None if patience is None else UNION_PATIENCE,
+                                      slow=trial)
             if union is not None:
                 self.tables = union
                 self.residual = [c for c in self.residual if not any(c is r for r in split)]

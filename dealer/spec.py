@@ -42,6 +42,7 @@ from .expr import (
     SuitHcp, Ternary, Truth, walk,
 )
 from .grid import ARITH, COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
+from .holding import HOLDINGS, HoldingTable
 from .seat import Seat
 from .shapes import ShapeSet
 from .suit import Suit
@@ -338,49 +339,50 @@ def _flatten(cond: Cond) -> list[Cond]:
     return [cond]
 
 
-def _suit_hcp_filter(cond: Compare, counts: Counts) -> tuple[Seat, Suit, Callable[[CardSet], bool]] | None:
-    """``hcp(north, spades) >= 3``, ``top3(north, spades) >= 2``... -> (north, spades, filter on the holding)."""
+def _suit_hcp_filter(cond: Cond, counts: Counts) -> tuple[Seat, Suit, HoldingTable] | None:
+    """``hcp(north, spades) >= 3``, ``top3(north, spades) >= 2 || spades(north) >= 6``... -> (north, spades,
+    the holding's table): any condition on one seat's holding in one suit that reads a count in the suit."""
     keys: set[tuple[Seat, Suit]] = set()
+    lengths: set[tuple[Seat, Suit]] = set()  # the suit's length too, beside a count in the suit
     for n in walk(cond):
         if isinstance(n, SuitHcp):
             keys.add((n.seat, n.suit))
         elif isinstance(n, HandCount) and n.suit is not None and n.kind not in ("quality", "cccc"):
             keys.add((n.seat, n.suit))
+        elif isinstance(n, Length):
+            lengths.add((n.seat, n.suit))
         elif not isinstance(n, (Compare, Const, Arith, Truth, Ternary, Always, And, Or, Not)):
             return None
-    if len(keys) != 1:
+    if len(keys) != 1 or not lengths <= keys:
         return None
     seat, suit = next(iter(keys))
+    size = HOLDINGS
 
-    def value(node: Node, h: int) -> int:
-        if isinstance(node, Const):
-            return node.value
-        if isinstance(node, Always):
-            return int(node.value)
+    def value(node: Node) -> np.ndarray:  # over every holding of the suit at once
+        if isinstance(node, (Const, Always)):
+            return np.full(size, int(node.value), dtype=np.int64)
         if isinstance(node, SuitHcp):
-            return int(counts.table("hcp")[h])
+            return np.asarray(counts.table("hcp"), dtype=np.int64)
         if isinstance(node, HandCount):
-            return int(counts.table(node.kind)[h])
+            return np.asarray(counts.table(node.kind), dtype=np.int64)
+        if isinstance(node, Length):
+            return np.asarray(counts.table("length"), dtype=np.int64)
         if isinstance(node, Arith):
-            return int(ARITH[node.op](value(node.left, h), value(node.right, h)))
+            return np.asarray(ARITH[node.op](value(node.left), value(node.right)), dtype=np.int64)
         if isinstance(node, Compare):
-            return int(bool(COMPARE[node.op](value(node.left, h), value(node.right, h))))
+            return np.asarray(COMPARE[node.op](value(node.left), value(node.right)), dtype=np.int64)
         if isinstance(node, Truth):
-            return value(node.item, h)
+            return value(node.item)
         if isinstance(node, Ternary):
-            return value(node.then, h) if value(node.test, h) else value(node.other, h)
+            return np.where(value(node.test) != 0, value(node.then), value(node.other))
         if isinstance(node, And):
-            return int(all(value(x, h) for x in node.items))
+            return np.asarray(np.logical_and.reduce([value(x) != 0 for x in node.items]), dtype=np.int64)
         if isinstance(node, Or):
-            return int(any(value(x, h) for x in node.items))
+            return np.asarray(np.logical_or.reduce([value(x) != 0 for x in node.items]), dtype=np.int64)
         assert isinstance(node, Not)
-        return int(not value(node.item, h))
+        return np.asarray(value(node.item) == 0, dtype=np.int64)
 
-    def holding_filter(holding: CardSet) -> bool:
-        return bool(value(cond, (holding.mask >> (13 * suit)) & 0x1FFF))
-
-    holding_filter.__name__ = str(cond)
-    return seat, suit, holding_filter
+    return seat, suit, HoldingTable(int(suit), value(cond) != 0, str(cond))
 
 
 def _family(c: Cond, counts: Counts) -> set[str] | None:
@@ -448,7 +450,7 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
     predeal = {s: c for s, (c, _) in predeals.items()}
     forbidden: dict[Seat, CardSet] = {}
     per_seat: dict[Seat, list[Cond]] = {}
-    filters: dict[Seat, dict[Suit, list[Callable[[CardSet], bool]]]] = {}
+    filters: dict[Seat, dict[Suit, list[Callable[[CardSet], Any]]]] = {}
     family: dict[Seat, str] = {}
     for top in conds:
         for c in _flatten(top):
@@ -472,7 +474,7 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
             if isinstance(c, Not) and isinstance(c.item, HasCard):
                 forbidden[seat] = forbidden.get(seat, CardSet()) | CardSet([c.item.card])
                 continue
-            if isinstance(c, Compare):
+            if not isinstance(c, HasCard):  # any condition on one suit's holding alone is a filter on it
                 f = _suit_hcp_filter(c, counts)
                 if f is not None:
                     filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
@@ -525,14 +527,20 @@ def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", 
     return DealSpec(seats=seats_out, text=text)
 
 
-def _all_of(fns: list[Callable[[CardSet], bool]]) -> Callable[[CardSet], bool]:
+def _all_of(fns: list[Callable[[CardSet], Any]]) -> Callable[[CardSet], Any]:
     if len(fns) == 1:
         return fns[0]
+    tables = [f for f in fns if isinstance(f, HoldingTable)]
+    if len(tables) == len(fns):
+        table = tables[0]
+        for t in tables[1:]:
+            table = table & t
+        return table
 
     def combined(holding: CardSet) -> bool:
         return all(f(holding) for f in fns)
 
-    combined.__name__ = " && ".join(f.__name__ for f in fns)
+    combined.__name__ = " && ".join(_fn_name(f) for f in fns)
     return combined
 
 

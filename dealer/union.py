@@ -33,7 +33,7 @@ import numpy as np
 from .cardset import CardSet
 from .cross import JointCondition
 from .engine import DEFAULT_LIMIT
-from .errors import SpecError, UnsupportedSpecError
+from .errors import SpecError, SpecLimitError, UnsupportedSpecError
 from .evaluate import STANDARD, Counts
 from .exact import ExactDealer
 from .expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
@@ -138,7 +138,7 @@ def _cubes(residual: Sequence[Cond], atoms: Sequence[Sequence[Cond]]) -> Iterato
                 values[id(occurrence)] = v
             yield from walk_tree(i + 1, chosen + [(i, v)], values)
         for occurrence in atoms[i]:
-            del values[id(occurrence)]
+            values.pop(id(occurrence), None)
 
     yield from walk_tree(0, [], {})
 
@@ -155,10 +155,15 @@ class UnionDealer:
     @classmethod
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int = DEFAULT_LIMIT,
-              counts: Counts = STANDARD, joint: JointCondition | None = None) -> "UnionDealer | None":
+              counts: Counts = STANDARD, joint: JointCondition | None = None,
+              budget: int | None = None, slow: int = 1_000_000) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms).
 
-        None when a residual condition has a leaf that is no atom or there are more than :data:`MAX_ATOMS`.
+        None when a residual condition has a leaf that is no atom, there are more than :data:`MAX_ATOMS`
+        or :data:`MAX_PARTS`, or the parts' tables together would take more than ``budget`` cells
+        (each part at most ``limit``): the caller then filters the residual instead. With a budget, a
+        part tries dense tables first (the fast kind, refused at once when too large), then tables of
+        the reachable states up to ``slow`` cells (slower to build, and to find too large).
         ``joint``: conditions across seats every part also counts through its seats' labels.
         """
         found_atoms: dict[str, list[Cond]] = {}  # equal atoms written twice are one atom
@@ -167,7 +172,9 @@ class UnionDealer:
             if found is None:
                 return None
             for a in found:
-                found_atoms.setdefault(str(a), []).append(a)
+                same = found_atoms.setdefault(str(a), [])
+                if not any(a is b for b in same):  # one part used twice (a script's variable) is one occurrence
+                    same.append(a)
         if len(found_atoms) > MAX_ATOMS:
             return None
         atoms = list(found_atoms.values())
@@ -179,7 +186,8 @@ class UnionDealer:
                     return None
         except _TooManyCubes:
             return None
-        parts = []
+        parts: list[ExactDealer] = []
+        spent = 0
         for cube in cubes:
             literals = [atoms[i][0] if v else negate(atoms[i][0]) for i, v in cube]
             try:
@@ -189,7 +197,19 @@ class UnionDealer:
                 return None
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
-            parts.append(ExactDealer(spec, limit=limit, joint=joint))
+            room = limit if budget is None else min(limit, budget - spent)
+            tries = [("auto", room)] if budget is None else [("dense", room), ("compact", min(room, slow))]
+            part = None
+            for backend, cap in tries:
+                try:
+                    part = ExactDealer(spec, limit=max(cap, 1), joint=joint, backend=backend)
+                    break
+                except SpecLimitError:
+                    continue
+            if part is None:
+                return None
+            parts.append(part)
+            spent += part.cells
         return cls(parts)
 
     def count(self) -> int:

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from dealer.exact import ExactDealer
 from dealer.evaluate import evaluate
-from dealer.expr import Always, walk
+from dealer.expr import Always, Node, Truth, walk
 from dealer.fold import fold
 from dealer.runner import ScriptDealer
 from dealer.spec import DealSpec
@@ -48,4 +48,23 @@ def test_a_constant_switched_script_counts_exactly_as_the_same_script_without_th
     runs = [ScriptDealer(parse_statements(t, source="s.dl"), text=t) for t in (switched, plain)]
     assert all(r.exact for r in runs)
     assert runs[0].count().deals == runs[1].count().deals
-    assert runs[0].count().deals < ExactDealer(DealSpec.parse("hcp(south) >= 20")).count()
+    deals = runs[0].count().deals
+    assert deals is not None and deals < ExactDealer(DealSpec.parse("hcp(south) >= 20")).count()
+
+
+def test_a_part_used_many_times_is_folded_once_and_stays_shared() -> None:
+    """Nested variables make a graph whose tree has 2**40 leaves: folding must neither walk nor copy the tree."""
+    script = ["v0 = hcp(north) + (1 > 2)"] + [f"v{i} = v{i - 1} + v{i - 1}" for i in range(1, 41)]
+    syntax = parse_statements("\n".join(script) + "\ncondition v40 > 0 && 1\n")
+    folded = fold(syntax.conditions[0])
+    distinct: dict[int, Node] = {}
+    stack: list[Node] = [folded]
+    while stack:  # distinct objects in the folded graph
+        node = stack.pop()
+        if id(node) not in distinct:
+            distinct[id(node)] = node
+            stack.extend(node.children())
+    assert len(distinct) < 100
+    assert not any(isinstance(n, (Truth, Always)) for n in distinct.values())  # (1 > 2) folded to 0
+    dealt = ExactDealer(DealSpec()).sample_masks(200, 7)
+    assert (evaluate(folded, dealt) == evaluate(parse_condition("hcp(north) > 0"), dealt)).all()
