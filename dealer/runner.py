@@ -169,9 +169,11 @@ class ScriptDealer:
         if split and not self.tables.is_empty:
             held = [c for c in _conjuncts(self.conditions)
                     if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
+            # a union that leaves other conditions to the filter only narrows the superset: worth less patience
+            rest = [c for c in self.residual if not any(c is r for r in split)]
+            budget = None if patience is None else (trial if rest else UNION_PATIENCE)
             union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts,
-                                      joint=self.joint, budget=None if patience is None else UNION_PATIENCE,
-                                      slow=trial)
+                                      joint=self.joint, budget=budget, slow=trial)
             if union is not None:
                 self.tables = union
                 self.residual = [c for c in self.residual if not any(c is r for r in split)]
