@@ -46,14 +46,16 @@ SPECS = {
     "K": "spades(north) >= 5 && hearts(east) >= 5 && diamonds(south) >= 5 && clubs(west) >= 5",
 }
 #: Whole scripts: a cross-seat 'or' (a union of per-seat parts), per-seat counts in the tables, a
-#: filtered count (an estimate: losers), cross-seat arithmetic (exact through the seats' labels,
-#: dealer.cross) and four constrained seats beyond the tables' patience.
+#: second count on one seat (losers beside HCP: a side count, dealer.sidecount) beside cross-seat
+#: arithmetic (exact through the seats' labels, dealer.cross), a third count (filtered: an estimate)
+#: and four constrained seats beyond the tables' patience.
 SCRIPTS = {
     "S1": "condition (hcp(north) >= 20 or hcp(south) >= 20) and (hascard(west, 2C) or hascard(east, 2D))",
     "S2": "condition controls(north) >= 6 && top3(north, spades) >= 2 && shape(north, any 5332)",
     "S3": "condition hcp(north) + hcp(south) >= 26 && losers(north) <= 6",
     "S5": "condition hcp(north) + hcp(south) >= 26 && spades(north) + spades(south) >= 8",
     "S6": "condition hcp(east) > hcp(west) && hcp(north) + hcp(south) >= 20",
+    "S7": "condition hcp(north) >= 12 && losers(north) <= 7 && cccc(north) >= 1200",
     "S4": BALANCED.format(s="north") + " && hcp(north) >= 15 && hcp(north) <= 17 && hearts(south) >= 5 && "
           "hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 && spades(west) <= 4",
 }

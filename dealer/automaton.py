@@ -11,7 +11,7 @@ taking or not taking card ``t`` moves it to a state of position ``t + 1``
 1. :func:`build_suit_automaton`: a minimal layered DFA over per-suit
    *letters* (dealt length, dealt HCP in that suit), built from the accepted
    classes by backward residual signatures (numpy, all four levels).
-2. :func:`build_holding_automaton`: per suit, a minimal layered automaton over
+2. :func:`~dealer.holding.build_holding_automaton`: per suit, a minimal layered automaton over
    that suit's free cards whose final states emit a letter and a weight;
    without a filter it counts (length, hcp), with one it remembers exactly
    what the filter needs.
@@ -25,36 +25,28 @@ reachable from the start.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from math import lcm
 from typing import Callable, Sequence, cast
 
 import numpy as np
 
 from .card import HCP_BY_INDEX
 from .cardset import SUIT_MASK, CardSet
-from .checks import shown
-from .errors import SpecError
+from .errors import SpecLimitError
 from .grid import GRID, MAX_HCP
-from .holding import HOLDINGS, HoldingTable
+from .holding import N_LETTERS, SUIT_COUNTS, HoldingAutomaton, build_holding_automaton, letter
 from .shapes import ALL_SHAPES
 
 __all__ = [
     "N_LETTERS", "letter", "SuitAutomaton", "build_suit_automaton", "HoldingAutomaton",
     "build_holding_automaton", "SeatAutomaton", "build_seat_automaton", "labels_from_mask",
-    "feature_projection", "build_projected_automaton",
+    "feature_projection", "build_projected_automaton", "MAX_RAW_STATES",
 ]
 
+#: The most states a seat's table may have before it is minimised (bounds the memory a side count can take).
+MAX_RAW_STATES = 6_000_000
+
 _H = MAX_HCP + 1  # HCP totals 0..37
-_HS = 11  # HCP within one suit 0..10
-#: Letters are (length 0..13, hcp 0..10) pairs coded ``length * 11 + hcp``.
-N_LETTERS = 14 * _HS
-
-
-def letter(length: int, hcp: int) -> int:
-    """The letter code of a suit holding of ``length`` cards with ``hcp`` points."""
-    return length * _HS + hcp
-
+_HS = SUIT_COUNTS  # HCP within one suit 0..10
 
 _LETTER_LEN = np.arange(N_LETTERS) // _HS
 _LETTER_HCP = np.arange(N_LETTERS) % _HS
@@ -151,131 +143,6 @@ def build_suit_automaton(labels: np.ndarray) -> SuitAutomaton:
 
 
 @dataclass(frozen=True)
-class HoldingAutomaton:
-    """Layered automaton over one suit's free cards, for one seat.
-
-    Offsets ``k = 0..r`` (``r`` free cards in the suit, aces first); at
-    offset ``k`` there are ``size[k]`` states; ``next0[k]``/``next1[k]``
-    give the offset-``k+1`` state after not taking / taking card ``k`` (-1:
-    dead). Final states emit ``letter`` (dealt length and HCP in the suit,
-    predealt cards included) and an integer ``weight`` (> 0).
-    """
-
-    size: tuple[int, ...]
-    next0: tuple[np.ndarray, ...]
-    next1: tuple[np.ndarray, ...]
-    letter: np.ndarray
-    weight: np.ndarray
-
-
-def _scaled_weights(values: Sequence[object]) -> tuple[list[int], int]:
-    """Turn bools/ints/Fractions into ints with a common denominator (returned)."""
-    fracs = []
-    for v in values:
-        if isinstance(v, bool):
-            fracs.append(Fraction(int(v)))
-        elif isinstance(v, (int, Fraction)):
-            fracs.append(Fraction(v))
-        else:  # a float is refused: weights are exact
-            raise SpecError(f"a holding filter must return a bool, an int or a Fraction (exact), got {shown(v)}")
-        if fracs[-1] < 0:
-            raise SpecError(f"a holding weight cannot be negative, got {shown(v)}")
-    den = 1
-    for f in fracs:
-        den = lcm(den, f.denominator)
-    return [int(f * den) for f in fracs], den
-
-
-
-def _renumber(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Equal non-negative keys get one id (0, 1, ... in key order), -1 stays -1; and one representative each."""
-    live = key >= 0
-    ids = np.full(len(key), -1, dtype=np.int64)
-    uniq, inv = np.unique(key[live], return_inverse=True)
-    ids[live] = inv.reshape(-1)
-    rep = np.zeros(len(uniq), dtype=np.int64)
-    rep[inv.reshape(-1)] = np.nonzero(live)[0]
-    return ids, rep
-
-def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], predeal_suit: int,
-                            holding_filter: Callable[[CardSet], object] | None = None,
-                            points: Sequence[int] = HCP_BY_INDEX) -> tuple[HoldingAutomaton, int]:
-    """Automaton over ``cards`` (free card indices of one suit, ascending).
-
-    ``allowed[k]`` says whether the seat may take card ``k``; ``predeal_suit``
-    is the mask of the seat's predealt cards in the suit. Returns the
-    automaton and the denominator its weights were scaled by. ``points`` (per card index) is the
-    count the letters carry in place of HCP (at most 10 in a suit).
-    """
-    r = len(cards)
-    pre_len = predeal_suit.bit_count()
-    pre_hcp = sum(points[i] for i in range(52) if predeal_suit >> i & 1)
-    subsets = np.arange(1 << r, dtype=np.int64)
-    ok = np.ones(1 << r, dtype=bool)
-    length = np.full(1 << r, pre_len, dtype=np.int64)
-    hcp = np.full(1 << r, pre_hcp, dtype=np.int64)
-    for k, card in enumerate(cards):
-        took = (subsets >> k) & 1
-        if not allowed[k]:
-            ok &= took == 0
-        length += took
-        hcp += took * points[card]
-    ok &= length <= 13
-    den = 1
-    if holding_filter is None:
-        weights = np.ones(1 << r, dtype=np.int64)
-    elif isinstance(holding_filter, HoldingTable):  # read the table for every subset at once
-        base = 13 * holding_filter.suit
-        h = np.full(1 << r, (predeal_suit >> base) & (HOLDINGS - 1), dtype=np.int64)
-        for k, card in enumerate(cards):
-            h |= ((subsets >> k) & 1) << (card - base)
-        weights = np.where(ok, holding_filter.values[h], 0)
-        ok &= weights > 0
-    else:
-        raw: list[object] = []
-        s: int | np.ndarray
-        for s in range(1 << r):
-            if not ok[s]:
-                raw.append(0)
-                continue
-            mask = predeal_suit
-            for k, card in enumerate(cards):
-                if s >> k & 1:
-                    mask |= 1 << card
-            try:
-                raw.append(holding_filter(CardSet(mask)))
-            except Exception as exc:  # noqa: BLE001 - the user's function: its fault becomes the spec's error
-                name = getattr(holding_filter, "__name__", "the holding filter")
-                raise SpecError(f"holding filter {name} failed on {CardSet(mask).to_text() or '(void)'}: "
-                                f"{type(exc).__name__}: {shown(str(exc), 100)}") from None
-        ints, den = _scaled_weights(raw)
-        weights = np.array(ints, dtype=np.int64)
-        ok &= weights > 0
-    letters = np.where(ok, length * _HS + np.minimum(hcp, _HS - 1), -1)
-    # final signature: (letter, weight)
-    final_key = np.where(ok, letters * (int(weights.max()) + 1) + weights, -1)
-    ids, rep = _renumber(final_key)
-    final_letter = letters[rep].astype(np.int32)
-    final_weight = weights[rep]
-    sizes = [len(rep)]
-    next0: list[np.ndarray] = []
-    next1: list[np.ndarray] = []
-    cur_ids = ids
-    for k in range(r - 1, -1, -1):
-        s = np.arange(1 << k, dtype=np.int64)
-        n0 = cur_ids[s]
-        n1 = cur_ids[s | (1 << k)]
-        m = sizes[0]
-        key = np.where((n0 >= 0) | (n1 >= 0), (n0 + 1) * (m + 1) + (n1 + 1), -1)
-        new_ids, rep = _renumber(key)
-        next0.insert(0, n0[rep].astype(np.int32))
-        next1.insert(0, n1[rep].astype(np.int32))
-        sizes.insert(0, len(rep))
-        cur_ids = new_ids
-    return HoldingAutomaton(tuple(sizes), tuple(next0), tuple(next1), final_letter, final_weight), den
-
-
-@dataclass(frozen=True)
 class SeatAutomaton:
     """A seat's card-level layered automaton over the ``n`` free cards.
 
@@ -313,15 +180,21 @@ _DEAD = SeatAutomaton((0,), (), (), (), (), np.zeros(0, dtype=np.int32), 0, 1)
 def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int,
                          suit_auto: SuitAutomaton,
                          filters: dict[int, Callable[[CardSet], object]] | None = None,
-                         points: Sequence[int] = HCP_BY_INDEX) -> SeatAutomaton:
+                         points: Sequence[int] = HCP_BY_INDEX,
+                         side: tuple[np.ndarray, np.ndarray] | None = None) -> SeatAutomaton:
     """Glue the suit automaton and the per-suit holding automata into one, minimised.
 
     ``free_cards``: indices of the cards not placed anywhere, ascending.
     ``predeal``/``forbidden``: the seat's bit-sets. ``filters``: per suit
     index, a filter or weight on the seat's dealt holding in that suit. ``points``: the count
-    (per card index) the classes' HCP axis stands for (4-3-2-1 by default).
+    (per card index) the classes' HCP axis stands for (4-3-2-1 by default). ``side``: a side count
+    (:mod:`dealer.sidecount`) as (per suit and holding increments, ``side_map``): the automaton carries the
+    total, and a final class ``q`` with total ``i`` ends in label ``side_map[q, i]`` (-1: rejected).
     """
     filters = filters or {}
+    increments, side_map = side if side is not None else (None, None)
+    nc = 1 if side_map is None else side_map.shape[1]
+    n_final = suit_auto.n_labels if side_map is None else max(int(side_map.max()) + 1, 1)
     n = len(free_cards)
     by_suit: list[list[int]] = [[], [], [], []]
     for c in free_cards:
@@ -333,7 +206,8 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         pre = (predeal >> (13 * j) & SUIT_MASK) << (13 * j)
         cards = by_suit[j]
         allowed = [not (forbidden >> c & 1) for c in cards]
-        ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j), points)
+        ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j), points,
+                                          None if increments is None else increments[j])
         scale *= den
         holdings.append(ha)
         if not cards and ha.size[0] == 0:
@@ -341,28 +215,46 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         if not cards:
             fixed_weight *= int(ha.weight[0])
 
-    # suit-level states reachable with the letters each suit can actually produce
-    letters = [np.unique(h.letter) for h in holdings]
-    reach: list[np.ndarray] = [np.array([0], dtype=np.int32)]
-    for j in range(4):
-        nxt = suit_auto.delta[j][reach[j][:, None], letters[j][None, :]]
-        reach.append(np.unique(nxt[nxt >= 0]).astype(np.int32))
-        if not len(reach[-1]):
-            return _DEAD
-    lookup = []
+    # the (suit-level state, side total) pairs reachable after each suit with what its holdings produce
+    tau_c = (np.array([0], dtype=np.int64), np.array([0], dtype=np.int64))
+    reach: list[tuple[np.ndarray, np.ndarray]] = []
+    lookup: list[np.ndarray] = []
     for j in range(5):
+        key = np.unique(tau_c[0] * nc + tau_c[1])
+        reach.append((key // nc, key % nc))
         m = suit_auto.delta[j].shape[0] if j < 4 else suit_auto.n_labels
-        table = np.full(max(m, 1), -1, dtype=np.int64)
-        table[reach[j]] = np.arange(len(reach[j]))
+        table = np.full((max(m, 1), nc), -1, dtype=np.int64)
+        table[reach[j][0], reach[j][1]] = np.arange(len(key))
         lookup.append(table)
+        if j == 4:
+            break
+        h = holdings[j]
+        finals = np.unique(h.letter * nc + (0 if h.side is None else h.side))
+        nxt = suit_auto.delta[j][reach[j][0][:, None], (finals // nc)[None, :]].astype(np.int64)
+        total = reach[j][1][:, None] + (finals % nc)[None, :]
+        live = (nxt >= 0) & (total < nc)
+        tau_c = (nxt[live], total[live])
+        if not len(tau_c[0]):
+            return _DEAD
 
-    def fold_empty(tau: np.ndarray, j: int) -> tuple[np.ndarray, int]:
-        """Advance level-``j`` states through suits ``j..`` with no free cards; return states and level."""
+    def fold_empty(tau: np.ndarray, c: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Advance level-``j`` states (and side totals ``c``) through suits ``j..`` with no free cards."""
         while j < 4 and not by_suit[j]:
             lt = int(holdings[j].letter[0])
             tau = np.where(tau >= 0, suit_auto.delta[j][np.maximum(tau, 0), lt], -1)
+            added = holdings[j].side
+            c = c if added is None else c + int(added[0])
             j += 1
-        return tau, j
+        return tau, c, j
+
+    def arrive(tau: np.ndarray, c: np.ndarray, j: int) -> np.ndarray:
+        """The raw state (or final label) of suit-level states ``tau`` with side totals ``c`` at level ``j``."""
+        tau = np.where(c < nc, tau, -1)  # a raw total past the largest one is never reached
+        if j < 4:
+            return np.where(tau >= 0, lookup[j][np.maximum(tau, 0), np.minimum(c, nc - 1)], -1)
+        if side_map is None:
+            return tau
+        return np.where(tau >= 0, side_map[np.maximum(tau, 0), np.minimum(c, nc - 1)], -1)
 
     # positions: suit of each free card and offset within its suit
     suit_of = [c // 13 for c in free_cards]
@@ -370,10 +262,15 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     for t in range(n):
         offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
 
-    # unminimised state space at position t: (reach index a, holding state w)
+    # unminimised state space at position t: (reach index a of a (state, side total) pair, holding state w)
     def space(t: int) -> tuple[int, int]:
         j, k = suit_of[t], offset_of[t]
-        return len(reach[j]), holdings[j].size[k]
+        return len(reach[j][0]), holdings[j].size[k]
+
+    raw = sum(a * w for a, w in map(space, range(n)))
+    if raw > MAX_RAW_STATES:  # memory: a side count can multiply the states past what minimising can afford
+        raise SpecLimitError(f"a seat's table needs {raw:,} states before minimising, more than "
+                             f"{MAX_RAW_STATES:,}: its side count (dealer.sidecount) carries too many totals")
 
     # build raw transitions position by position (forward), then minimise backward
     raw0: list[np.ndarray] = []
@@ -396,13 +293,11 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
                 wts.append(None)
             else:
                 lt = ha.letter[np.maximum(w2, 0)]
-                tau = reach[j][a].astype(np.int64)
+                tau = reach[j][0][a]
                 tau2 = np.where(w2 >= 0, suit_auto.delta[j][tau, lt], -1)
-                tau2, j2 = fold_empty(tau2, j + 1)
-                if j2 < 4:
-                    target = np.where(tau2 >= 0, lookup[j2][np.maximum(tau2, 0)], -1)
-                else:
-                    target = tau2
+                c2 = reach[j][1][a] + (0 if ha.side is None else ha.side[np.maximum(w2, 0)])
+                tau2, c2, j2 = fold_empty(tau2, c2, j + 1)
+                target = arrive(tau2, c2, j2)
                 wt = np.where(w2 >= 0, ha.weight[np.maximum(w2, 0)], 0)
                 outs.append(target)
                 wts.append(wt if (wt > 1).any() else None)
@@ -411,18 +306,15 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         raww.append(wts[0])
         raww1.append(wts[1])
 
-    if n == 0:
-        tau, _ = fold_empty(np.array([0]), 0)
-        if tau[0] < 0:
-            return _DEAD
-        return SeatAutomaton((1,), (), (), (), (), np.array([tau[0]], dtype=np.int32), fixed_weight, scale)
-
-    # initial raw state
-    tau0, j0 = fold_empty(np.array([0]), 0)
-    if tau0[0] < 0:
+    # initial raw state (or, with no free card, the final label)
+    tau0, c0, j0 = fold_empty(np.array([0]), np.array([0]), 0)
+    start = int(arrive(tau0, c0, j0)[0])
+    if start < 0:
         return _DEAD
-    start = int(lookup[j0][tau0[0]]) * holdings[j0].size[0]
-    return _minimize_layers(raw0, raw1, raww, raww1, suit_auto.n_labels, start, fixed_weight, scale)
+    if n == 0:
+        return SeatAutomaton((1,), (), (), (), (), np.array([start], dtype=np.int32), fixed_weight, scale)
+    start *= holdings[j0].size[0]
+    return _minimize_layers(raw0, raw1, raww, raww1, n_final, start, fixed_weight, scale)
 
 
 def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list[np.ndarray | None],

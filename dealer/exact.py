@@ -32,6 +32,7 @@ from .numbering import D
 from .rng import RandomSource, make_rng
 from .seat import Seat
 from .shapes import ALL_SHAPES, shape_index
+from .sidecount import refine_labels
 from .spec import DealSpec, SeatSpec
 from .suit import Suit
 
@@ -145,6 +146,7 @@ class ExactDealer:
                 tracked.append(seat)
         label_grids = []
         self._spread: dict[Seat, int] = {}  # a seat's labels are joint label * spread + its own
+        self._side: dict[Seat, np.ndarray] = {}  # a seat's side map (dealer.sidecount)
         for seat in tracked:
             feature = observe[1] if observe is not None and observe[0] == seat else None
             own = _labels(self.spec.seat(seat), seat, feature)
@@ -153,6 +155,10 @@ class ExactDealer:
                 cross = joint.labels[joint.seats.index(seat)]
                 own = np.where((own >= 0) & (cross >= 0), cross * spread + own, -1).astype(np.int32)
                 self._spread[seat] = spread
+            masks = self.spec.seat(seat).side_masks(seat)
+            if masks is not None:  # a second count beside the axis: labels split by the totals they accept
+                own, side_map = refine_labels(own, masks)
+                self._side[seat] = side_map
             label_grids.append(own)
         projections = [feature_projection(g) for g in label_grids]
         # HCP-light seats (HCP and at most two suit lengths, no holding filters) read the spot cards first
@@ -160,6 +166,7 @@ class ExactDealer:
         # completions are small. Shape-heavy seats read the cards suit by suit.
         honours_last = bool(tracked) and all(
             len(suits) <= 2 and not self.spec.seat(seat).holdings and self.spec.seat(seat).points is None
+            and seat not in self._side
             for seat, (suits, _) in zip(tracked, projections)
         ) and any(h for _, h in projections)
         if honours_last:
@@ -176,8 +183,9 @@ class ExactDealer:
                 continue
             suit_auto = _suit_automaton(grid.tobytes())
             filters = {int(s): fn for s, fn in ss.holdings.items()}
+            side = None if ss.side is None else (ss.side.increments, self._side[seat])
             self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters,
-                                                      points))
+                                                      points, side))
         self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
         if accept is not None and not accept.any():
             self._dead = True
@@ -416,12 +424,8 @@ def _cell(shape: tuple[int, int, int, int], mask: int) -> int:
 def _check_complete(spec: SeatSpec, seat: Seat, mask: int) -> tuple[bool, Fraction]:
     """Whether a fully predealt seat meets its conditions, and its holding weight."""
     hand = CardSet(mask)
-    accepted = spec.accepted(seat)
-    if accepted is not None:
-        points = spec.card_points
-        cell = shape_index(hand.shape) * (MAX_HCP + 1) + sum(points[i] for i in range(52) if mask >> i & 1)
-        if not accepted[cell]:
-            return False, Fraction(0)
+    if not spec.accepts(seat, mask):
+        return False, Fraction(0)
     weight = Fraction(1)
     for suit, fn in spec.holdings.items():
         w = Fraction(fn(hand.suit(suit)))

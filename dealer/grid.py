@@ -67,7 +67,8 @@ class FeatureGrid:
     """Every (shape, HCP) class of a 13-card hand: 560 shapes x 38 totals.
 
     ``lengths[s]`` and ``hcp`` are flat int arrays over the grid; a condition
-    on one seat evaluates to a boolean array of the same size.
+    on one seat evaluates to a boolean array of the same size. ``known`` gives the values of
+    some nodes (by ``id``) that the grid does not carry itself (:meth:`widened`).
     """
 
     def __init__(self) -> None:
@@ -79,6 +80,29 @@ class FeatureGrid:
         self.hcp = np.tile(np.arange(n_h, dtype=np.int16), self.n_shapes)
         self.shape_index = np.repeat(np.arange(self.n_shapes), n_h)
         self.size = self.n_shapes * n_h
+        self.known: dict[int, np.ndarray] = {}
+        self.cache: dict[int, np.ndarray] | None = None
+
+    def evaluating(self) -> "FeatureGrid":
+        """The same grid with an empty cache of node values, for one evaluation."""
+        out = FeatureGrid.__new__(FeatureGrid)
+        out.__dict__.update(self.__dict__)
+        out.cache = {}
+        return out
+
+    def widened(self, known: dict[int, np.ndarray]) -> "FeatureGrid":
+        """The grid as a row, ``(1, size)``, where the nodes of ``known`` (by ``id``) take the values given
+        as columns, ``(k, 1)``: a condition evaluates to ``(k, size)`` (numpy broadcasting), its row ``i``
+        the classes where it holds when the known nodes take their ``i``-th values. Each node is
+        evaluated once (the grid caches its values by ``id``: use it for one condition only)."""
+        out = FeatureGrid.__new__(FeatureGrid)
+        out.n_shapes, out.n_hcp, out.size = self.n_shapes, self.n_hcp, self.size
+        out.lengths = tuple(x[None, :] for x in self.lengths)
+        out.hcp = self.hcp[None, :]
+        out.shape_index = self.shape_index[None, :]
+        out.known = known
+        out.cache = {}
+        return out
 
 
 #: The grid every spec is evaluated on.
@@ -91,6 +115,19 @@ def _refuse(node: Node) -> UnsupportedSpecError:
 
 def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
     """An expression's value on every class of ``grid`` (the expression reads one seat at most)."""
+    known = grid.known.get(id(expr))
+    if known is not None:
+        return known
+    if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
+        grid = grid.evaluating()
+    assert grid.cache is not None
+    done = grid.cache.get(id(expr))
+    if done is None:
+        done = grid.cache[id(expr)] = _grid_values(expr, grid)
+    return done
+
+
+def _grid_values(expr: Expr, grid: FeatureGrid) -> np.ndarray:
     if isinstance(expr, Const):
         return np.full(grid.size, expr.value, dtype=np.int64)
     if isinstance(expr, Length):
@@ -108,6 +145,19 @@ def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
 
 def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
     """Where on ``grid`` the condition holds (a condition on one seat at most)."""
+    known = grid.known.get(id(cond))
+    if known is not None:
+        return np.asarray(known != 0)
+    if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
+        grid = grid.evaluating()
+    assert grid.cache is not None
+    done = grid.cache.get(id(cond))
+    if done is None:
+        done = grid.cache[id(cond)] = _grid_mask(cond, grid)
+    return done
+
+
+def _grid_mask(cond: Cond, grid: FeatureGrid) -> np.ndarray:
     if isinstance(cond, Always):
         return np.full(grid.size, cond.value, dtype=bool)
     if isinstance(cond, Compare):
@@ -118,17 +168,17 @@ def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
     if isinstance(cond, And):
         out = np.ones(grid.size, dtype=bool)
         for c in cond.items:
-            out &= grid_mask(c, grid)
+            out = out & grid_mask(c, grid)
         return out
     if isinstance(cond, Or):
         out = np.zeros(grid.size, dtype=bool)
         for c in cond.items:
-            out |= grid_mask(c, grid)
+            out = out | grid_mask(c, grid)
         return out
     if isinstance(cond, Xor):
         count = np.zeros(grid.size, dtype=np.int64)
         for c in cond.items:
-            count += grid_mask(c, grid)
+            count = count + grid_mask(c, grid)
         return np.asarray(count == 1)
     if isinstance(cond, Not):
         return ~grid_mask(cond.item, grid)

@@ -22,9 +22,9 @@ the count is), then deals those.
 >>> from dealer.statements import parse_statements
 >>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && top2(north, spades) == 2 && "
 ...                                     "(hascard(west, C2) || hcp(east) > 10) && hcp(north) + hcp(south) >= 26 "
-...                                     "&& losers(north) <= 6"))
+...                                     "&& cccc(north) >= 1200"))
 >>> run.exact, [str(c) for c in run.residual], str(run.joint)
-(False, ['losers(north) <= 6'], '(hcp(north) + hcp(south)) >= 26')
+(False, ['cccc(north) >= 1200'], '(hcp(north) + hcp(south)) >= 26')
 >>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
 ['count:', 'estimate']
 """
@@ -140,32 +140,43 @@ class ScriptDealer:
         #: The script's conditions with their constant parts folded (:func:`dealer.fold.fold`).
         self.conditions = [f for f in map(fold, syntax.conditions) if f != Always(True)]
         self.residual: list[Cond] = []
-        self.spec = DealSpec.from_conditions(self.conditions, syntax.predeals, text, residual=self.residual,
-                                             counts=self.counts)
+        #: Whether a seat's tables may carry a second whole-hand count (:mod:`dealer.sidecount`).
+        self.side_counts = True
+        self.spec: DealSpec = DealSpec()
+        #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.cross`).
+        self.joint: JointCondition | None = None
+        joined = self._split(text, joint)
         for node in self._nodes():
             check_runnable(node)
         for action in syntax.actions:
             if isinstance(action, EvalContract):
                 check_solver(action)
-        joined = [c for c in self.residual if joint and self._joinable(c)]
-        #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.cross`).
-        self.joint = JointCondition.build(joined, within={s: self.spec.seat(s).accepted(s) for s in Seat}) \
-            if joined else None
-        filtered = [c for c in self.residual if not any(c is j for j in joined)]
-        split = [c for c in filtered if atoms_of(c, self.counts) is not None]
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
-        try:  # an exact count across seats is worth larger tables than the patience
-            joint_limit = trial if self.joint is None else min(limit, max(trial, JOINT_PATIENCE))
-            self.tables: ExactDealer | UnionDealer = ExactDealer(self.spec, limit=joint_limit, joint=self.joint)
-            self.residual = filtered
-        except SpecLimitError:
-            self.joint = None
+        joint_limit = trial if self.joint is None else min(limit, max(trial, JOINT_PATIENCE))
+        ready: ExactDealer | None = None
+        if self.joint is not None and any(ss.side is not None for ss in self.spec.seats.values()):
+            # a side count (dealer.sidecount) multiplies its seat's states, and the joint tables multiply the
+            # seats': the reachable states can be many and slow to find too many, so only the dense tables
+            # (refused at once when too large) are tried; else the side conditions go to the filter
             try:
-                self.tables = ExactDealer(self.spec, limit=trial)
+                ready = ExactDealer(self.spec, limit=joint_limit, joint=self.joint, backend="dense")
             except SpecLimitError:
-                self.tables = self._loosen(trial, text)
-                split = []
+                joined = self._split(text, joint, side_counts=False)
+        tables = ready or self._tables(joined, trial, joint_limit)
+        if tables is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
+            joined = self._split(text, joint, side_counts=False)  # the side counts too large: filter them
+            joint_limit = trial if self.joint is None else min(limit, max(trial, JOINT_PATIENCE))
+            tables = self._tables(joined, trial, joint_limit)
+        filtered = [c for c in self.residual if not any(c is j for j in joined)]
+        split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
+        if tables is None:
+            self.tables: ExactDealer | UnionDealer = self._loosen(trial, text)
+            split = []
+        else:
+            self.tables = tables
+            if self.joint is not None:
+                self.residual = filtered
         if split and not self.tables.is_empty:
             held = [c for c in _conjuncts(self.conditions)
                     if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
@@ -173,7 +184,7 @@ class ScriptDealer:
             rest = [c for c in self.residual if not any(c is r for r in split)]
             budget = None if patience is None else (trial if rest else UNION_PATIENCE)
             union = UnionDealer.build(held, split, syntax.predeals, limit=limit, counts=self.counts,
-                                      joint=self.joint, budget=budget, slow=trial)
+                                      joint=self.joint, budget=budget, slow=trial, side_counts=self.side_counts)
             if union is not None:
                 self.tables = union
                 self.residual = [c for c in self.residual if not any(c is r for r in split)]
@@ -182,6 +193,30 @@ class ScriptDealer:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
         # the filter's parts, those that ask the double-dummy solver last: it sees only the deals the others keep
         self._parts = sorted(_conjuncts(self.residual), key=lambda c: any(isinstance(n, Tricks) for n in walk(c)))
+
+    def _tables(self, joined: list[Cond], trial: int, joint_limit: int) -> ExactDealer | None:
+        """The tables of the spec, with its joint conditions if they fit ``joint_limit``, else without them
+        (:attr:`joint` is then None and they stay in the residual); None if even those pass ``trial``."""
+        try:  # an exact count across seats is worth larger tables than the patience
+            return ExactDealer(self.spec, limit=joint_limit, joint=self.joint)
+        except SpecLimitError:
+            self.joint = None
+        try:
+            return ExactDealer(self.spec, limit=trial)
+        except SpecLimitError:
+            return None
+
+    def _split(self, text: str, joint: bool, side_counts: bool = True) -> list[Cond]:
+        """Split the conditions into the seats' tables and the residual; the residual's parts that the
+        seats' labels count (:attr:`joint`) are returned."""
+        self.residual = []
+        self.side_counts = side_counts
+        self.spec = DealSpec.from_conditions(self.conditions, self.syntax.predeals, text, residual=self.residual,
+                                             counts=self.counts, side_counts=side_counts)
+        joined = [c for c in self.residual if joint and self._joinable(c)]
+        self.joint = JointCondition.build(joined, within={s: self.spec.seat(s).accepted(s) for s in Seat}) \
+            if joined else None
+        return joined
 
     def _joinable(self, c: Cond) -> bool:
         """A condition across seats that the seats' labels can count (standard HCP, seats counting HCP)."""

@@ -26,25 +26,22 @@ with pydantic's location of the fault.
 from __future__ import annotations
 
 from fractions import Fraction
-from dataclasses import fields, replace
 from typing import Any, Callable, Mapping
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from .card import HCP_BY_INDEX
 from .cardset import CardSet
 from .checks import shown
 from .evaluate import STANDARD, Counts
-from .errors import ImpossibleSpecError, SpecError, UnsupportedSpecError
-from .expr import (
-    Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn,
-    SuitHcp, Ternary, Truth, walk,
-)
-from .grid import ARITH, COMPARE, GRID, MAX_HCP, FeatureGrid, grid_mask
-from .holding import HOLDINGS, HoldingTable
+from .errors import SpecError
+from .expr import And, Compare, Cond, Const, Hcp, Length, Pos, ShapeIn
+from .grid import GRID, MAX_HCP, FeatureGrid, grid_mask
 from .seat import Seat
-from .shapes import ShapeSet
+from .shapes import ShapeSet, shape_index
+from .sidecount import SideCount
+from .splitting import points_fit, split_conditions
 from .suit import Suit
 from .statements import parse_statements
 
@@ -78,6 +75,8 @@ class SeatSpec(BaseModel):
     condition: Cond | None = None
     holdings: dict[Suit, Callable[[CardSet], Any]] = Field(default_factory=dict)
     points: tuple[int, ...] | None = None
+    side: SideCount | None = None
+    _side_masks: dict[Seat, np.ndarray] = PrivateAttr(default_factory=dict)
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -192,9 +191,44 @@ class SeatSpec(BaseModel):
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
     def accepted(self, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray | None:
-        """Boolean mask over the (shape, HCP) grid of the classes this seat may be dealt (None: all)."""
+        """Boolean mask over the (shape, HCP) grid of the classes this seat may be dealt (None: all).
+
+        With a :attr:`side` count, the classes that some total of it lets through.
+        """
+        masks = self.side_masks(seat, grid)
+        if masks is not None:
+            return np.asarray(masks.any(axis=0))
         cond = self.feature_condition(seat)
         return None if cond is None else grid_mask(cond, grid)
+
+    def side_masks(self, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray | None:
+        """With a :attr:`side` count, ``out[i, cell]``: the class ``cell`` is accepted when the count is
+        ``i * side.step`` (:meth:`~dealer.sidecount.SideCount.masks`); None without one."""
+        if self.side is None:
+            return None
+        cached = self._side_masks.get(seat) if grid is GRID else None
+        if cached is None:
+            cond = self.feature_condition(seat)
+            cached = (np.ones((self.side.size, grid.size), dtype=bool) if cond is None
+                      else self.side.masks(cond, seat, grid))
+            if grid is GRID:
+                self._side_masks[seat] = cached
+        return cached
+
+    def accepts(self, seat: Seat, mask: int) -> bool:
+        """Whether a whole hand (a 52-bit mask) meets the seat's lengths, shapes, counts and condition.
+
+        Predealt and forbidden cards and holding filters are not looked at.
+        """
+        hand = CardSet(mask)
+        points = self.card_points
+        cell = shape_index(hand.shape) * (MAX_HCP + 1) + sum(points[i] for i in range(52) if mask >> i & 1)
+        if self.side is not None:
+            masks = self.side_masks(seat)
+            assert masks is not None
+            return bool(masks[self.side.total(mask), cell])
+        accepted = self.accepted(seat)
+        return accepted is None or bool(accepted[cell])
 
     @property
     def is_free(self) -> bool:
@@ -280,7 +314,8 @@ class DealSpec(BaseModel):
     @classmethod
     def from_conditions(cls, conditions: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
                         text: str = "", *, residual: "list[Cond] | None" = None,
-                        counts: Counts = STANDARD) -> "DealSpec":
+                        counts: Counts = STANDARD, side_counts: bool = True,
+                        hcp_seats: "frozenset[Seat]" = frozenset()) -> "DealSpec":
         """The spec of conditions on any seats joined by ``&&``, split into one condition per seat.
 
         ``hascard`` becomes a predealt card, ``!hascard`` a forbidden one, ``hcp(seat, suit)`` compared
@@ -294,9 +329,23 @@ class DealSpec(BaseModel):
         A seat's whole-hand count other than HCP (``controls``, ``aces``, ``top2``..``top5``, a
         script's own ``pointcount``: ``counts``) goes into the seat's tables in place of HCP when it
         is the only count the seat's conditions use and it fits (:func:`points_fit`); a count in one
-        suit (``top3(north, spades)``) becomes a filter on that holding.
+        suit (``top3(north, spades)``) becomes a filter on that holding. A second whole-hand count
+        of a seat that sums a value per suit holding (``losers`` beside ``hcp``...) is the seat's side
+        count (:mod:`dealer.sidecount`), unless ``side_counts`` is False. The seats of ``hcp_seats``
+        (and those whose HCP a condition across seats reads) keep HCP on their tables' axis: conditions
+        across seats read it there (:mod:`dealer.cross`).
         """
-        return _split(conditions, predeals, text, residual, counts)
+        parts = split_conditions(conditions, predeals, residual, counts, side_counts, hcp_seats)
+        seats = {}
+        for seat, p in parts.items():
+            try:
+                seats[seat] = SeatSpec(predeal=p.predeal, forbidden=p.forbidden, condition=p.condition,
+                                       holdings=p.holdings, points=p.points, side=p.side)
+            except SpecError as exc:
+                where = predeals[seat][1] if seat in predeals else (p.condition.pos if p.condition else Pos())
+                raise SpecError(f"{where}: {seat.name_long}: "
+                                f"{str(exc).removeprefix('invalid seat spec: seat spec: ')}") from None
+        return DealSpec(seats=seats, text=text)
 
     def seat(self, seat: Seat | str) -> SeatSpec:
         """The spec of ``seat`` (an empty one if the seat is free)."""
@@ -318,230 +367,6 @@ class DealSpec(BaseModel):
             for suit in ss.holdings:
                 parts.append(f"holding({seat.name_long}, {suit.name_long}) ~ {_fn_name(ss.holdings[suit])}")
         return " && ".join(parts) if parts else "1"
-
-
-def points_fit(points: tuple[int, ...]) -> bool:
-    """True when a count (13 values, ace first) fits the tables: >= 0, at most 10 a suit, 37 a hand."""
-    return (len(points) == 13 and all(isinstance(v, int) and v >= 0 for v in points) and sum(points) <= 10
-            and sum(sorted(points * 4, reverse=True)[:13]) <= MAX_HCP)
-
-
-def _contains(cond: Node, kinds: tuple[type, ...]) -> bool:
-    return any(isinstance(node, kinds) for node in walk(cond))
-
-
-def _flatten(cond: Cond) -> list[Cond]:
-    if isinstance(cond, And):
-        out: list[Cond] = []
-        for c in cond.items:
-            out.extend(_flatten(c))
-        return out
-    return [cond]
-
-
-def _suit_hcp_filter(cond: Cond, counts: Counts) -> tuple[Seat, Suit, HoldingTable] | None:
-    """``hcp(north, spades) >= 3``, ``top3(north, spades) >= 2 || spades(north) >= 6``... -> (north, spades,
-    the holding's table): any condition on one seat's holding in one suit that reads a count in the suit."""
-    keys: set[tuple[Seat, Suit]] = set()
-    lengths: set[tuple[Seat, Suit]] = set()  # the suit's length too, beside a count in the suit
-    for n in walk(cond):
-        if isinstance(n, SuitHcp):
-            keys.add((n.seat, n.suit))
-        elif isinstance(n, HandCount) and n.suit is not None and n.kind not in ("quality", "cccc"):
-            keys.add((n.seat, n.suit))
-        elif isinstance(n, Length):
-            lengths.add((n.seat, n.suit))
-        elif not isinstance(n, (Compare, Const, Arith, Truth, Ternary, Always, And, Or, Not)):
-            return None
-    if len(keys) != 1 or not lengths <= keys:
-        return None
-    seat, suit = next(iter(keys))
-    size = HOLDINGS
-
-    def value(node: Node) -> np.ndarray:  # over every holding of the suit at once
-        if isinstance(node, (Const, Always)):
-            return np.full(size, int(node.value), dtype=np.int64)
-        if isinstance(node, SuitHcp):
-            return np.asarray(counts.table("hcp"), dtype=np.int64)
-        if isinstance(node, HandCount):
-            return np.asarray(counts.table(node.kind), dtype=np.int64)
-        if isinstance(node, Length):
-            return np.asarray(counts.table("length"), dtype=np.int64)
-        if isinstance(node, Arith):
-            return np.asarray(ARITH[node.op](value(node.left), value(node.right)), dtype=np.int64)
-        if isinstance(node, Compare):
-            return np.asarray(COMPARE[node.op](value(node.left), value(node.right)), dtype=np.int64)
-        if isinstance(node, Truth):
-            return value(node.item)
-        if isinstance(node, Ternary):
-            return np.where(value(node.test) != 0, value(node.then), value(node.other))
-        if isinstance(node, And):
-            return np.asarray(np.logical_and.reduce([value(x) != 0 for x in node.items]), dtype=np.int64)
-        if isinstance(node, Or):
-            return np.asarray(np.logical_or.reduce([value(x) != 0 for x in node.items]), dtype=np.int64)
-        assert isinstance(node, Not)
-        return np.asarray(value(node.item) == 0, dtype=np.int64)
-
-    return seat, suit, HoldingTable(int(suit), value(cond) != 0, str(cond))
-
-
-def _family(c: Cond, counts: Counts) -> set[str] | None:
-    """The whole-hand counts ``c`` uses (``hcp``, ``controls``, ``pt6``...); None if it uses one in a suit."""
-    kinds: set[str] = set()
-    for n in walk(c):
-        if isinstance(n, Hcp):
-            kinds.add("hcp")
-        elif isinstance(n, HandCount):
-            if n.suit is not None or n.kind in ("quality", "cccc", "losers", "ltc"):
-                return None
-            kinds.add(n.kind)
-    return kinds
-
-
-def _family_points(kind: str, counts: Counts) -> tuple[int, ...] | None:
-    if kind == "hcp":
-        return counts.points
-    if kind == "controls":
-        return (2, 1) + (0,) * 11
-    return counts.alt[int(kind[2:])]
-
-
-def _as_hcp(c: Node) -> Node:
-    """``c`` with every whole-hand count written as ``hcp`` (the seat's table counts it instead)."""
-    if isinstance(c, HandCount):
-        return Hcp(c.seat, pos=c.pos)
-    changes: dict[str, object] = {}
-    for f in fields(c):
-        v = getattr(c, f.name)
-        if isinstance(v, Node):
-            changes[f.name] = _as_hcp(v)
-        elif isinstance(v, tuple) and v and all(isinstance(x, Node) for x in v):
-            changes[f.name] = tuple(_as_hcp(x) for x in v)
-    return replace(c, **changes) if changes else c  # type: ignore[arg-type]
-
-
-def _refusal(c: Cond, seats: frozenset[Seat]) -> UnsupportedSpecError:
-    names = " and ".join(s.name_long for s in sorted(seats))
-    if isinstance(c, Or) or _contains(c, (Or,)):
-        why = (f"an '||' that joins {names} cannot be dealt exactly: each seat is dealt from "
-               "its own table, so conditions on different seats must be joined by '&&'")
-    elif isinstance(c, Not):
-        why = (f"a '!' over a condition on {names} is an '||' in disguise and cannot be dealt "
-               "exactly; state each seat's condition separately, joined by '&&'")
-    else:
-        why = (f"this condition relates {names} to each other; the exact dealer takes "
-               "conditions on one seat at a time, joined by '&&'")
-    return UnsupportedSpecError(f"{c.pos}: {c}: {why}")
-
-
-def _tableable(c: Cond) -> bool:
-    """True when a condition on one seat can go into the seat's (shape, HCP) table as it is."""
-    if _contains(c, (HasCard, SuitHcp, HandCount)):
-        return False
-    try:
-        grid_mask(c, GRID)
-    except UnsupportedSpecError:
-        return False
-    return True
-
-
-def _split(conds: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]", text: str,
-           residual: "list[Cond] | None" = None, counts: Counts = STANDARD) -> DealSpec:
-    predeal = {s: c for s, (c, _) in predeals.items()}
-    forbidden: dict[Seat, CardSet] = {}
-    per_seat: dict[Seat, list[Cond]] = {}
-    filters: dict[Seat, dict[Suit, list[Callable[[CardSet], Any]]]] = {}
-    family: dict[Seat, str] = {}
-    for top in conds:
-        for c in _flatten(top):
-            seats = c.seats()
-            if not seats and not _contains(c, (HasCard, ShapeIn, Length, Hcp, SuitHcp)):
-                if residual is not None and not _tableable(c):
-                    residual.append(c)
-                    continue
-                if not bool(grid_mask(c, GRID)[0]):
-                    raise ImpossibleSpecError(f"{c.pos}: the condition {c} is never true: no deal satisfies it")
-                continue
-            if len(seats) > 1:
-                if residual is not None:
-                    residual.append(c)
-                    continue
-                raise _refusal(c, seats)
-            seat = next(iter(seats))
-            if isinstance(c, HasCard):
-                predeal[seat] = predeal.get(seat, CardSet()) | CardSet([c.card])
-                continue
-            if isinstance(c, Not) and isinstance(c.item, HasCard):
-                forbidden[seat] = forbidden.get(seat, CardSet()) | CardSet([c.item.card])
-                continue
-            if not isinstance(c, HasCard):  # any condition on one suit's holding alone is a filter on it
-                f = _suit_hcp_filter(c, counts)
-                if f is not None:
-                    filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
-                    continue
-            kinds = _family(c, counts)
-            if kinds is not None and len(kinds) == 1 and not _contains(c, (HasCard, SuitHcp)):
-                kind = next(iter(kinds))
-                points = _family_points(kind, counts)
-                if family.get(seat, kind) == kind and points is not None and points_fit(points):
-                    rewritten = _as_hcp(c)
-                    assert isinstance(rewritten, Cond)
-                    if _tableable(rewritten):
-                        family[seat] = kind
-                        per_seat.setdefault(seat, []).append(rewritten)
-                        continue
-            elif kinds == set() and _tableable(c):
-                per_seat.setdefault(seat, []).append(c)
-                continue
-            if residual is not None:
-                residual.append(c)
-                continue
-            if _contains(c, (HasCard, SuitHcp)):
-                raise UnsupportedSpecError(
-                    f"{c.pos}: {c}: hascard() and hcp(seat, suit) can be dealt exactly only as conditions of "
-                    "their own joined by '&&' (hcp(seat, suit) compared with numbers), not inside '||', '!' "
-                    "or arithmetic with other features"
-                )
-            raise UnsupportedSpecError(
-                f"{c.pos}: {c}: the exact tables hold the lengths, shape and one count (HCP or another) of one "
-                "seat, not this; 'kibitz count' and 'kibitz dealer' deal it by filtering an exact superset "
-                "(an estimate)")
-    seats_out = {}
-    for seat in Seat:
-        parts = per_seat.get(seat, [])
-        cond: Cond | None = None
-        if parts:
-            cond = parts[0] if len(parts) == 1 else And(tuple(parts), pos=parts[0].pos)
-        holdings = {suit: _all_of(fns) for suit, fns in filters.get(seat, {}).items()}
-        if cond is None and seat not in predeal and seat not in forbidden and not holdings:
-            continue
-        points = _family_points(family[seat], counts) if seat in family else None
-        try:
-            seats_out[seat] = SeatSpec(predeal=predeal.get(seat, CardSet()), forbidden=forbidden.get(seat, CardSet()),
-                                       condition=cond, holdings=holdings,
-                                       points=None if points == STANDARD.points else points)
-        except SpecError as exc:
-            where = predeals[seat][1] if seat in predeals else (cond.pos if cond is not None else Pos())
-            raise SpecError(f"{where}: {seat.name_long}: {str(exc).removeprefix('invalid seat spec: seat spec: ')}"
-                            ) from None
-    return DealSpec(seats=seats_out, text=text)
-
-
-def _all_of(fns: list[Callable[[CardSet], Any]]) -> Callable[[CardSet], Any]:
-    if len(fns) == 1:
-        return fns[0]
-    tables = [f for f in fns if isinstance(f, HoldingTable)]
-    if len(tables) == len(fns):
-        table = tables[0]
-        for t in tables[1:]:
-            table = table & t
-        return table
-
-    def combined(holding: CardSet) -> bool:
-        return all(f(holding) for f in fns)
-
-    combined.__name__ = " && ".join(_fn_name(f) for f in fns)
-    return combined
 
 
 def _fn_name(fn: Callable[..., Any]) -> str:

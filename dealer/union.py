@@ -36,7 +36,7 @@ from .engine import DEFAULT_LIMIT
 from .errors import SpecError, SpecLimitError, UnsupportedSpecError
 from .evaluate import STANDARD, Counts
 from .exact import ExactDealer
-from .expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
+from .expr import And, Compare, Cond, Node, Not, Or, Pos, Xor
 from .rng import RandomSource, make_rng
 from .seat import Seat
 from .spec import DealSpec
@@ -65,32 +65,35 @@ def negate(c: Cond) -> Cond:
     return Not(c, pos=c.pos)
 
 
-def _holds_alone(c: Cond, counts: Counts) -> bool:
+def _holds_alone(c: Cond, counts: Counts, side_counts: bool = True) -> bool:
     """True when ``c`` and its negation can each be dealt exactly as a spec of their own."""
     if len(c.seats()) != 1:
         return False
     for x in (c, negate(c)):
         try:
-            DealSpec.from_conditions([x], {}, counts=counts)
+            DealSpec.from_conditions([x], {}, counts=counts, side_counts=side_counts)
         except SpecError:
             return False
     return True
 
 
-def atoms_of(c: Cond, counts: Counts = STANDARD) -> list[Cond] | None:
-    """The atoms of ``c`` (largest parts the tables hold alone), or None if some leaf is no atom."""
-    if _holds_alone(c, counts):
+def atoms_of(c: Cond, counts: Counts = STANDARD, side_counts: bool = True) -> list[Cond] | None:
+    """The atoms of ``c`` (largest parts the tables hold alone), or None if some leaf is no atom.
+
+    ``side_counts=False``: a seat's tables hold one whole-hand count only (no :mod:`dealer.sidecount`).
+    """
+    if _holds_alone(c, counts, side_counts):
         return [c]
     if isinstance(c, (And, Or, Xor)):
         out: list[Cond] = []
         for item in c.items:
-            sub = atoms_of(item, counts)
+            sub = atoms_of(item, counts, side_counts)
             if sub is None:
                 return None
             out.extend(sub)
         return out
     if isinstance(c, Not):
-        return atoms_of(c.item, counts)
+        return atoms_of(c.item, counts, side_counts)
     return None
 
 
@@ -156,7 +159,7 @@ class UnionDealer:
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int = DEFAULT_LIMIT,
               counts: Counts = STANDARD, joint: JointCondition | None = None,
-              budget: int | None = None, slow: int = 1_000_000) -> "UnionDealer | None":
+              budget: int | None = None, slow: int = 1_000_000, side_counts: bool = True) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms).
 
         None when a residual condition has a leaf that is no atom, there are more than :data:`MAX_ATOMS`
@@ -165,10 +168,11 @@ class UnionDealer:
         part tries dense tables first (the fast kind, refused at once when too large), then tables of
         the reachable states up to ``slow`` cells (slower to build, and to find too large).
         ``joint``: conditions across seats every part also counts through its seats' labels.
+        ``side_counts=False``: a seat's tables hold one whole-hand count only (no :mod:`dealer.sidecount`).
         """
         found_atoms: dict[str, list[Cond]] = {}  # equal atoms written twice are one atom
         for c in residual:
-            found = atoms_of(c, counts)
+            found = atoms_of(c, counts, side_counts)
             if found is None:
                 return None
             for a in found:
@@ -178,6 +182,7 @@ class UnionDealer:
         if len(found_atoms) > MAX_ATOMS:
             return None
         atoms = list(found_atoms.values())
+        hcp_seats = frozenset(joint.seats) if joint is not None else frozenset()
         cubes = []
         try:
             for cube in _cubes(residual, atoms):
@@ -191,12 +196,14 @@ class UnionDealer:
         for cube in cubes:
             literals = [atoms[i][0] if v else negate(atoms[i][0]) for i, v in cube]
             try:
-                spec = DealSpec.from_conditions(list(conditions) + literals, predeals,
-                                                counts=counts)
+                spec = DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
+                                                side_counts=side_counts, hcp_seats=hcp_seats)
             except UnsupportedSpecError:  # the atoms do not fit the tables together with the other conditions
                 return None
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
+            if any(spec.seat(s).points is not None for s in hcp_seats):  # the joint reads HCP off their axis
+                return None
             room = limit if budget is None else min(limit, budget - spent)
             tries = [("auto", room)] if budget is None else [("dense", room), ("compact", min(room, slow))]
             part = None

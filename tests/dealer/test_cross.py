@@ -246,8 +246,9 @@ def test_scripts_mix_joint_conditions_with_unions_and_filters() -> None:
              ("hascard(west, C2)", "hascard(east, D2)", "hascard(west, C2) && hascard(east, D2)")]
     counts = [ScriptDealer(parse_statements(p)).count().deals for p in parts]
     assert run.count().deals == counts[0] + counts[1] - counts[2]
-    filtered = ScriptDealer(parse_statements("hcp(north) + hcp(south) >= 24 && losers(north) <= 6"))
-    assert not filtered.exact and [str(c) for c in filtered.residual] == ["losers(north) <= 6"]
+    filtered = ScriptDealer(parse_statements("hcp(north) + hcp(south) >= 24 && losers(north) <= 6 && "
+                                             "top3(north) >= 2"))  # a third count of North's: filtered
+    assert not filtered.exact and [str(c) for c in filtered.residual] == ["top3(north) >= 2"]
     masks = filtered.sample_masks(300, 2)
     assert all(hand_hcp(int(m[0])) + hand_hcp(int(m[2])) >= 24 for m in masks)
 

@@ -48,11 +48,13 @@ def test_dealer_marks_an_estimate(tmp_path: Path) -> None:
 
 
 def test_count_says_exact_or_estimate(tmp_path: Path) -> None:
-    status, out, _ = run("count", "hcp(north) >= 12 && losers(north) <= 5", "--seed", "1", "--draws", "20000")
+    # three whole-hand counts on one seat: the third (cccc) is filtered
+    status, out, _ = run("count", "hcp(north) >= 12 && losers(north) <= 5 && cccc(north) >= 1200", "--seed", "1",
+                         "--draws", "20000")
     assert status == 0 and "exact:        no (an estimate)" in out and "95% interval" in out
     status, out, _ = run("count", "hcp(north) >= 12 && spades(north) >= 5")
     assert status == 0 and "exact:        yes" in out
-    status, out, _ = run("count", "--json", "hcp(north) >= 12 && losers(north) <= 5", "--draws", "5000",
+    status, out, _ = run("count", "--json", "hcp(north) >= 12 && cccc(north) >= 1200", "--draws", "5000",
                          "--seed", "2")
     obj = json.loads(out)
     assert obj["exact"] is False and obj["deals"] is None and obj["interval"][0] <= obj["estimate"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -232,8 +233,16 @@ def test_counts_in_the_tables_are_exact() -> None:
     assert run.exact
     assert run.count().deals == exact("hascard(south, SA) && hascard(south, HA) && hascard(south, DA) && "
                                       "hascard(south, CA) && spades(south) >= 5")
-    mixed = ScriptDealer(parse_statements("hcp(east) > 7 && control(east) < 3"))  # two counts: one is filtered
-    assert not mixed.exact and mixed.count(draws=2000, seed=1).accepted > 0
+    # two counts: controls is East's side count beside HCP (dealer.sidecount); a third is filtered
+    mixed = ScriptDealer(parse_statements("hcp(east) > 7 && control(east) < 3"))
+    assert mixed.exact and mixed.spec.seat("E").side is not None
+    tops = ["SA", "HA", "DA", "CA", "SK", "HK", "DK", "CK"]  # oracle: every set of aces and kings with < 3 controls
+    held = [set(s) for k in range(3) for s in itertools.combinations(tops, k)
+            if sum(2 if c[1] == "A" else 1 for c in s) < 3]
+    assert mixed.count().deals == sum(exact("hcp(east) > 7 && " + " && ".join(
+        f"{'' if c in s else '!'}hascard(east, {c})" for c in tops)) for s in held)
+    third = ScriptDealer(parse_statements("hcp(east) > 7 && control(east) < 3 && aces(east) == 0"))
+    assert not third.exact and third.count(draws=2000, seed=1).accepted > 0
     run = ScriptDealer(parse_statements("controls(west) >= 11"))
     aces = "hascard(west, SA) && hascard(west, HA) && hascard(west, DA) && hascard(west, CA)"
     kings = ["SK", "HK", "DK", "CK"]

@@ -1,0 +1,354 @@
+"""dealer.sidecount: a second whole-hand count beside a seat's table axis, counted and dealt exactly.
+
+Two oracles, neither of which uses the tables:
+
+* one seat alone: every hand is counted by a walk over the four suits' 8,192 holdings each,
+  grouped by (length, HCP, the second count), in plain Python; the other three seats share the
+  remaining 39 cards ``39! / 13!^3`` ways;
+* a few free cards: every completion of a predealt deal is enumerated and the condition is
+  evaluated on the four hands by this module's own evaluator (losers and controls computed here
+  from the ranks), including a condition across seats.
+
+Sampling is checked by chi-square against the uniform distribution over the enumerated deals.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter, defaultdict
+from functools import lru_cache
+from math import comb, factorial
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats as scipy_stats
+
+from dealer.evaluate import LTC, loser_table
+from dealer.exact import ExactDealer
+from dealer.expr import (
+    And, Arith, Compare, Cond, Const, HandCount, HasCard, Hcp, Length, Node, Not, Or, ShapeIn, SuitHcp,
+)
+from dealer.runner import ScriptDealer
+from dealer.cardset import CardSet
+from dealer.seat import Seat
+from dealer.sidecount import MAX_SIDE_TOTALS, SideCount, SideFeature, refine_labels
+from dealer.spec import DealSpec
+from dealer.statements import parse_statements
+from dealer.syntax import parse_condition
+
+OTHERS = factorial(39) // factorial(13) ** 3
+OPS = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__, "!=": int.__ne__}
+
+
+def suit_losers(ranks: list[int]) -> int:
+    """Losers of one suit (ranks 0 = ace), as the ``dealer`` manual defines them."""
+    if not ranks:
+        return 0
+    top = {0, 1, 2} if len(ranks) >= 3 else {0, 1} if len(ranks) == 2 else {0}
+    return min(len(ranks), 3) - len(top & set(ranks))
+
+
+def suit_value(kind: str, ranks: list[int]) -> int:
+    if kind == "hcp":
+        return sum(4 - r for r in ranks if r < 4)
+    if kind == "controls":
+        return sum(2 - r for r in ranks if r < 2)
+    if kind == "losers":
+        return suit_losers(ranks)
+    if kind.startswith("top"):
+        return sum(1 for r in ranks if r < int(kind[3:]))
+    if kind == "c13":
+        return sum((6, 4, 2, 1)[r] for r in ranks if r < 4)
+    if kind == "ltc":  # the fork's table, read by the three highest cards (x below the ten, - for none)
+        top = "".join("AKQJT"[r] if r < 5 else "x" for r in sorted(ranks))[:3]
+        return LTC[top.ljust(3, "-")]
+    raise AssertionError(kind)
+
+
+def suit_ranks(mask: int, suit: int) -> list[int]:
+    return [r for r in range(13) if mask >> (13 * suit + r) & 1]
+
+
+def hand_value(kind: str, mask: int) -> int:
+    return sum(suit_value(kind, suit_ranks(mask, j)) for j in range(4))
+
+
+def hand_lengths(mask: int) -> tuple[int, ...]:
+    return tuple((mask >> (13 * j) & 0x1FFF).bit_count() for j in range(4))
+
+
+@lru_cache(maxsize=None)
+def one_seat_classes(side: str, suits: tuple[int, ...] = (0, 1, 2, 3)) -> dict[tuple[tuple[int, ...], int, int], int]:
+    """Hands of one seat by (shape, HCP, side), the side summed over ``suits``: a walk over the suits' holdings."""
+    per_suit: Counter[tuple[int, int, int]] = Counter()
+    for h in range(1 << 13):
+        ranks = [r for r in range(13) if h >> r & 1]
+        per_suit[(len(ranks), suit_value("hcp", ranks), suit_value(side, ranks))] += 1
+    states: dict[tuple[tuple[int, ...], int, int], int] = {((), 0, 0): 1}
+    for j in range(4):
+        nxt: defaultdict[tuple[tuple[int, ...], int, int], int] = defaultdict(int)
+        for (shape, hcp, extra), ways in states.items():
+            used = sum(shape)
+            for (length, h, e), n in per_suit.items():
+                e = e if j in suits else 0
+                if used + length > 13 or (j == 3 and used + length != 13):
+                    continue
+                nxt[(shape + (length,), hcp + h, extra + e)] += ways * n
+        states = nxt
+    return dict(states)
+
+
+def value(node: Node, hands: list[int]) -> int:
+    """The value of ``node`` on four hands (N, E, S, W masks): this module's own evaluator."""
+    if isinstance(node, Const):
+        return node.value
+    if isinstance(node, Hcp):
+        return hand_value("hcp", hands[node.seat])
+    if isinstance(node, HandCount):
+        kind = {"pt5": "top2", "pt6": "top3", "pt7": "top4", "pt9": "c13"}.get(node.kind, node.kind)
+        if node.suit is not None:
+            return suit_value(kind, suit_ranks(hands[node.seat], int(node.suit)))
+        return hand_value(kind, hands[node.seat])
+    if isinstance(node, SuitHcp):
+        return suit_value("hcp", suit_ranks(hands[node.seat], int(node.suit)))
+    if isinstance(node, HasCard):
+        return hands[node.seat] >> node.card.index & 1
+    if isinstance(node, Length):
+        return hand_lengths(hands[node.seat])[int(node.suit)]
+    if isinstance(node, ShapeIn):
+        return int(hand_lengths(hands[node.seat]) in node.shapes)
+    if isinstance(node, Arith):
+        a, b = value(node.left, hands), value(node.right, hands)
+        return {"+": a + b, "-": a - b, "*": a * b}[node.op]
+    if isinstance(node, Compare):
+        return int(OPS[node.op](value(node.left, hands), value(node.right, hands)))
+    if isinstance(node, And):
+        return int(all(value(x, hands) for x in node.items))
+    if isinstance(node, Or):
+        return int(any(value(x, hands) for x in node.items))
+    if isinstance(node, Not):
+        return int(not value(node.item, hands))
+    raise AssertionError(f"the oracle does not read {node}")
+
+
+# -- one seat: the suit walk ------------------------------------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(side=st.sampled_from(["losers", "controls"]), op1=st.sampled_from(sorted(OPS)), a=st.integers(0, 12),
+       op2=st.sampled_from(sorted(OPS)), b=st.integers(0, 25), join=st.sampled_from(["&&", "||"]),
+       spades=st.integers(0, 6), arith=st.booleans())
+def test_one_seat_with_a_second_count_counts_as_the_suit_walk(side: str, op1: str, a: int, op2: str, b: int,
+                                                               join: str, spades: int, arith: bool) -> None:
+    second = f"{side}(north) + hcp(north)" if arith else f"{side}(north)"
+    text = f"(({second}) {op1} {a} {join} hcp(north) {op2} {b}) && spades(north) >= {spades}"
+
+    def test(shape: tuple[int, ...], hcp: int, extra: int) -> bool:
+        first = OPS[op1](extra + hcp if arith else extra, a)
+        other = OPS[op2](hcp, b)
+        return (first and other if join == "&&" else first or other) and shape[0] >= spades
+
+    expected = sum(n for key, n in one_seat_classes(side).items() if test(*key)) * OTHERS
+    run = ScriptDealer(parse_statements("condition " + text))
+    spec = run.spec.seat("N")
+    if expected:
+        assert run.exact and spec.side is not None and spec.side.kind == side, text
+        assert run.tables.count() == expected, text
+    else:
+        assert run.tables.is_empty or run.tables.count() == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(kind=st.sampled_from(["hcp", "top2", "top4", "losers"]), op1=st.sampled_from(sorted(OPS)),
+       a=st.integers(0, 8), op2=st.sampled_from(sorted(OPS)), b=st.integers(0, 25),
+       join=st.sampled_from(["&&", "||", "^^"]), hearts=st.integers(0, 6))
+def test_a_part_on_one_suit_beside_the_hand_counts_as_the_suit_walk(kind: str, op1: str, a: int, op2: str, b: int,
+                                                                   join: str, hearts: int) -> None:
+    """``hcp(north, spades) >= 3 || hcp(north) >= 15`` and the like: the spade part rides in the side count."""
+    text = f"(({kind}(north, spades) {op1} {a}) {join} hcp(north) {op2} {b}) && hearts(north) >= {hearts}"
+
+    def test(shape: tuple[int, ...], hcp: int, spade: int) -> bool:
+        first, other = OPS[op1](spade, a), OPS[op2](hcp, b)
+        joined = first and other if join == "&&" else first or other if join == "||" else first != other
+        return joined and shape[1] >= hearts
+
+    expected = sum(n for key, n in one_seat_classes(kind, (0,)).items() if test(*key)) * OTHERS
+    run = ScriptDealer(parse_statements("condition " + text))
+    assert run.exact, text
+    assert run.tables.count() == expected, text
+
+
+def test_the_second_count_is_the_side_and_a_card_count_the_axis() -> None:
+    """``controls`` alone is the axis; beside ``hcp`` it is the side; ``losers`` is always a side count."""
+    alone = DealSpec.from_conditions([parse_condition("controls(north) >= 5")], {})
+    assert alone.seat("N").points is not None and alone.seat("N").side is None
+    both = DealSpec.from_conditions([parse_condition("controls(north) >= 5 && hcp(north) <= 14")], {})
+    assert both.seat("N").points is None and both.seat("N").side is not None
+    assert both.seat("N").side.kind == "controls"
+    lone = DealSpec.from_conditions([parse_condition("losers(south) <= 7")], {})
+    assert lone.seat("S").side is not None and lone.seat("S").side.kind == "losers"
+
+
+def test_three_counts_leave_the_third_to_the_filter() -> None:
+    residual: list[Cond] = []
+    spec = DealSpec.from_conditions([parse_condition("hcp(north) >= 12 && losers(north) <= 7 && top3(north) >= 2")],
+                                    {}, residual=residual)
+    assert [str(c) for c in residual] == ["top3(north) >= 2"]
+    assert spec.seat("N").side is not None
+
+
+# -- a few free cards: brute force ------------------------------------------------------------------------
+
+#: West holds every club; North, East and South hold the spades, hearts and diamonds ten to two
+#: (one suit each); the twelve honours A K Q J of spades, hearts and diamonds are free, so every
+#: seat's losers and controls depend on them, and clubs is a suit with no free card.
+PREDEAL = ("predeal west CAKQJT98765432\npredeal north ST98765432\npredeal east HT98765432\n"
+           "predeal south DT98765432\n")
+FREE = [13 * j + r for j in range(3) for r in range(4)]
+FIXED = {"W": (0x1FFF << 39), "N": sum(1 << (r + 4) for r in range(9)),
+         "E": sum(1 << (13 + r + 4) for r in range(9)), "S": sum(1 << (26 + r + 4) for r in range(9))}
+
+
+@lru_cache(maxsize=1)
+def completions() -> list[tuple[int, int, int, int]]:
+    """Every deal extending :data:`PREDEAL` (N, E, S, W masks): 12! / 4!^3 of them."""
+    out = []
+    for north in itertools.combinations(FREE, 4):
+        rest = [c for c in FREE if c not in north]
+        for east in itertools.combinations(rest, 4):
+            south = [c for c in rest if c not in east]
+            hands = [FIXED["N"], FIXED["E"], FIXED["S"], FIXED["W"]]
+            for seat, cards in ((0, north), (1, east), (2, south)):
+                for c in cards:
+                    hands[seat] |= 1 << c
+            out.append((hands[0], hands[1], hands[2], hands[3]))
+    return out
+
+
+def deals_meeting(text: str) -> list[tuple[int, int, int, int]]:
+    cond = parse_condition(text)
+    return [d for d in completions() if value(cond, list(d))]
+
+
+CASES = [
+    "losers(north) <= 7 && hcp(north) >= 5",
+    "losers(north) >= 8 || hcp(north) >= 9",
+    "losers(east) + hcp(east) >= 9 && losers(east) != 7",
+    "losers(north) <= 7 && losers(south) >= 8 && hcp(north) + hcp(south) >= 14",
+    "(losers(north) <= 7 && hcp(north) >= 6) || controls(south) >= 4",
+    "losers(south) <= 8 && !hascard(south, SA) && hcp(south) >= 3",
+    "c13(north) >= 10 && hcp(north) <= 9",
+    "ltc(east) <= 800 && hcp(east) >= 4 && ltc(north) >= 700",
+    # parts on single suits inside '||', '!' and arithmetic with the rest of the hand
+    "(hcp(north, spades) >= 3 || shape(north, any 5431 + any 6331)) && hcp(north) <= 9",
+    "hascard(east, SA) || losers(east) <= 8",
+    "top2(south, hearts) + top2(south, spades) >= 2 || hcp(south) >= 10",
+    "(top4(north, spades) < 2 && top4(north, hearts) < 2 && top4(north, diamonds) < 2) || hcp(north) < 4",
+    "!(hascard(north, HK) && hcp(north, diamonds) > 2) && losers(north) >= 7 && hcp(south, hearts) != 4",
+]
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_predealt_deals_count_as_brute_force(text: str) -> None:
+    expected = deals_meeting(text)
+    run = ScriptDealer(parse_statements(PREDEAL + "condition " + text))
+    assert run.exact, text
+    assert run.tables.count() == len(expected), text
+
+
+def test_sampling_is_uniform_over_the_deals_that_meet_the_condition() -> None:
+    text = "losers(north) <= 7 && hcp(north) + hcp(south) >= 14 && controls(south) >= 2"
+    expected = deals_meeting(text)
+    run = ScriptDealer(parse_statements(PREDEAL + "condition " + text))
+    assert run.exact and run.tables.count() == len(expected)
+    masks = run.tables.sample_masks(20 * len(expected), seed=7)
+    seen = Counter(tuple(int(x) for x in row) for row in masks)
+    assert set(seen) <= set(expected), "a sampled deal fails the condition"
+    observed = [seen.get(d, 0) for d in expected]
+    assert scipy_stats.chisquare(observed).pvalue > 1e-4
+
+
+# -- the runner: across seats, the side goes to the filter when the tables would be too many ------------
+
+def test_a_side_count_beside_a_condition_across_seats_is_counted_exactly_when_the_tables_fit() -> None:
+    run = ScriptDealer(parse_statements("condition hcp(north) + hcp(south) >= 26 && losers(north) <= 6"),
+                       patience=1_000_000)
+    assert run.exact and run.joint is not None and run.spec.seat("N").side is not None
+
+
+def test_a_side_count_whose_joint_tables_are_too_many_goes_to_the_filter() -> None:
+    run = ScriptDealer(parse_statements("condition hcp(north) >= 3 && losers(north) <= 5 && "
+                                        "hcp(west) + hcp(east) <= 12"), patience=1_000_000)
+    assert not run.side_counts and run.joint is not None
+    assert [str(c) for c in run.residual] == ["losers(north) <= 5"]
+    masks = run.produce(200, 10_000_000, np.random.default_rng(3))[0]
+    cond = parse_condition("hcp(north) >= 3 && losers(north) <= 5 && hcp(west) + hcp(east) <= 12")
+    assert all(value(cond, [int(x) for x in row]) for row in masks)
+
+
+# -- the value type -----------------------------------------------------------------------------------------
+
+def test_side_count_values_are_checked() -> None:
+    with pytest.raises(ValueError, match="8192 values"):
+        SideCount.count("losers", np.zeros(10, dtype=np.int64))
+    with pytest.raises(ValueError, match=f"more than {MAX_SIDE_TOTALS}"):
+        SideCount.count("quality", np.arange(1 << 13) % 100)
+    with pytest.raises(ValueError, match="a whole-hand count .* or the parts of one suit"):
+        SideFeature(loser_table(), kind="losers", suit=2)
+    table = loser_table()
+    side = SideCount.count("losers", table * 50)
+    assert side.features[0].step == 50 and side.size == 13
+    assert all(np.array_equal(side.increments[j], table) for j in range(4))
+
+
+def test_a_side_count_of_several_features_adds_them_in_mixed_radix() -> None:
+    """Losers (13 totals) and whether the hand holds the spade ace (2 values): 26 totals."""
+    cond = parse_condition("losers(north) <= 8 || hascard(north, SA)")
+    assert isinstance(cond, Or)
+    ace = cond.items[1]
+    side = SideCount((SideFeature(loser_table(), kind="losers"),
+                      SideFeature(np.arange(1 << 13) & 1, suit=0, parts=((ace,),))))
+    assert side.size == 26
+    hand = CardSet.parse("SAK2 HKQ2 D5432 C432").mask  # losers 1 + 1 + 3 + 3 = 8, the ace held
+    assert side.total(hand) == 8 + 13 * 1
+    assert str(side.substitute(cond, Seat.N, 9 + 13 * 0)) == "9 <= 8 || 0"
+
+
+def test_refined_labels_keep_the_old_label_where_the_total_is_accepted() -> None:
+    labels = np.array([2, 2, 0, -1, 1])
+    masks = np.array([[1, 0, 0, 1, 0], [1, 1, 0, 1, 0], [0, 1, 1, 1, 0]], dtype=bool)
+    new, side_map = refine_labels(labels, masks)
+    assert new[3] == -1 and new[4] == -1  # rejected, and accepting no total
+    for cell in range(3):
+        for total in range(3):
+            want = labels[cell] if masks[total, cell] else -1
+            assert side_map[new[cell], total] == want
+
+
+def test_the_oracle_agrees_with_dealer_on_losers() -> None:
+    table = loser_table()
+    assert all(table[h] == suit_losers([r for r in range(13) if h >> r & 1]) for h in range(1 << 13))
+
+
+def test_the_suit_walk_counts_every_hand_once() -> None:
+    for side in ("losers", "controls"):
+        assert sum(one_seat_classes(side).values()) == comb(52, 13)
+
+
+def test_a_union_beside_a_condition_across_seats_keeps_hcp_on_the_axis() -> None:
+    """A part of the union that reads ``top3(north)`` alone must not put it on North's axis, where the
+    condition across seats reads North's HCP (this once counted top3 as HCP). The oracle sums, over
+    North's HCP, specs of one seat at a time (no condition across seats, no union)."""
+    run = ScriptDealer(parse_statements("hcp(north) >= hcp(south) + 26 && (top3(north) >= 3 || hcp(west) > 5)"))
+    assert run.exact
+
+    def per_seat(extra: str) -> int:
+        total = 0
+        for h in range(26, 38):
+            spec = DealSpec.from_conditions([parse_condition(f"hcp(north) == {h} && hcp(south) <= {h - 26} && "
+                                                             + extra)], {})
+            total += int(ExactDealer(spec).count())
+        return total
+
+    a, b, both = per_seat("top3(north) >= 3"), per_seat("hcp(west) > 5"), per_seat("top3(north) >= 3 && hcp(west) > 5")
+    assert run.tables.count() == a + b - both
