@@ -40,7 +40,7 @@ from typing import TextIO
 import numpy as np
 
 from .engine import DEFAULT_LIMIT
-from .errors import DealerError, ImpossibleSpecError, SpecLimitError
+from .errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
 from .cross import JointCondition, joinable
 from .evaluate import ALT_DEFAULTS, STANDARD, Counts, check_runnable, evaluate
 from .exact import ExactDealer
@@ -56,12 +56,16 @@ from .statements import Average, EvalContract, Frequency, Print, PrintES, Script
 from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
-           "JOINT_PATIENCE", "UNION_PATIENCE", "wilson"]
+           "JOINT_PATIENCE", "JOINT_COMPACT_PATIENCE", "DENSE_PATIENCE", "UNION_PATIENCE", "wilson"]
 
 #: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
 PATIENCE = 1_000_000
 #: The table cells ``run_script`` lets a condition across seats (counted exactly) take before filtering it.
 JOINT_PATIENCE = 20_000_000
+#: The same for tables of the reachable states only (slower to build, and to find too large).
+JOINT_COMPACT_PATIENCE = 5_000_000
+#: The cells dense tables (quick to build, refused at once when too large) may take before a script filters.
+DENSE_PATIENCE = 20_000_000
 #: The dense table cells ``run_script`` lets the parts of a union (:mod:`dealer.union`) take together before
 #: filtering its conditions instead.
 UNION_PATIENCE = 20_000_000
@@ -163,11 +167,11 @@ class ScriptDealer:
                 ready = ExactDealer(self.spec, limit=joint_limit, joint=self.joint, backend="dense")
             except SpecLimitError:
                 joined = self._split(text, joint, side_counts=False)
-        tables = ready or self._tables(joined, trial, joint_limit)
+        tables = ready or self._tables(trial, joint_limit, limit)
         if tables is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
             joined = self._split(text, joint, side_counts=False)  # the side counts too large: filter them
             joint_limit = trial if self.joint is None else min(limit, max(trial, JOINT_PATIENCE))
-            tables = self._tables(joined, trial, joint_limit)
+            tables = self._tables(trial, joint_limit, limit)
         filtered = [c for c in self.residual if not any(c is j for j in joined)]
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
         if tables is None:
@@ -194,13 +198,24 @@ class ScriptDealer:
         # the filter's parts, those that ask the double-dummy solver last: it sees only the deals the others keep
         self._parts = sorted(_conjuncts(self.residual), key=lambda c: any(isinstance(n, Tricks) for n in walk(c)))
 
-    def _tables(self, joined: list[Cond], trial: int, joint_limit: int) -> ExactDealer | None:
+    def _tables(self, trial: int, joint_limit: int, limit: int) -> ExactDealer | None:
         """The tables of the spec, with its joint conditions if they fit ``joint_limit``, else without them
         (:attr:`joint` is then None and they stay in the residual); None if even those pass ``trial``."""
-        try:  # an exact count across seats is worth larger tables than the patience
-            return ExactDealer(self.spec, limit=joint_limit, joint=self.joint)
-        except SpecLimitError:
-            self.joint = None
+        if self.joint is not None:  # an exact count across seats is worth larger tables than the patience:
+            try:  # dense ones (refused at once when too large), or the reachable states (slow to find too many)
+                return ExactDealer(self.spec, limit=joint_limit, joint=self.joint, backend="dense")
+            except SpecLimitError:
+                pass
+            try:
+                return ExactDealer(self.spec, limit=min(joint_limit, max(trial, JOINT_COMPACT_PATIENCE)),
+                                   joint=self.joint)
+            except SpecLimitError:
+                self.joint = None
+        if trial < min(limit, DENSE_PATIENCE):
+            try:  # dense tables are quick to build and to refuse: they get more room than the patience
+                return ExactDealer(self.spec, limit=min(limit, DENSE_PATIENCE), backend="dense")
+            except SpecLimitError:
+                pass
         try:
             return ExactDealer(self.spec, limit=trial)
         except SpecLimitError:
@@ -213,9 +228,16 @@ class ScriptDealer:
         self.side_counts = side_counts
         self.spec = DealSpec.from_conditions(self.conditions, self.syntax.predeals, text, residual=self.residual,
                                              counts=self.counts, side_counts=side_counts)
-        joined = [c for c in self.residual if joint and self._joinable(c)]
-        self.joint = JointCondition.build(joined, within={s: self.spec.seat(s).accepted(s) for s in Seat}) \
-            if joined else None
+        within = {s: self.spec.seat(s).accepted(s) for s in Seat}
+        joined: list[Cond] = []
+        self.joint = None
+        for c in self.residual:  # one at a time: those whose joint labels would pass the limit stay filtered
+            if joint and self._joinable(c):
+                try:
+                    self.joint = JointCondition.build(joined + [c], within=within)
+                except UnsupportedSpecError:
+                    continue
+                joined.append(c)
         return joined
 
     def _joinable(self, c: Cond) -> bool:

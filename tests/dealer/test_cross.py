@@ -281,3 +281,16 @@ def test_labels_within_the_seats_own_classes() -> None:
     assert small.accept.shape == (3, 3) and full.accept.shape == (27, 27)
     assert ExactDealer(spec, joint=small).count() == ExactDealer(spec, joint=full).count() == sum(
         exact(f"hcp(north) == {h} && hcp(south) >= {26 - h}") for h in (15, 16, 17))
+
+
+def test_a_condition_whose_joint_labels_are_too_many_is_filtered_not_refused() -> None:
+    """A script is never refused for a condition across seats: one beyond MAX_JOINT_CELLS is filtered,
+    and the others are still counted through the seats' labels."""
+    many = " + ".join(f"{s}({seat})" for seat in ("north", "east", "south", "west") for s in ("spades", "hearts"))
+    big = f"hcp(north) * {many} >= hcp(east) * hcp(south) * hcp(west)"
+    run = ScriptDealer(parse_statements(f"condition hcp(north) + hcp(south) >= 24 && {big}"))
+    assert not run.exact and run.joint is not None and str(run.joint) == "(hcp(north) + hcp(south)) >= 24"
+    assert [str(c) for c in run.residual] == [str(parse_condition(big))]
+    masks = run.sample_masks(200, 5)
+    assert all(value(parse_condition(big), [int(x) for x in m]) for m in masks)
+    assert all(hand_hcp(int(m[0])) + hand_hcp(int(m[2])) >= 24 for m in masks)
