@@ -23,7 +23,8 @@ from .errors import UnsupportedSpecError
 from .expr import Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor
 from .shapes import ALL_SHAPES
 
-__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "ARITH", "COMPARE", "c_divide", "c_modulo"]
+__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "shared_nodes", "ARITH", "COMPARE", "c_divide",
+           "c_modulo"]
 
 #: The most HCP one hand can hold (AKQJ AKQ AKQ AKQ).
 MAX_HCP = 37
@@ -82,27 +83,50 @@ class FeatureGrid:
         self.size = self.n_shapes * n_h
         self.known: dict[int, np.ndarray] = {}
         self.cache: dict[int, np.ndarray] | None = None
+        self.shared: frozenset[int] = frozenset()
 
-    def evaluating(self) -> "FeatureGrid":
-        """The same grid with an empty cache of node values, for one evaluation."""
+    def evaluating(self, root: Node) -> "FeatureGrid":
+        """The same grid with an empty cache for one evaluation of ``root``: the values of the nodes
+        used in several places in it are kept (by ``id``), and only theirs."""
         out = FeatureGrid.__new__(FeatureGrid)
         out.__dict__.update(self.__dict__)
         out.cache = {}
+        out.shared = shared_nodes(root)
         return out
 
-    def widened(self, known: dict[int, np.ndarray]) -> "FeatureGrid":
+    def widened(self, known: dict[int, np.ndarray], root: Node) -> "FeatureGrid":
         """The grid as a row, ``(1, size)``, where the nodes of ``known`` (by ``id``) take the values given
-        as columns, ``(k, 1)``: a condition evaluates to ``(k, size)`` (numpy broadcasting), its row ``i``
-        the classes where it holds when the known nodes take their ``i``-th values. Each node is
-        evaluated once (the grid caches its values by ``id``: use it for one condition only)."""
-        out = FeatureGrid.__new__(FeatureGrid)
-        out.n_shapes, out.n_hcp, out.size = self.n_shapes, self.n_hcp, self.size
+        as columns, ``(k, 1)``: ``root`` evaluates to ``(k, size)`` (numpy broadcasting), its row ``i``
+        the classes where it holds when the known nodes take their ``i``-th values. A node used in
+        several places in ``root`` is evaluated once (use the grid for ``root`` only)."""
+        out = self.evaluating(root)
         out.lengths = tuple(x[None, :] for x in self.lengths)
         out.hcp = self.hcp[None, :]
         out.shape_index = self.shape_index[None, :]
         out.known = known
-        out.cache = {}
         return out
+
+
+def shared_nodes(root: Node) -> frozenset[int]:
+    """The ``id`` of every node that ``root`` reaches by more than one path (each node looked at once).
+
+    >>> from dealer.syntax import parse_condition
+    >>> c = parse_condition("hcp(north) > 3")
+    >>> len(shared_nodes(c)), len(shared_nodes(And((c, Not(c)))))
+    (0, 1)
+    """
+    seen: set[int] = set()
+    shared: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.children():
+            if id(child) in seen:
+                shared.add(id(child))
+            else:
+                seen.add(id(child))
+                stack.append(child)
+    return frozenset(shared)
 
 
 #: The grid every spec is evaluated on.
@@ -119,11 +143,13 @@ def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
     if known is not None:
         return known
     if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
-        grid = grid.evaluating()
+        grid = grid.evaluating(expr)
     assert grid.cache is not None
     done = grid.cache.get(id(expr))
     if done is None:
-        done = grid.cache[id(expr)] = _grid_values(expr, grid)
+        done = _grid_values(expr, grid)
+        if id(expr) in grid.shared:
+            grid.cache[id(expr)] = done
     return done
 
 
@@ -149,11 +175,13 @@ def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
     if known is not None:
         return np.asarray(known != 0)
     if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
-        grid = grid.evaluating()
+        grid = grid.evaluating(cond)
     assert grid.cache is not None
     done = grid.cache.get(id(cond))
     if done is None:
-        done = grid.cache[id(cond)] = _grid_mask(cond, grid)
+        done = _grid_mask(cond, grid)
+        if id(cond) in grid.shared:
+            grid.cache[id(cond)] = done
     return done
 
 

@@ -28,15 +28,29 @@ from typing import Callable
 import numpy as np
 
 from .cardset import SUIT_MASK
-from .expr import Always, Cond, Const, HandCount, Hcp, Node, walk
+from .expr import Always, Cond, Const, HandCount, Hcp, Node
 from .grid import GRID, FeatureGrid, grid_mask
 from .holding import HOLDINGS
 from .seat import Seat
 
-__all__ = ["SideFeature", "SideCount", "MAX_SIDE_TOTALS", "refine_labels", "replace_nodes"]
+__all__ = ["SideFeature", "SideCount", "MAX_SIDE_TOTALS", "refine_labels", "replace_nodes", "nodes_once"]
 
 #: The most distinct totals a side count may take (the seat's automaton carries the total).
 MAX_SIDE_TOTALS = 256
+
+
+def nodes_once(root: Node) -> list[Node]:
+    """Every node ``root`` reaches, each once (a part used in several places is listed once)."""
+    seen = {id(root)}
+    out = [root]
+    stack = [root]
+    while stack:
+        for child in stack.pop().children():
+            if id(child) not in seen:
+                seen.add(id(child))
+                out.append(child)
+                stack.append(child)
+    return out
 
 
 def replace_nodes(node: Node, swap: Callable[[Node], Node | None], memo: dict[int, Node] | None = None) -> Node:
@@ -95,7 +109,6 @@ class SideFeature:
         if self.suit is None and (len(values) != 1 or (values < 0).any()):
             raise ValueError(f"a whole-hand count needs one row of values >= 0, {self.kind!r} has not")
         object.__setattr__(self, "values", values)
-        object.__setattr__(self, "_rows", {id(n): i for i, group in enumerate(self.parts) for n in group})
         if self.suit is None:
             step = 0
             for v in np.unique(values):
@@ -127,9 +140,8 @@ class SideFeature:
 
     def row(self, node: Node, seat: Seat) -> int | None:
         """Which row of the feature ``node`` is (of ``seat``), or None."""
-        if self.parts:
-            rows: dict[int, int] = getattr(self, "_rows")
-            return rows.get(id(node))
+        if self.parts:  # by identity: the nodes the condition holds (a copy of a spec copies both alike)
+            return next((i for i, group in enumerate(self.parts) if any(node is n for n in group)), None)
         if self.kind == "hcp":
             return 0 if isinstance(node, Hcp) and node.seat == seat else None
         hit = isinstance(node, HandCount) and node.kind == self.kind and node.suit is None and node.seat == seat
@@ -226,12 +238,12 @@ class SideCount:
         totals = np.arange(self.size)
         levels = [totals // r % f.size for f, r in zip(self.features, self._radices())]
         known: dict[int, np.ndarray] = {}
-        for n in walk(cond):
+        for n in nodes_once(cond):
             for f, level in zip(self.features, levels):
                 row = f.row(n, seat)
                 if row is not None:
                     known[id(n)] = f.values_at(level, row)[:, None]
-        out = grid_mask(cond, grid.widened(known))
+        out = grid_mask(cond, grid.widened(known, cond))
         return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
 
 

@@ -60,12 +60,20 @@ def _contains(cond: Node, kinds: tuple[type, ...]) -> bool:
 
 
 def _flatten(cond: Cond) -> list[Cond]:
-    if isinstance(cond, And):
-        out: list[Cond] = []
-        for c in cond.items:
-            out.extend(_flatten(c))
-        return out
-    return [cond]
+    """The conjuncts of ``cond``, each once (a part joined to itself twice is one conjunct)."""
+    out: list[Cond] = []
+    seen: set[int] = set()
+    stack = [cond]
+    while stack:
+        c = stack.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        if isinstance(c, And):
+            stack.extend(reversed(c.items))
+        else:
+            out.append(c)
+    return out
 
 
 _OPERATORS = (Compare, Const, Arith, Truth, Ternary, Always, And, Or, Not)

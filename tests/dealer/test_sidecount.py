@@ -352,3 +352,38 @@ def test_a_union_beside_a_condition_across_seats_keeps_hcp_on_the_axis() -> None
 
     a, b, both = per_seat("top3(north) >= 3"), per_seat("hcp(west) > 5"), per_seat("top3(north) >= 3 && hcp(west) > 5")
     assert run.tables.count() == a + b - both
+
+
+def test_a_spec_with_a_side_count_survives_copy_and_pickle() -> None:
+    """The side count finds its parts by identity; a copy copies the condition and the parts alike."""
+    import copy
+    import pickle
+    spec = DealSpec.from_conditions([parse_condition("(top2(north, spades) == 2 || hcp(north) > 15) && "
+                                                     "losers(north) <= 7")], {})
+    want = ExactDealer(spec).count()
+    for other in (copy.deepcopy(spec), pickle.loads(pickle.dumps(spec))):
+        assert other.seat("N").side is not None
+        assert ExactDealer(other).count() == want
+
+
+def test_a_part_used_in_many_places_is_evaluated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``x1 = a || !a``, ``x2 = x1 || !x1``...: 2**12 paths through a few shared nodes, evaluated once each."""
+    import dealer.grid as grid_module
+    cond: Cond = parse_condition("hcp(north) > 3 || hascard(north, SA)")
+    base = cond
+    for _ in range(12):
+        cond = Or((Not(cond), cond))
+    cond = And((cond, base))
+    calls = Counter[str]()
+    real = grid_module._grid_mask
+
+    def counted(c: Cond, grid: grid_module.FeatureGrid) -> np.ndarray:
+        calls["mask"] += 1
+        return real(c, grid)
+
+    monkeypatch.setattr(grid_module, "_grid_mask", counted)
+    run = ScriptDealer(parse_statements("condition " + str(parse_condition("hcp(north) > 3 || hascard(north, SA)"))))
+    spec = DealSpec.from_conditions([cond], {})
+    masks = spec.seat("N").side_masks(Seat.N)
+    assert masks is not None and calls["mask"] < 200
+    assert ExactDealer(spec).count() == run.tables.count()
