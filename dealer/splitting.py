@@ -59,21 +59,26 @@ def _contains(cond: Node, kinds: tuple[type, ...]) -> bool:
     return any(isinstance(node, kinds) for node in walk(cond))
 
 
+def _gather(root: Node, take: Callable[[Node], bool]) -> list[Node]:
+    """The highest nodes below ``root`` (or ``root``) that ``take`` accepts, left to right, each once."""
+    out: list[Node] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if take(node):
+            out.append(node)
+        else:
+            stack.extend(reversed(node.children()))
+    return out
+
+
 def _flatten(cond: Cond) -> list[Cond]:
     """The conjuncts of ``cond``, each once (a part joined to itself twice is one conjunct)."""
-    out: list[Cond] = []
-    seen: set[int] = set()
-    stack = [cond]
-    while stack:
-        c = stack.pop()
-        if id(c) in seen:
-            continue
-        seen.add(id(c))
-        if isinstance(c, And):
-            stack.extend(reversed(c.items))
-        else:
-            out.append(c)
-    return out
+    return [c for c in _gather(cond, lambda n: not isinstance(n, And)) if isinstance(c, Cond)]
 
 
 _OPERATORS = (Compare, Const, Arith, Truth, Ternary, Always, And, Or, Not)
@@ -172,19 +177,7 @@ def _suit_parts(c: Node) -> list[Node]:
     """The largest parts of ``c`` that read one suit's holding only (none when ``c`` reads no holding);
     a part used in several places is listed once."""
     memo: dict[int, Reads] = {}
-    out: list[Node] = []
-    seen: set[int] = set()
-    stack = [c]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if _holding_key(node, memo) is not None:
-            out.append(node)
-        else:
-            stack.extend(reversed(node.children()))
-    return out
+    return _gather(c, lambda n: _holding_key(n, memo) is not None)
 
 
 def _family(c: Node) -> set[str] | None:
