@@ -37,7 +37,7 @@ from .suit import Suit
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
-    "ARITH_OPS", "COMPARE_OPS", "walk", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "Score", "Imps",
+    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "Score", "Imps",
     "Random",
 ]
 
@@ -122,6 +122,25 @@ def walk(node: Node) -> Iterator[Node]:
         n = stack.pop()
         yield n
         stack.extend(reversed(n.children()))
+
+
+def walk_once(node: Node) -> Iterator[Node]:
+    """Like :func:`walk`, but a node reached by several paths (a script's variable used twice) is
+    yielded once, and what lies below it is walked once.
+
+    >>> a = Not(Always(True))
+    >>> len(list(walk(And((a, a))))), len(list(walk_once(And((a, a)))))
+    (5, 3)
+    """
+    seen = {id(node)}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        for child in reversed(n.children()):
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
 
 
 # -- expressions -------------------------------------------------------------

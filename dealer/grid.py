@@ -15,12 +15,15 @@ filters, predealt cards) and are refused here.
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from typing import Any, Callable
 
 import numpy as np
 
 from .errors import UnsupportedSpecError
-from .expr import Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor
+from .expr import (
+    Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor, walk_once,
+)
 from .shapes import ALL_SHAPES
 
 __all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "shared_nodes", "ARITH", "COMPARE", "c_divide",
@@ -115,18 +118,8 @@ def shared_nodes(root: Node) -> frozenset[int]:
     >>> len(shared_nodes(c)), len(shared_nodes(And((c, Not(c)))))
     (0, 1)
     """
-    seen: set[int] = set()
-    shared: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for child in node.children():
-            if id(child) in seen:
-                shared.add(id(child))
-            else:
-                seen.add(id(child))
-                stack.append(child)
-    return frozenset(shared)
+    parents: Counter[int] = Counter(id(child) for node in walk_once(root) for child in node.children())
+    return frozenset(key for key, n in parents.items() if n > 1)
 
 
 #: The grid every spec is evaluated on.
@@ -137,20 +130,23 @@ def _refuse(node: Node) -> UnsupportedSpecError:
     return UnsupportedSpecError(f"{node.pos}: {node} is not a shape or HCP feature of one seat")
 
 
+def _evaluated(node: Any, grid: FeatureGrid, compute: Callable[[Any, FeatureGrid], np.ndarray]) -> np.ndarray:
+    """``compute(node, grid)``, within one evaluation whose grid keeps the values of shared parts."""
+    if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
+        grid = grid.evaluating(node)
+    assert grid.cache is not None
+    done = grid.cache.get(id(node))
+    if done is None:
+        done = compute(node, grid)
+        if id(node) in grid.shared:
+            grid.cache[id(node)] = done
+    return done
+
+
 def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
     """An expression's value on every class of ``grid`` (the expression reads one seat at most)."""
     known = grid.known.get(id(expr))
-    if known is not None:
-        return known
-    if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
-        grid = grid.evaluating(expr)
-    assert grid.cache is not None
-    done = grid.cache.get(id(expr))
-    if done is None:
-        done = _grid_values(expr, grid)
-        if id(expr) in grid.shared:
-            grid.cache[id(expr)] = done
-    return done
+    return known if known is not None else _evaluated(expr, grid, _grid_values)
 
 
 def _grid_values(expr: Expr, grid: FeatureGrid) -> np.ndarray:
@@ -172,17 +168,7 @@ def _grid_values(expr: Expr, grid: FeatureGrid) -> np.ndarray:
 def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
     """Where on ``grid`` the condition holds (a condition on one seat at most)."""
     known = grid.known.get(id(cond))
-    if known is not None:
-        return np.asarray(known != 0)
-    if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
-        grid = grid.evaluating(cond)
-    assert grid.cache is not None
-    done = grid.cache.get(id(cond))
-    if done is None:
-        done = _grid_mask(cond, grid)
-        if id(cond) in grid.shared:
-            grid.cache[id(cond)] = done
-    return done
+    return np.asarray(known != 0) if known is not None else _evaluated(cond, grid, lambda c, g: _grid_mask(c, g))
 
 
 def _grid_mask(cond: Cond, grid: FeatureGrid) -> np.ndarray:

@@ -22,35 +22,22 @@ still dealt exactly from its tables.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from math import gcd, prod
 from typing import Callable
 
 import numpy as np
 
 from .cardset import SUIT_MASK
-from .expr import Always, Cond, Const, HandCount, Hcp, Node
+from .expr import Cond, HandCount, Hcp, Node, walk_once
 from .grid import GRID, FeatureGrid, grid_mask
 from .holding import HOLDINGS
 from .seat import Seat
 
-__all__ = ["SideFeature", "SideCount", "MAX_SIDE_TOTALS", "refine_labels", "replace_nodes", "nodes_once"]
+__all__ = ["SideFeature", "SideCount", "MAX_SIDE_TOTALS", "refine_labels", "replace_nodes"]
 
 #: The most distinct totals a side count may take (the seat's automaton carries the total).
 MAX_SIDE_TOTALS = 256
-
-
-def nodes_once(root: Node) -> list[Node]:
-    """Every node ``root`` reaches, each once (a part used in several places is listed once)."""
-    seen = {id(root)}
-    out = [root]
-    stack = [root]
-    while stack:
-        for child in stack.pop().children():
-            if id(child) not in seen:
-                seen.add(id(child))
-                out.append(child)
-                stack.append(child)
-    return out
 
 
 def replace_nodes(node: Node, swap: Callable[[Node], Node | None], memo: dict[int, Node] | None = None) -> Node:
@@ -96,6 +83,10 @@ class SideFeature:
     kind: str = ""
     suit: int | None = None
     parts: tuple[tuple[Node, ...], ...] = ()
+    #: Row ``i``: the feature's values at its index ``i``.
+    levels: np.ndarray = field(init=False, repr=False)
+    #: Per holding of its suit (of every suit, for a whole-hand count), its index.
+    holding_index: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         values = np.asarray(self.values).astype(np.int64)
@@ -114,28 +105,27 @@ class SideFeature:
             for v in np.unique(values):
                 step = gcd(step, int(v))
             step = step or 1
-            object.__setattr__(self, "_levels", (np.arange(4 * int(values.max()) // step + 1) * step)[:, None])
-            object.__setattr__(self, "_index", values[0] // step)
+            object.__setattr__(self, "levels", (np.arange(4 * int(values.max()) // step + 1) * step)[:, None])
+            object.__setattr__(self, "holding_index", values[0] // step)
         else:
             levels, inverse = np.unique(values.T, axis=0, return_inverse=True)
-            object.__setattr__(self, "_levels", levels)
-            object.__setattr__(self, "_index", inverse.reshape(-1))
+            object.__setattr__(self, "levels", levels)
+            object.__setattr__(self, "holding_index", inverse.reshape(-1))
 
     @property
     def step(self) -> int:
         """The difference between two totals of a whole-hand count (1 for parts of one suit)."""
-        levels: np.ndarray = getattr(self, "_levels")
-        return int(levels[1, 0] - levels[0, 0]) if self.suit is None and len(levels) > 1 else 1
+        return int(self.levels[1, 0] - self.levels[0, 0]) if self.suit is None and len(self.levels) > 1 else 1
 
     @property
     def size(self) -> int:
         """How many values (whole-hand totals, or distinct columns of the parts) the feature takes."""
-        return len(getattr(self, "_levels"))
+        return len(self.levels)
 
     def index(self, suit: int) -> np.ndarray:
         """Per holding of ``suit``, what the holding adds to the feature's index."""
         if self.suit is None or suit == self.suit:
-            return np.asarray(getattr(self, "_index"))
+            return self.holding_index
         return np.zeros(HOLDINGS, dtype=np.int64)
 
     def row(self, node: Node, seat: Seat) -> int | None:
@@ -146,14 +136,6 @@ class SideFeature:
             return 0 if isinstance(node, Hcp) and node.seat == seat else None
         hit = isinstance(node, HandCount) and node.kind == self.kind and node.suit is None and node.seat == seat
         return 0 if hit else None
-
-    def value(self, level: int, row: int = 0) -> int:
-        """The value of row ``row`` at the feature's index ``level``."""
-        return int(getattr(self, "_levels")[level, row])
-
-    def values_at(self, levels: np.ndarray, row: int = 0) -> np.ndarray:
-        """The values of row ``row`` at the feature's indices ``levels``."""
-        return np.asarray(getattr(self, "_levels")[levels, row])
 
     def reads(self, node: Node, seat: Seat) -> bool:
         """True when ``node`` is this feature (of ``seat``)."""
@@ -190,6 +172,7 @@ class SideCount:
         """How many totals the automaton tells apart."""
         return prod(f.size for f in self.features)
 
+    @cached_property
     def _radices(self) -> list[int]:
         out, r = [], 1
         for f in self.features:
@@ -197,11 +180,11 @@ class SideCount:
             r *= f.size
         return out
 
-    @property
+    @cached_property
     def increments(self) -> np.ndarray:
         """``out[j, h]``: what the holding ``h`` of suit ``j`` adds to the total."""
         out = np.zeros((4, HOLDINGS), dtype=np.int64)
-        for f, r in zip(self.features, self._radices()):
+        for f, r in zip(self.features, self._radices):
             for j in range(4):
                 out[j] += f.index(j) * r
         return out
@@ -211,24 +194,6 @@ class SideCount:
         inc = self.increments
         return sum(int(inc[j, mask >> (13 * j) & SUIT_MASK]) for j in range(4))
 
-    def reads(self, node: Node, seat: Seat) -> bool:
-        """True when ``node`` is one of the features (of ``seat``)."""
-        return any(f.reads(node, seat) for f in self.features)
-
-    def substitute(self, node: Node, seat: Seat, total: int) -> Node:
-        """``node`` with each feature replaced by its value at ``total`` (a condition by true or false)."""
-        levels = [total // r % f.size for f, r in zip(self.features, self._radices())]
-
-        def swap(n: Node) -> Node | None:
-            for f, level in zip(self.features, levels):
-                row = f.row(n, seat)
-                if row is not None:
-                    v = f.value(level, row)
-                    return Always(bool(v), pos=n.pos) if isinstance(n, Cond) else Const(v, pos=n.pos)
-            return None
-
-        return replace_nodes(node, swap)
-
     def masks(self, cond: Cond, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray:
         """``out[t, cell]``: whether ``cond`` holds on the class ``cell`` when the total is ``t``.
 
@@ -236,13 +201,13 @@ class SideCount:
         class and the features.
         """
         totals = np.arange(self.size)
-        levels = [totals // r % f.size for f, r in zip(self.features, self._radices())]
+        levels = [totals // r % f.size for f, r in zip(self.features, self._radices)]
         known: dict[int, np.ndarray] = {}
-        for n in nodes_once(cond):
+        for n in walk_once(cond):
             for f, level in zip(self.features, levels):
                 row = f.row(n, seat)
                 if row is not None:
-                    known[id(n)] = f.values_at(level, row)[:, None]
+                    known[id(n)] = f.levels[level, row][:, None]
         out = grid_mask(cond, grid.widened(known, cond))
         return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
 

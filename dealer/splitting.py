@@ -212,16 +212,31 @@ def _as_hcp(c: Node, kind: str) -> Node:
 def _side_feature(kind: str, counts: Counts) -> SideFeature | None:
     try:
         feature = SideFeature(counts.table(kind), kind=kind)
-        SideCount((feature,))
     except (ValueError, UnsupportedSpecError):
         return None
-    return feature
+    return feature if feature.size <= MAX_SIDE_TOTALS else None
 
 
 Plan = tuple[str | None, SideFeature | None]
 
 
-def _count_plan(conds: list[Cond], counts: Counts, side_counts: bool, hcp_seats: frozenset[Seat]) -> dict[Seat, Plan]:
+Blanked = dict[int, tuple[Node, list[Node]]]
+
+
+def _blanked(c: Cond, memo: Blanked) -> tuple[Node, list[Node]]:
+    """``c`` with its one-suit parts written as true (a condition) or 0 (a number), and the parts."""
+    done = memo.get(id(c))
+    if done is None:
+        parts = _suit_parts(c)
+        ids = {id(p) for p in parts}
+        blank = replace_nodes(c, lambda n: (Always(True) if isinstance(n, Cond) else Const(0)) if id(n) in ids
+                              else None)
+        done = memo[id(c)] = (blank, parts)
+    return done
+
+
+def _count_plan(conds: list[Cond], counts: Counts, side_counts: bool, hcp_seats: frozenset[Seat],
+                memo: Blanked) -> dict[Seat, Plan]:
     """Per seat, the count its tables' axis holds and the whole-hand count beside it (the side's).
 
     HCP goes on the axis when a seat reads it (or a condition across seats reads it) and it fits;
@@ -233,8 +248,7 @@ def _count_plan(conds: list[Cond], counts: Counts, side_counts: bool, hcp_seats:
         for c in _flatten(top):
             seats = c.seats()
             if len(seats) == 1:
-                kinds = set().union(*[_family(x) or set() for x in _without_parts(c)])
-                used.setdefault(next(iter(seats)), set()).update(kinds)
+                used.setdefault(next(iter(seats)), set()).update(_family(_blanked(c, memo)[0]) or set())
             else:  # HCP across seats is counted through the seats' labels: on their axis
                 for n in walk(c):
                     if isinstance(n, Hcp):
@@ -250,18 +264,10 @@ def _count_plan(conds: list[Cond], counts: Counts, side_counts: bool, hcp_seats:
     return plan
 
 
-def _without_parts(c: Cond) -> list[Node]:
-    """``c`` with its one-suit parts taken out (as a list of what remains to read)."""
-    ids = {id(p) for p in _suit_parts(c)}
-    return [replace_nodes(c, lambda n: Const(0) if id(n) in ids else None)]
-
-
-def _on_tables(c: Cond, seat: Seat, plan: Plan, side_counts: bool) -> tuple[Cond, list[Node]] | None:
+def _on_tables(c: Cond, seat: Seat, plan: Plan, side_counts: bool, memo: Blanked) -> tuple[Cond, list[Node]] | None:
     """``c`` as the seat's tables read it (its axis count written as ``hcp``) and its one-suit parts, or None."""
     axis, side = plan
-    parts = _suit_parts(c) if side_counts else []
-    ids = {id(p) for p in parts}
-    blank = replace_nodes(c, lambda n: (Always(True) if isinstance(n, Cond) else Const(0)) if id(n) in ids else None)
+    blank, parts = _blanked(c, memo) if side_counts else (c, [])
     kinds = _family(blank)
     if kinds is None or not kinds <= {axis, side.kind if side is not None else None}:
         return None
@@ -350,7 +356,8 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
     forbidden: dict[Seat, CardSet] = {}
     per_seat: dict[Seat, list[tuple[Cond, list[Node]]]] = {}
     filters: dict[Seat, dict[Suit, list[Callable[[CardSet], Any]]]] = {}
-    plan = _count_plan(conds, counts, side_counts, hcp_seats)
+    memo: Blanked = {}
+    plan = _count_plan(conds, counts, side_counts, hcp_seats, memo)
     for top in conds:
         for c in _flatten(top):
             seats = c.seats()
@@ -377,7 +384,7 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
             if f is not None:
                 filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
                 continue
-            on_tables = _on_tables(c, seat, plan.get(seat, (None, None)), side_counts)
+            on_tables = _on_tables(c, seat, plan.get(seat, (None, None)), side_counts, memo)
             if on_tables is not None:
                 per_seat.setdefault(seat, []).append(on_tables)
                 continue

@@ -34,8 +34,9 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 from dealer.card import HCP_BY_INDEX
 from dealer.cardset import CardSet
+from dealer.evaluate import LTC
 from dealer.expr import (
-    Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Not, Or, ShapeIn, SuitHcp,
+    Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Length, Node, Not, Or, ShapeIn, SuitHcp,
 )
 from dealer.seat import Seat
 from dealer.shapes import ALL_SHAPES
@@ -47,7 +48,7 @@ __all__ = [
     "iter_completions", "brute_force_count", "brute_force_tally", "brute_force_count_fn",
     "single_seat_count", "single_seat_count_by_holdings", "single_seat_table",
     "two_seat_hcp_count", "two_seat_shape_count", "multinomial", "check_deal_masks",
-    "feature_value", "MAX_FREE",
+    "feature_value", "MAX_FREE", "holding_feature", "deal_value",
 ]
 
 #: The most free cards :func:`brute_force_count` agrees to enumerate.
@@ -519,3 +520,74 @@ def two_seat_shape_count(spec1: SeatSpec, spec2: SeatSpec) -> int:
                 ways *= comb(13, x) * comb(13 - x, y)
             total += ways
     return total
+
+
+# ---------------------------------------------------------------------------
+# counts of one suit's holding and conditions on four concrete hands
+
+#: How the script language names the alternate counts ``pt5`` .. ``pt9``.
+_ALT_NAMES = {"pt5": "top2", "pt6": "top3", "pt7": "top4", "pt8": "top5", "pt9": "c13"}
+
+
+def holding_feature(kind: str, h: int) -> int:
+    """A count of the 13-bit holding ``h`` (bit 0 the ace), from its ranks, as the ``dealer`` manual
+    defines it: ``hcp``, ``controls``, ``length``, ``top2`` .. ``top5``, ``losers``, ``c13`` and the
+    fork's ``ltc`` (read from its table by the three highest cards)."""
+    ranks = [i for i in range(13) if h >> i & 1]
+    if kind == "hcp":
+        return sum(4 - r for r in ranks if r < 4)
+    if kind == "controls":
+        return sum(2 - r for r in ranks if r < 2)
+    if kind == "length":
+        return len(ranks)
+    if kind.startswith("top"):
+        return sum(1 for r in ranks if r < int(kind[3:]))
+    if kind == "losers":
+        if not ranks:
+            return 0
+        top = {0, 1, 2} if len(ranks) >= 3 else {0, 1} if len(ranks) == 2 else {0}
+        return min(len(ranks), 3) - len(top & set(ranks))
+    if kind == "c13":
+        return sum((6, 4, 2, 1)[r] for r in ranks if r < 4)
+    if kind == "ltc":
+        top = "".join("AKQJT"[r] if r < 5 else "x" for r in ranks)[:3]
+        return LTC[top.ljust(3, "-")]
+    raise AssertionError(f"the oracle has no count {kind!r}")
+
+
+def _suit_of(mask: int, suit: int) -> int:
+    return mask >> (13 * suit) & _SUIT13
+
+
+_COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__,
+            ">=": int.__ge__}
+
+
+def deal_value(node: Node, hands: Sequence[int]) -> int:
+    """The value of ``node`` on four hands (N, E, S, W masks), node by node: the oracle's own evaluator."""
+    if isinstance(node, Const):
+        return node.value
+    if isinstance(node, (Hcp, HandCount)):
+        kind = "hcp" if isinstance(node, Hcp) else _ALT_NAMES.get(node.kind, node.kind)
+        suits = range(4) if isinstance(node, Hcp) or node.suit is None else [int(node.suit)]
+        return sum(holding_feature(kind, _suit_of(hands[node.seat], j)) for j in suits)
+    if isinstance(node, SuitHcp):
+        return holding_feature("hcp", _suit_of(hands[node.seat], int(node.suit)))
+    if isinstance(node, HasCard):
+        return hands[node.seat] >> node.card.index & 1
+    if isinstance(node, Length):
+        return _suit_of(hands[node.seat], int(node.suit)).bit_count()
+    if isinstance(node, ShapeIn):
+        return int(hand_shape(hands[node.seat]) in node.shapes)
+    if isinstance(node, Arith):
+        a, b = deal_value(node.left, hands), deal_value(node.right, hands)
+        return {"+": a + b, "-": a - b, "*": a * b}[node.op]
+    if isinstance(node, Compare):
+        return int(_COMPARE[node.op](deal_value(node.left, hands), deal_value(node.right, hands)))
+    if isinstance(node, And):
+        return int(all(deal_value(x, hands) for x in node.items))
+    if isinstance(node, Or):
+        return int(any(deal_value(x, hands) for x in node.items))
+    if isinstance(node, Not):
+        return int(not deal_value(node.item, hands))
+    raise AssertionError(f"the oracle does not read {node}")

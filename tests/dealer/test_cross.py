@@ -21,39 +21,17 @@ from dealer.cardset import CardSet
 from dealer.cross import MAX_JOINT_CELLS, JointCondition, joinable
 from dealer.errors import UnsupportedSpecError
 from dealer.exact import ExactDealer
-from dealer.expr import And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn
+from dealer.expr import And, Arith, Compare, Cond, Const, Expr, Hcp, Length
 from dealer.runner import ScriptDealer
 from dealer.seat import Seat
 from dealer.spec import DealSpec, SeatSpec
 from dealer.statements import parse_statements
 from dealer.suit import Suit
 from dealer.syntax import parse_condition
-from tests.dealer.oracle import hand_hcp, hand_shape, iter_completions
+from tests.dealer.oracle import deal_value, hand_hcp, iter_completions
 
 
-def value(node: Node, hands: list[int]) -> int:
-    """The value of ``node`` on four concrete hands (N, E, S, W masks): the oracle's own evaluator."""
-    if isinstance(node, Const):
-        return node.value
-    if isinstance(node, Hcp):
-        return hand_hcp(hands[node.seat])
-    if isinstance(node, Length):
-        return hand_shape(hands[node.seat])[int(node.suit)]
-    if isinstance(node, ShapeIn):
-        return int(hand_shape(hands[node.seat]) in node.shapes)
-    if isinstance(node, Arith):
-        a, b = value(node.left, hands), value(node.right, hands)
-        return {"+": a + b, "-": a - b, "*": a * b}[node.op]
-    if isinstance(node, Compare):
-        a, b = value(node.left, hands), value(node.right, hands)
-        return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[node.op])
-    if isinstance(node, And):
-        return int(all(value(x, hands) for x in node.items))
-    if isinstance(node, Or):
-        return int(any(value(x, hands) for x in node.items))
-    if isinstance(node, Not):
-        return int(not value(node.item, hands))
-    raise AssertionError(f"the oracle does not read {node}")
+value = deal_value  # the oracle's own evaluator, node by node
 
 
 def brute(predeal: list[int], cond: Cond) -> tuple[int, set[tuple[int, int, int, int]]]:

@@ -20,21 +20,13 @@ from dealer.holding import HOLDINGS, HoldingTable
 from dealer.spec import DealSpec, SeatSpec
 from dealer.seat import Seat
 from dealer.suit import Suit
+from tests.dealer.oracle import holding_feature
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 OTHERS = factorial(39) // factorial(13) ** 3
 
 
-def feature(kind: str, h: int) -> int:
-    """A suit feature of the 13-bit holding ``h`` (bit 0 the ace), computed from scratch."""
-    ranks = [i for i in range(13) if h >> i & 1]
-    if kind == "hcp":
-        return sum(4 - i for i in ranks if i < 4)
-    if kind == "controls":
-        return sum(2 - i for i in ranks if i < 2)
-    if kind == "length":
-        return len(ranks)
-    return sum(1 for i in ranks if i < int(kind[3:]))  # topN
+feature = holding_feature  # a suit count computed from the ranks, by the oracle
 
 
 def brute_count(test: Callable[[int], bool], need: int = 0) -> int:
