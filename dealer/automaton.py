@@ -29,6 +29,7 @@ from typing import Callable, Sequence, cast
 
 import numpy as np
 
+from .arrays import unique_ints, unique_inverse, unique_rows
 from .card import HCP_BY_INDEX
 from .cardset import SUIT_MASK, CardSet
 from .errors import SpecLimitError
@@ -82,7 +83,7 @@ def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sub = rows[live].astype(np.int64)
     with np.errstate(over="ignore"):
         h = sub @ _ROW_HASH[: sub.shape[1]]
-    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    _, first, inverse = unique_inverse(h)
     inverse = inverse.reshape(-1)
     uniq = sub[first]
     if not np.array_equal(uniq[inverse], sub):  # pragma: no cover - 64-bit collision
@@ -220,7 +221,7 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     reach: list[tuple[np.ndarray, np.ndarray]] = []
     lookup: list[np.ndarray] = []
     for j in range(5):
-        key = np.unique(tau_c[0] * nc + tau_c[1])
+        key = unique_ints(tau_c[0] * nc + tau_c[1])
         reach.append((key // nc, key % nc))
         m = suit_auto.delta[j].shape[0] if j < 4 else suit_auto.n_labels
         table = np.full((max(m, 1), nc), -1, dtype=np.int64)
@@ -229,7 +230,7 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
         if j == 4:
             break
         h = holdings[j]
-        finals = np.unique(h.letter * nc + (0 if h.side is None else h.side))
+        finals = unique_ints(h.letter * nc + (0 if h.side is None else h.side))
         nxt = suit_auto.delta[j][reach[j][0][:, None], (finals // nc)[None, :]].astype(np.int64)
         total = reach[j][1][:, None] + (finals % nc)[None, :]
         live = (nxt >= 0) & (total < nc)
@@ -348,10 +349,10 @@ def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list
         ids = np.full(len(i0), -1, dtype=np.int64)
         if len(cols) == 2:
             key = (i0 + 1) * (m_next + 1) + (i1 + 1)
-            uk, inv = np.unique(key[live], return_inverse=True)
+            uk, _, inv = unique_inverse(key[live])
         else:
             mat = np.stack(cols, axis=1)[live]
-            uk, inv = np.unique(mat, axis=0, return_inverse=True)
+            uk, inv = unique_rows(mat, return_inverse=True)
         inv = inv.reshape(-1)
         ids[live] = inv
         rep = np.zeros(len(uk), dtype=np.int64)
@@ -376,7 +377,7 @@ def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list
     for t in range(n):
         a0 = mn0[t][keep]
         a1 = mn1[t][keep]
-        nxt = np.unique(np.concatenate([a0[a0 >= 0], a1[a1 >= 0]]))
+        nxt = unique_ints(np.concatenate([a0[a0 >= 0], a1[a1 >= 0]]))
         table = np.full(max(int(nxt.max()) + 1 if len(nxt) else 1, 1), -1, dtype=np.int64)
         table[nxt] = np.arange(len(nxt))
         out0.append(np.where(a0 >= 0, table[np.maximum(a0, 0)], -1).astype(np.int32))
@@ -409,7 +410,7 @@ def feature_projection(labels: np.ndarray) -> tuple[tuple[int, ...], bool]:
                     key = key * 14 + shapes[:, s]
             else:
                 key = np.zeros(len(shapes), dtype=np.int64)
-            _, first, group = np.unique(key, return_index=True, return_inverse=True)
+            _, first, group = unique_inverse(key)
             if (table[first[group.reshape(-1)]] == table).all():
                 return subset, hcp_matters
     return (0, 1, 2, 3), hcp_matters  # pragma: no cover - the full shape always determines the labels
@@ -456,7 +457,7 @@ def build_projected_automaton(order: Sequence[int], predeal: int, forbidden: int
             step += points[card] * radix[-1]
         took = np.where(ok, codes + step, -1)
         take_codes.append(took)
-        layers.append(np.unique(np.concatenate([codes, took[took >= 0]])))
+        layers.append(unique_ints(np.concatenate([codes, took[took >= 0]])))
     labels_final = np.full(len(layers[n]), -1, dtype=np.int64)
     codes = layers[n]
     c = codes // radix[0] % 14

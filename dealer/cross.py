@@ -28,6 +28,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from .arrays import unique_rows
 from .errors import UnsupportedSpecError
 from .expr import (
     Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor,
@@ -89,7 +90,7 @@ class JointCondition:
             values = np.stack([_grid_of(p) for p in parts[seat]], axis=1)  # (classes, parts)
             mask = (within or {}).get(seat)
             ok = np.ones(len(values), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-            table, inverse = np.unique(values[ok] if ok.any() else values[:1], axis=0, return_inverse=True)
+            table, inverse = unique_rows(values[ok] if ok.any() else values[:1], return_inverse=True)
             raw = np.full(len(values), len(table), dtype=np.int64)  # the last label: outside the seat's classes
             raw[ok] = inverse.reshape(-1)
             raw_labels.append(raw)
@@ -197,7 +198,7 @@ def _merge_axis(accept: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
     mapping = np.full(len(rows), -1, dtype=np.int64)
     if not live.any():
         return np.moveaxis(np.zeros((1,) + moved.shape[1:], dtype=bool), 0, axis), mapping
-    uniq, inverse = np.unique(rows[live], axis=0, return_inverse=True)
+    uniq, inverse = unique_rows(rows[live], return_inverse=True)
     mapping[live] = inverse.reshape(-1)
     merged = uniq.reshape((len(uniq),) + moved.shape[1:])
     return np.moveaxis(merged, 0, axis), mapping

@@ -28,6 +28,7 @@ from typing import Sequence, cast
 import numpy as np
 
 from .automaton import SeatAutomaton
+from .arrays import unique_ints
 from .errors import SpecLimitError
 
 __all__ = ["JointTables", "CompactTables", "make_tables", "DEFAULT_LIMIT", "bounded_uniform"]
@@ -410,7 +411,7 @@ class CompactTables(_Tracked):
                 targets.append(np.where(alive, key2, -1))
                 wts.append(w_total)
             live = np.concatenate([x[x >= 0] for x in targets]) if targets else np.zeros(0, dtype=np.int64)
-            uniq = np.unique(live)
+            uniq = unique_ints(live)
             cells += len(uniq)
             if cells > limit:
                 raise SpecLimitError(

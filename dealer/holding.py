@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .arrays import unique_inverse
 from .card import HCP_BY_INDEX
 from .cardset import CardSet
 from .checks import shown
@@ -118,7 +119,7 @@ def _renumber(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Equal non-negative keys get one id (0, 1, ... in key order), -1 stays -1; and one representative each."""
     live = key >= 0
     ids = np.full(len(key), -1, dtype=np.int64)
-    uniq, inv = np.unique(key[live], return_inverse=True)
+    uniq, _, inv = unique_inverse(key[live])
     ids[live] = inv.reshape(-1)
     rep = np.zeros(len(uniq), dtype=np.int64)
     rep[inv.reshape(-1)] = np.nonzero(live)[0]

@@ -28,6 +28,7 @@ from typing import Callable
 
 import numpy as np
 
+from .arrays import unique_rows
 from .cardset import SUIT_MASK
 from .expr import Cond, HandCount, Hcp, Node, walk_once
 from .grid import GRID, FeatureGrid, grid_mask
@@ -108,7 +109,7 @@ class SideFeature:
             object.__setattr__(self, "levels", (np.arange(4 * int(values.max()) // step + 1) * step)[:, None])
             object.__setattr__(self, "holding_index", values[0] // step)
         else:
-            levels, inverse = np.unique(values.T, axis=0, return_inverse=True)
+            levels, inverse = unique_rows(values.T, return_inverse=True)
             object.__setattr__(self, "levels", levels)
             object.__setattr__(self, "holding_index", inverse.reshape(-1))
 
@@ -229,7 +230,7 @@ def refine_labels(labels: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np
     out = np.full(labels.shape, -1, dtype=np.int32)
     if not len(rows):
         return out, np.full((1, size), -1, dtype=np.int32)
-    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+    uniq, inverse = unique_rows(rows, return_inverse=True)
     out[live] = inverse.reshape(-1)
     side_map = np.where(uniq[:, 1:] > 0, uniq[:, :1], -1).astype(np.int32)
     return out, side_map

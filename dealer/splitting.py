@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .arrays import unique_rows
 from .cardset import CardSet
 from .evaluate import STANDARD, Counts
 from .errors import ImpossibleSpecError, UnsupportedSpecError
@@ -316,7 +317,7 @@ def _side_of(whole: SideFeature | None, taken: list[tuple[Cond, list[Node]]], co
     def size(groups: dict[int, list[tuple[list[Node], np.ndarray]]]) -> int:
         out = whole.size if whole is not None else 1
         for rows in groups.values():
-            out *= len(np.unique(np.stack([v for _, v in rows]).T, axis=0))
+            out *= len(unique_rows(np.stack([v for _, v in rows]).T))
         return out
 
     for c, parts in taken:

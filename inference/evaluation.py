@@ -22,6 +22,7 @@ from typing import Any, Sequence, cast
 import numpy as np
 
 from dealer import CARDS, Seat
+from dealer.arrays import unique_ints
 
 from .claims import Claim, Not, claim_text
 from .dealing import dealer_count, dealer_support
@@ -72,7 +73,7 @@ def _packed_prefix(layout: tuple[Any, ...], params: tuple[tuple[Any, ...], ...],
     radix = np.array(layout[1], dtype=np.int64)
     ckeys = _contributions(layout, params[-1]) @ radix
     combo = (keys[:, None] + ckeys[None, :]).ravel()
-    return np.unique(combo[combo % 14 <= vacancy])
+    return unique_ints(combo[combo % 14 <= vacancy])
 
 
 class Evaluator:
@@ -149,7 +150,7 @@ class Evaluator:
             prefix = _packed_prefix(layout, tuple(params[:3]), self.vacancy[a])
             last = _contributions(layout, params[3]) @ np.array(layout[1], dtype=np.int64)
             combo = (prefix[:, None] + last[None, :]).ravel()
-            packed = np.unique(combo[combo % 14 == self.vacancy[a]])
+            packed = unique_ints(combo[combo % 14 == self.vacancy[a]])
             rows = (packed[:, None] // radix[None, :]) % (np.array(top, dtype=np.int64) + 1)[None, :]
         else:  # pragma: no cover - only for claims reading very many features
             rows = np.zeros((1, width), dtype=np.int64)

@@ -19,6 +19,7 @@ from typing import Any, Sequence, cast
 
 import numpy as np
 
+from dealer.arrays import unique_rows
 from dealer.cardset import SUIT_MASK
 
 from .errors import TooComplexError
@@ -64,25 +65,6 @@ def suit_feature(kind: str, bit: int, dealt: np.ndarray) -> np.ndarray:
     if kind == Kind.ABOVE:
         return popcount13(dealt & ((1 << bit) - 1))
     return cast(np.ndarray, (dealt >> bit) & 1)  # card
-
-
-def unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
-    """``np.unique(rows, axis=0)`` by packing each row into one int64 key (fast); falls back if too wide."""
-    if rows.shape[1] == 0:
-        uniq = rows[:1] if len(rows) else rows
-        return (uniq, np.zeros(len(rows), dtype=np.int64)) if return_inverse else uniq
-    lo = rows.min(axis=0) if len(rows) else np.zeros(rows.shape[1], dtype=np.int64)
-    span = (rows.max(axis=0) - lo + 1) if len(rows) else np.ones(rows.shape[1], dtype=np.int64)
-    if float(np.prod(span.astype(np.float64))) >= 2.0 ** 62:
-        out = np.unique(rows, axis=0, return_inverse=return_inverse)  # type: ignore[call-overload]
-        return (out[0], out[1].reshape(-1)) if return_inverse else out
-    radix = np.concatenate([np.cumprod(span[::-1])[::-1][1:], [1]]).astype(np.int64)
-    keys = (rows - lo) @ radix
-    if return_inverse:
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        return rows[first], inverse.reshape(-1)
-    _, first = np.unique(keys, return_index=True)
-    return rows[first]
 
 
 @lru_cache(maxsize=512)

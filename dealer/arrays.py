@@ -1,0 +1,87 @@
+"""Array helpers for the dealer's hot paths: distinct values and distinct rows, by sorting.
+
+numpy 2.3 and later answer a plain ``np.unique`` call by hashing, which on millions of int64 keys
+is some twenty times slower than a sort (numpy 2.4.6: 4,000,000 keys, 1.55 s against 0.06 s), and
+``np.unique(rows, axis=0)`` sorts the rows as structured records, slower still. These helpers
+give the same answers (values and rows in increasing order) by a plain sort of int64 keys.
+
+>>> unique_ints(np.array([5, 3, 5, 9, 3]))
+array([3, 5, 9])
+>>> rows, inverse = unique_rows(np.array([[1, 2], [0, 5], [1, 2]]), return_inverse=True)
+>>> rows.tolist(), inverse.tolist()
+([[0, 5], [1, 2]], [1, 0, 1])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["unique_ints", "unique_inverse", "unique_rows"]
+
+
+def unique_ints(values: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of an integer array (``np.unique(values)``, by a sort)."""
+    flat = np.sort(np.asarray(values).reshape(-1))
+    if flat.size < 2:
+        return flat
+    keep = np.empty(flat.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(flat[1:], flat[:-1], out=keep[1:])
+    return flat[keep]
+
+
+def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted distinct values of an integer array, an index of each in ``values`` (some occurrence,
+    not necessarily the first), and each value's place among them (``values == uniq[inverse]``).
+
+    >>> [a.tolist() for a in unique_inverse(np.array([7, 2, 7]))][::2]
+    [[2, 7], [1, 0, 1]]
+    """
+    flat = np.asarray(values).reshape(-1)
+    order = np.argsort(flat)
+    ordered = flat[order]
+    start = np.ones(flat.size, dtype=bool)
+    if flat.size > 1:
+        np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
+    inverse = np.empty(flat.size, dtype=np.intp)
+    inverse[order] = np.cumsum(start) - 1
+    return ordered[start], order[start], inverse
+
+
+def unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
+    """``np.unique(rows, axis=0)`` (rows in increasing order) for a 2-D integer or bool array, by packing
+    each row into int64 keys (one key while the columns' spans fit 62 bits, else one per group of
+    columns, sorted lexicographically)."""
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or rows.shape[1] == 0 or not len(rows):
+        uniq = rows[:1]
+        return (uniq, np.zeros(len(rows), dtype=np.intp)) if return_inverse else uniq
+    values = rows.astype(np.int64)
+    lo = values.min(axis=0)
+    span = values.max(axis=0) - lo + 1
+    keys: list[np.ndarray] = []
+    key = np.zeros(len(rows), dtype=np.int64)
+    room = 1
+    for col in range(rows.shape[1]):
+        width = int(span[col])
+        if room * width >= 1 << 62 and room > 1:
+            keys.append(key)
+            key, room = np.zeros(len(rows), dtype=np.int64), 1
+        key = key * width + (values[:, col] - lo[col])
+        room *= width
+    keys.append(key)
+    if len(keys) == 1:
+        _, first, inverse = unique_inverse(keys[0])
+    else:
+        order = np.lexsort(keys[::-1])
+        start = np.zeros(len(rows), dtype=bool)
+        start[0] = True
+        for k in keys:
+            ordered = k[order]
+            start[1:] |= ordered[1:] != ordered[:-1]
+        inverse = np.empty(len(rows), dtype=np.intp)
+        inverse[order] = np.cumsum(start) - 1
+        first = order[start]
+    return (rows[first], inverse) if return_inverse else rows[first]
