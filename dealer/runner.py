@@ -445,8 +445,14 @@ def _frequency_text(action: Frequency, values: list[np.ndarray]) -> str:
 
 
 def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,
-               source: str = "<script>", limit: int = DEFAULT_LIMIT, text: str = "") -> CountResult:
-    """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals and the count."""
+               source: str = "<script>", limit: int = DEFAULT_LIMIT, text: str = "", generate: int | None = None,
+               quiet: bool = False, verbose: bool = True) -> CountResult:
+    """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals and the count.
+
+    ``produce`` and ``generate`` replace the script's (``dealer -p``, ``-g``); ``quiet`` leaves out the
+    ``printall`` and ``printpbn`` actions (``dealer -q``); ``verbose=False`` leaves out the totals
+    (``dealer -v``), not the count.
+    """
     start = time.perf_counter()
     run = ScriptDealer(syntax, limit=limit, text=text, patience=PATIENCE)
     if isinstance(seed, int) or seed is None:
@@ -458,13 +464,18 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         seed_value = None
         rng = make_rng(seed)
     n = produce if produce is not None else (syntax.produce if syntax.produce is not None else DEFAULT_PRODUCE)
-    generate = syntax.generate if syntax.generate is not None else DEFAULT_GENERATE
+    if generate is None:
+        generate = syntax.generate if syntax.generate is not None else DEFAULT_GENERATE
     if n < 0:
         raise DealerError(f"invalid produce {n}: expected a number of deals >= 0")
+    if generate < 0:
+        raise DealerError(f"invalid generate {generate}: expected a number of deals >= 0")
     masks, generated = run.produce(n, generate, rng)
     actions = syntax.actions or [Print("printall")]
     memo: dict[int, np.ndarray] = {}
     for action in actions:
+        if isinstance(action, Print) and quiet and action.kind in ("printall", "printpbn"):
+            continue  # as dealer -q: no hands from these two
         if isinstance(action, Print) and action.kind == "print":
             out.write(pages_text(masks, action.seats))
         elif isinstance(action, Print):
@@ -496,6 +507,8 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
     result = run.count(seed=rng)
     if result.exact and result.deals == 0:
         out.write(f"impossible: {run.tables.explain_empty()}\n")
-    out.write(f"Generated {generated} hands\nProduced {len(masks)} hands\nInitial random seed {seed_value}\n"
-              f"Time needed {time.perf_counter() - start:8.3f} sec\n{result.text()}\n")
+    if verbose:
+        out.write(f"Generated {generated} hands\nProduced {len(masks)} hands\nInitial random seed {seed_value}\n"
+                  f"Time needed {time.perf_counter() - start:8.3f} sec\n")
+    out.write(f"{result.text()}\n")
     return result

@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_limit, add_output, add_seed
+from .options import Subparsers, add_limit, add_output, add_seed, whole
+
+GENERATE = whole("-g", 0)
 
 __all__ = ["register", "run_dealer"]
 
@@ -21,22 +23,47 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     """Run the script: deal, do its actions, print the totals and the count."""
     from dealer import DealerError
     from dealer.runner import run_script
-    from .inputs import read_statements
+    from .inputs import parse_statements_noted, read_statements
 
-    syntax, text, source = read_statements(args.script, None)
+    if args.version:
+        out.write(f"kibitz dealer {_version()}: the dealer language, dealt exactly\n")
+        return 0
+    for flag, why in (("exhaust", "-e (dealer's exhaust mode, alpha) is not supported: every deal is dealt exactly "
+                                  "already"), ("library", "-l (deals read from GIB's library.dat) is not supported")):
+        if getattr(args, flag):
+            raise DealerError(why)
+    if args.script is None or args.script == "-":  # as dealer: the script from standard input
+        import sys
+
+        if args.script is None and sys.stdin.isatty():
+            raise DealerError("no script given: pass a file (or - to read one from standard input)")
+        text, source = sys.stdin.read(), "<stdin>"
+        syntax = parse_statements_noted(text, source)
+    else:
+        syntax, text, source = read_statements(args.script, None)
     if args.produce is not None and args.produce < 0:
         raise DealerError(f"invalid -p {args.produce}: expected a number of deals >= 0")
+    options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=args.limit,
+                   text=text, quiet=args.quiet, verbose=not args.verbose)
     if args.output:
         try:
             handle = open(args.output, "w", encoding="utf-8")
         except OSError as exc:
             raise DealerError(f"cannot write {args.output!r}: {exc.strerror}") from None
         with handle:
-            run_script(syntax, handle, seed=args.seed, produce=args.produce, source=source, limit=args.limit,
-                       text=text)
+            run_script(syntax, handle, **options)
         return 0
-    run_script(syntax, out, seed=args.seed, produce=args.produce, source=source, limit=args.limit, text=text)
+    run_script(syntax, out, **options)
     return 0
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kibitz")
+    except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
+        return "(not installed)"
 
 
 def register(sub: Subparsers) -> None:
@@ -44,11 +71,25 @@ def register(sub: Subparsers) -> None:
     p = sub.add_parser("dealer", help="run a dealer script unchanged (its produce, seed and actions)",
                        description="Run SCRIPT, a script of the dealer program, as 'dealer SCRIPT' does: deal its "
                                    "produce deals meeting its condition and do its actions; then say how many "
-                                   "deals meet the condition, exactly or as a marked estimate.")
-    p.add_argument("script", metavar="SCRIPT", help="the script: a file, or its text")
-    add_seed(p, None, shown="the script's seed, else a fresh one")
+                                   "deals meet the condition, exactly or as a marked estimate. dealer's options "
+                                   "work as in dealer (-s, -p, -g, -q, -v, -V; -u, -m and -0 change nothing; with "
+                                   "-2 or -3, dealer's swapping, every deal is still dealt independently).")
+    p.add_argument("script", metavar="SCRIPT", nargs="?", help="the script: a file, or its text; - (or none, "
+                                                                 "from a pipe) reads standard input")
+    add_seed(p, None, shown="the script's seed, else a fresh one", short="-s")
     p.add_argument("-p", "--produce", type=int, default=None,
                    help="deals to produce (default: the script's produce, else 40)")
+    p.add_argument("-g", "--generate", type=GENERATE, default=None,
+                   help="most deals to generate, as dealer counts them (default: the script's generate, else "
+                        "10,000,000)")
+    p.add_argument("-q", "--quiet", action="store_true", help="leave out printall's and printpbn's deals (dealer -q)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="toggle the totals at the end (Generated, Produced, seed, time; on by default)")
+    p.add_argument("-V", "--version", action="store_true", help="say which version this is and stop")
+    for short in ("-u", "-m", "-0", "-2", "-3"):
+        p.add_argument(short, action="store_true", dest=f"ignored_{short[1:]}", help=argparse.SUPPRESS)
+    p.add_argument("-e", action="store_true", dest="exhaust", help=argparse.SUPPRESS)
+    p.add_argument("-l", dest="library", default=None, help=argparse.SUPPRESS)
     add_limit(p)
     add_output(p)
     p.set_defaults(handler=run_dealer)

@@ -60,16 +60,21 @@ def read_statements(spec: str | None, spec_file: str | None) -> "tuple[ScriptSyn
     """A spec or ``dealer`` script (inline or a file), parsed; returns it, its text and its source name. As in ``dealer``,
     a later condition replaces an earlier one: each replaced condition gets a note on standard error
     (joining them with ``&&`` keeps both)."""
+    text, source = read_spec_text(spec, spec_file)
+    return parse_statements_noted(text, source), text, source
+
+
+def parse_statements_noted(text: str, source: str) -> "ScriptSyntax":
+    """A ``dealer`` script's text, parsed, with a note on standard error for each condition a later one replaces."""
     import sys
 
     from dealer.statements import parse_statements
 
-    text, source = read_spec_text(spec, spec_file)
     script = parse_statements(text, source=source)
     for cond in script.replaced:
         sys.stderr.write(f"kibitz: note: the condition at {cond.pos.source}:{cond.pos.line} is replaced by a later one, as in dealer "
                          "(join them with && to require both)\n")
-    return script, text, source
+    return script
 
 
 def _looks_like_a_path(text: str) -> bool:

@@ -145,10 +145,13 @@ def add_n(p: argparse.ArgumentParser, what: str, default: int | None, shown: str
     p.add_argument("-n", type=COUNT, default=default, help=f"how many {what} (default: {text})")
 
 
-def add_seed(p: argparse.ArgumentParser, default: int | None, shown: str = "a fresh seed each run") -> None:
-    """``--seed S``: the random seed; ``shown`` describes a ``default`` of None."""
+def add_seed(p: argparse.ArgumentParser, default: int | None, shown: str = "a fresh seed each run",
+             short: str | None = None) -> None:
+    """``--seed S`` (and ``short``, e.g. ``-s`` as in ``dealer``): the random seed; ``shown`` describes a ``default``
+    of None."""
     text = shown if default is None else str(default)
-    p.add_argument("--seed", type=SEED, default=default, help=f"random seed: same seed, same output (default: {text})")
+    flags = ("--seed",) if short is None else (short, "--seed")
+    p.add_argument(*flags, type=SEED, default=default, help=f"random seed: same seed, same output (default: {text})")
 
 
 def add_json(p: argparse.ArgumentParser, what: str) -> None:

@@ -80,3 +80,55 @@ def test_script_errors_name_line_and_column(tmp_path: Path) -> None:
     status, out, err = run("dealer", str(path))
     assert status == 2 and out == ""
     assert err.startswith(f"kibitz: error: {path}:3:5: unknown function 'bogus'")
+
+
+def _deal_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("n ")]
+
+
+def test_dealers_own_options_work_as_in_dealer(tmp_path: Path) -> None:
+    path = tmp_path / "opts.dl"
+    path.write_text("produce 9\ncondition hcp(north) > 20\naction printpbn, printoneline, average hcp(north)\n")
+    # -s and -p as in dealer: same seed, same deals; -p replaces the script's produce
+    status, out, err = run("dealer", "-s", "5", "-p", "3", str(path))
+    assert status == 0 and err == ""
+    assert len(_deal_lines(out)) == 3 and out.count("[Deal ") == 3
+    assert "Produced 3 hands\nInitial random seed 5\n" in out
+    assert _deal_lines(run("dealer", "--seed", "5", "-p", "3", str(path))[1]) == _deal_lines(out)
+    # -q leaves out printpbn's (and printall's) hands, not printoneline's nor the average
+    quiet = run("dealer", "-s", "5", "-p", "3", "-q", str(path))[1]
+    assert "[Deal " not in quiet and _deal_lines(quiet) == _deal_lines(out)
+    assert [x for x in quiet.splitlines() if x.replace(".", "").isdigit()] == \
+        [x for x in out.splitlines() if x.replace(".", "").isdigit()]
+    # -v toggles the totals off; the count stays
+    terse = run("dealer", "-s", "5", "-p", "3", "-v", str(path))[1]
+    assert "Generated" not in terse and "Time needed" not in terse and "\ncount: exact " in terse
+    # -g caps the deals generated, as dealer counts them: in 1,000 deals, 9 over 25 HCP (each 1 in 4,000)
+    # would be a chance below 1e-15
+    rare = tmp_path / "rare.dl"
+    rare.write_text("produce 9\ncondition hcp(north) > 25\naction printoneline\n")
+    capped = run("dealer", "-s", "5", "-g", "1000", str(rare))[1]
+    produced = int(capped.split("Produced ")[1].split()[0])
+    assert "Generated 1000 hands" in capped and produced < 9 and len(_deal_lines(capped)) == produced
+    # dealer's options that change nothing here are accepted
+    assert run("dealer", "-s", "5", "-p", "3", "-u", "-m", "-0", str(path))[1].split("Time")[0] == out.split("Time")[0]
+
+
+def test_dealer_reads_the_script_from_standard_input() -> None:
+    script = "produce 2\ncondition spades(north) >= 6\naction printoneline\n"
+    status, out, _ = run("dealer", "-s", "1", stdin=script)
+    assert status == 0 and len(_deal_lines(out)) == 2
+    assert all(len(line.split()[1].split(".")[0]) >= 6 for line in _deal_lines(out))
+    assert run("dealer", "-s", "1", "-", stdin=script)[1].split("Time")[0] == out.split("Time")[0]
+    status, _, err = run("dealer", stdin="produce 2\ncondition hcp(north) >\n")
+    assert status == 2 and "<stdin>:3:1" in err
+
+
+def test_dealer_refuses_its_unsupported_options_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "x.dl"
+    path.write_text("hcp(north) > 20\n")
+    for argv, word in ((["-e"], "exhaust"), (["-l", "library.dat"], "library.dat")):
+        status, out, err = run("dealer", *argv, str(path))
+        assert status == 2 and out == "" and word in err and len(err.strip().splitlines()) == 1
+    status, out, _ = run("dealer", "-V")
+    assert status == 0 and out.startswith("kibitz dealer ")
