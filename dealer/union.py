@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from itertools import accumulate
+from functools import lru_cache
 from typing import Iterator, Mapping, Sequence
 
 import numpy as np
@@ -65,8 +66,10 @@ def negate(c: Cond) -> Cond:
     return Not(c, pos=c.pos)
 
 
+@lru_cache(maxsize=4096)
 def _holds_alone(c: Cond, counts: Counts, side_counts: bool = True) -> bool:
-    """True when ``c`` and its negation can each be dealt exactly as a spec of their own."""
+    """True when ``c`` and its negation can each be dealt exactly as a spec of their own (remembered: a
+    script's variable is asked about once wherever it is used, and the runner and the union ask alike)."""
     if len(c.seats()) != 1:
         return False
     for x in (c, negate(c)):
