@@ -9,6 +9,10 @@ probability (exact, or estimated from ``--draws`` deals with its own variance ad
 up as ``kibitz dealer`` sets them up (:data:`dealer.runner.PATIENCE`). A summary line per folder and
 one for all follow. The scripts are not part of the repository (see docs/dealer.rst for where they
 come from).
+
+``--wall``: instead, run each script whole, unchanged, with its own ``produce``, ``generate`` and
+actions, as ``dealer -s SEED SCRIPT`` and as ``kibitz dealer -s SEED SCRIPT`` (``python -m
+inference.commands``), and print both wall times (program start included) and their ratio.
 """
 
 from __future__ import annotations
@@ -88,6 +92,55 @@ def run_folder(folder: str, args: argparse.Namespace, exe: str | None) -> dict[s
     return tally
 
 
+def wall_time(argv: list[str], timeout: float = 600) -> float | None:
+    """Seconds ``argv`` took, output thrown away; None if it failed or timed out."""
+    start = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout,
+                                  cwd=scratch)
+    except subprocess.TimeoutExpired:
+        return None
+    return time.perf_counter() - start if proc.returncode == 0 else None
+
+
+def wall_folder(folder: str, args: argparse.Namespace, exe: str) -> list[tuple[float, float]]:
+    """Every script of ``folder`` run whole by both programs: one line each; the (dealer, kibitz) times of
+    the scripts both ran."""
+    both = []
+    kibitz = [sys.executable, "-m", "inference.commands", "dealer", "-s", str(args.seed)]
+    for name in sorted(os.listdir(folder)):
+        path = os.path.abspath(os.path.join(folder, name))
+        if not os.path.isfile(path):
+            continue
+        d = wall_time([exe, "-s", str(args.seed), path])
+        k = wall_time(kibitz + [path])
+        shown = [f"{x:9.2f}" if x is not None else f"{'failed':>9}" for x in (d, k)]
+        ratio = f"{d / k:7.2f}x" if d is not None and k is not None else ""
+        print(f"{name:<40} {shown[0]} {shown[1]} {ratio}", flush=True)
+        if d is not None and k is not None:
+            both.append((d, k))
+    return both
+
+
+def wall_main(args: argparse.Namespace, exe: str | None) -> None:
+    """The ``--wall`` table and its summary."""
+    if exe is None:
+        raise SystemExit("--wall needs dealer on the path")
+    os.environ["PYTHONPATH"] = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    both = []
+    print(f"{'script':<40} {'dealer s':>9} {'kibitz s':>9} {'dealer/kibitz':>8}")
+    for folder in args.folders:
+        print(f"# {folder}")
+        both += wall_folder(folder, args, exe)
+    if both:
+        ratios = sorted(d / k for d, k in both)
+        print(f"# {len(both)} scripts run by both: dealer {sum(d for d, _ in both):.1f} s in all, kibitz "
+              f"{sum(k for _, k in both):.1f} s; kibitz faster on {sum(r > 1 for r in ratios)}; median "
+              f"dealer/kibitz {ratios[len(ratios) // 2]:.2f}x; kibitz's slowest {max(k for _, k in both):.2f} s, "
+              f"dealer's {max(d for d, _ in both):.2f} s")
+
+
 def summary(label: str, tally: dict[str, float]) -> str:
     """One line: scripts, run, exact, estimated, agreeing with dealer, the largest |z|."""
     return (f"# {label}: {tally['scripts']:.0f} scripts: {tally['run']:.0f} run ({tally['exact']:.0f} exact, "
@@ -102,8 +155,14 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=200_000)
     ap.add_argument("--tricks-draws", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--wall", action="store_true", help="time whole runs of both programs instead")
     args = ap.parse_args()
     exe = shutil.which("dealer") or ("/usr/games/dealer" if os.path.exists("/usr/games/dealer") else None)
+    if args.wall:
+        print(f"# {date.today()} on {platform.node()} ({platform.processor() or platform.machine()}), wall times, "
+              f"seed {args.seed}")
+        wall_main(args, exe)
+        return
     print(f"# {date.today()} on {platform.node()} ({platform.processor() or platform.machine()}), "
           f"dealer {'at ' + exe if exe else 'not found'}, generate {args.generate:,}")
     total: dict[str, float] = {}

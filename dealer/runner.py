@@ -175,7 +175,8 @@ class ScriptDealer:
         filtered = [c for c in self.residual if not any(c is j for j in joined)]
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
         if tables is None:
-            self.tables: ExactDealer | UnionDealer = self._loosen(trial, text)
+            # loosened tables give an estimate whatever their size: not worth more than the compact patience
+            self.tables: ExactDealer | UnionDealer = self._loosen(min(trial, JOINT_COMPACT_PATIENCE), text)
             split = []
         else:
             self.tables = tables
