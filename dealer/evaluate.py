@@ -17,6 +17,7 @@ array([348])
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -27,7 +28,7 @@ from .expr import (
     SuitHcp, Ternary, Tricks, Truth, Xor, walk,
 )
 from .grid import ARITH, COMPARE
-from .shapes import ALL_SHAPES
+from .shapes import ShapeSet
 
 __all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table", "imps", "score",
            "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape", "ltc_table", "LTC"]
@@ -233,11 +234,13 @@ class _Deals:
         return np.asarray(sum(table[self.holding(seat, s)] for s in range(4)))
 
 
-def _shape_table(shapes: object) -> np.ndarray:
+@lru_cache(maxsize=1024)
+def _shape_table(shapes: ShapeSet) -> np.ndarray:
+    """Whether each (spades, hearts, diamonds, clubs) is one of ``shapes``, as a 14^4 table (built once a set)."""
     ok = np.zeros((14, 14, 14, 14), dtype=bool)
-    for s in ALL_SHAPES:
-        if s in shapes:  # type: ignore[operator]
-            ok[s] = True
+    for s in shapes:
+        ok[s] = True
+    ok.setflags(write=False)
     return ok
 
 

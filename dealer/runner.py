@@ -374,7 +374,10 @@ class ScriptDealer:
         got = 0
         used = 0
         while got < produce and used < hits:
-            batch = min(_BATCH, hits - used, max(64, 2 * (produce - got)))
+            # enough superset deals for what is still wanted at the rate kept so far (a rare filter would
+            # otherwise take thousands of small batches), within the batch size
+            rate = (got + 1) / (used + 2)
+            batch = min(_BATCH, hits - used, max(64, int(1.25 * (produce - got) / rate) + 1))
             masks = self.tables.sample_masks(batch, rng)
             flags = (self.holds(masks, rng) if self.filter is not None
                      else np.ones(len(masks), dtype=bool))  # evaluated once: rnd's values are drawn once
