@@ -56,10 +56,14 @@ from .statements import Average, EvalContract, Frequency, Print, PrintES, Script
 from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
+           "COUNT_PATIENCE",
            "JOINT_PATIENCE", "JOINT_COMPACT_PATIENCE", "DENSE_PATIENCE", "UNION_PATIENCE", "wilson"]
 
 #: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
 PATIENCE = 1_000_000
+#: The reachable joint states ``kibitz count`` and ``kibitz deal`` let tables reach before they filter (an
+#: explicit ``--limit`` lets them try up to it): a failed attempt at 40,000,000 took 15-25 s on real scripts.
+COUNT_PATIENCE = 5_000_000
 #: The table cells ``run_script`` lets a condition across seats (counted exactly) take before filtering it.
 JOINT_PATIENCE = 20_000_000
 #: The same for tables of the reachable states only (slower to build, and to find too large).

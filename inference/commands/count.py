@@ -24,7 +24,7 @@ import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_json, add_seed, add_spec
+from .options import Subparsers, add_json, add_seed, add_spec, limit_of
 
 if TYPE_CHECKING:
     from dealer.runner import ScriptDealer
@@ -50,7 +50,8 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     script, text, _ = read_statements(args.spec, args.spec_file)
     start = time.perf_counter()
     try:
-        run = ScriptDealer(script, limit=args.limit, text=text.strip())
+        limit, patience = limit_of(args)
+        run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
     dealer = run.tables
@@ -95,6 +96,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
 def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, start: float) -> int:
     """Print the estimate of a count the tables cannot give exactly (text, or JSON with ``--json``)."""
     from dealer import D
+    from dealer.runner import COUNT_PATIENCE
 
     result = run.count(draws=args.draws, seed=args.seed)
     elapsed = time.perf_counter() - start
@@ -116,7 +118,11 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     print(f"superset:     {result.superset:,} deals, exactly; {result.accepted:,} of {result.drawn:,} drawn from it "
           "met the whole condition", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
-    print("exact:        no (an estimate)", file=out)
+    hint = ""
+    if run.loosened and args.limit is None:  # the tables' size, not the condition, made it an estimate
+        hint = (f"; {', '.join(s.name for s in run.loosened)} filtered, for tables past {COUNT_PATIENCE:,} states "
+                "were not tried: --limit CELLS tries them")
+    print("exact:        no (an estimate)" + hint, file=out)
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_format, add_n, add_output, add_seed, add_spec
+from .options import Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of
 
 __all__ = ["register", "run_deal"]
 
@@ -25,7 +25,8 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
 
     script, text, _ = read_statements(args.spec, args.spec_file)
     n = args.n if args.n is not None else (script.produce if script.produce is not None else 10)
-    dealer = ScriptDealer(script, limit=args.limit, text=text.strip())  # exact tables, or filtered uniformly
+    limit, patience = limit_of(args)
+    dealer = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)  # exact, or filtered uniformly
     if dealer.tables.is_empty:
         raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.tables.explain_empty()}")
     rng = make_rng(args.seed if args.seed is not None else script.seed)

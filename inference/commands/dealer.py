@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_limit, add_output, add_seed, whole
+from .options import Subparsers, add_limit, add_output, add_seed, limit_of, whole
 
 GENERATE = whole("-g", 0)
 
@@ -43,7 +43,7 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
         syntax, text, source = read_statements(args.script, None)
     if args.produce is not None and args.produce < 0:
         raise DealerError(f"invalid -p {args.produce}: expected a number of deals >= 0")
-    options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=args.limit,
+    options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=limit_of(args)[0],
                    text=text, quiet=args.quiet, verbose=not args.verbose)
     if args.output:
         try:

@@ -181,9 +181,20 @@ def add_spec(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
 
 
 def add_limit(p: argparse.ArgumentParser) -> None:
-    """``--limit CELLS``: the largest table the exact dealer may build."""
-    p.add_argument("--limit", type=LIMIT, default=DEFAULT_LIMIT,
-                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT_LIMIT:,})")
+    """``--limit CELLS``: the largest table the exact dealer may build (None when not given: see :func:`limit_of`)."""
+    p.add_argument("--limit", type=LIMIT, default=None,
+                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT_LIMIT:,}); given, a "
+                        "script's count tries tables up to it before it filters")
+
+
+def limit_of(args: argparse.Namespace) -> tuple[int, int | None]:
+    """The table limit ``--limit`` asks for, and the patience to try first (None: the whole limit, for a
+    ``--limit`` given; else :data:`dealer.runner.COUNT_PATIENCE`)."""
+    from dealer.runner import COUNT_PATIENCE
+
+    if args.limit is None:
+        return DEFAULT_LIMIT, COUNT_PATIENCE
+    return int(args.limit), None
 
 
 def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:

@@ -25,7 +25,7 @@ from dealer.errors import InvalidFileError
 
 from ..errors import InvalidArgumentError
 
-from .options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec
+from .options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec, limit_of
 
 if TYPE_CHECKING:
     from dealer.deal import Deal
@@ -72,7 +72,7 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     from .inputs import load_script
 
     script = load_script(args.spec, args.spec_file) if (args.spec or args.spec_file) else None
-    dealer = ExactDealer(script.spec, limit=args.limit) if script else None
+    dealer = ExactDealer(script.spec, limit=limit_of(args)[0]) if script else None
     seats = [Seat.parse(s) for s in args.hand] if args.hand else list(Seat)
     features = args.feature or list(FEATURES)
     for f in features:

@@ -132,3 +132,19 @@ def test_dealer_refuses_its_unsupported_options_in_one_line(tmp_path: Path) -> N
         assert status == 2 and out == "" and word in err and len(err.strip().splitlines()) == 1
     status, out, _ = run("dealer", "-V")
     assert status == 0 and out.startswith("kibitz dealer ")
+
+
+FOUR_SEATS = ("shape(north, any 4333 + any 4432 + any 5332) && hcp(north) >= 15 && hcp(north) <= 17 && "
+              "hearts(south) >= 5 && hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 && spades(west) <= 4")
+
+
+def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
+    # its exact tables reach 48.5 million states: by default count stops at its patience and says so;
+    # with --limit the user chose the size, so there is nothing to suggest
+    status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1")
+    assert status == 0 and "exact:        no (an estimate); E, W filtered" in out and "--limit CELLS" in out
+    status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1", "--limit", "1000000")
+    assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
+    # a condition no table holds (a third count) is an estimate whatever the size: no hint
+    status, out, _ = run("count", "hcp(north) >= 12 && cccc(north) >= 1200", "--draws", "2000", "--seed", "1")
+    assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
