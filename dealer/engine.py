@@ -393,45 +393,22 @@ class CompactTables(_Tracked):
             m2 = [a.size[t + 1] for a in self.automata]
             radix = [int(np.prod(m[i + 1:])) for i in range(self.k)]
             radix2 = [int(np.prod(m2[i + 1:])) for i in range(self.k)]
-            # each seat either takes card t or not: its part of the next key, each way, once per layer;
-            # a destination's key is then the sum of the parts not taking, with its own seat's swapped
-            skip_part, take_part = [], []
-            skip_dead = np.zeros(len(keys), dtype=np.int8)  # how many seats cannot skip the card
-            skip_dead_of = []
-            take_dead = []
-            skip_w: list[np.ndarray | None] = []
-            take_w: list[np.ndarray | None] = []
-            for i, a in enumerate(self.automata):
-                state = (keys // radix[i]) % m[i] if self.k > 1 else keys
-                nx0 = a.next0[t][state].astype(np.int64)
-                nx1 = a.next1[t][state].astype(np.int64)
-                skip_dead_of.append((nx0 < 0).astype(np.int8))
-                skip_dead += skip_dead_of[-1]
-                take_dead.append(nx1 < 0)
-                skip_part.append(np.maximum(nx0, 0) * radix2[i])
-                take_part.append(np.maximum(nx1, 0) * radix2[i])
-                w0, w1 = a.weight0[t], a.weight1[t]
-                skip_w.append(None if w0 is None else w0[state].astype(np.int64))
-                take_w.append(None if w1 is None else w1[state].astype(np.int64))
-            skip_key = np.zeros(len(keys), dtype=np.int64)
-            for part in skip_part:
-                skip_key += part
+            state = [(keys // radix[i]) % m[i] for i in range(self.k)]
             targets = []
             wts: list[np.ndarray | None] = []
             for d in range(self.n_dest):
-                if d < self.k:  # seat d takes the card: the others skip it
-                    dead = take_dead[d] | (skip_dead - skip_dead_of[d] > 0)
-                    key2 = skip_key - skip_part[d] + take_part[d]
-                    ws = [take_w[i] if i == d else skip_w[i] for i in range(self.k)]
-                else:  # the pool takes it: every seat skips
-                    dead = skip_dead > 0
-                    key2 = skip_key
-                    ws = skip_w
+                idx, ws = self._moves(t, d)
+                alive = np.ones(len(keys), dtype=bool)
+                key2 = np.zeros(len(keys), dtype=np.int64)
                 w_total: np.ndarray | None = None
-                for wi in ws:
-                    if wi is not None:
+                for i in range(self.k):
+                    nx = idx[i][state[i]].astype(np.int64)
+                    alive &= nx >= 0
+                    key2 += np.maximum(nx, 0) * radix2[i]
+                    if ws[i] is not None:
+                        wi = cast(np.ndarray, ws[i])[state[i]].astype(np.int64)
                         w_total = wi if w_total is None else w_total * wi
-                targets.append(np.where(dead, -1, key2))
+                targets.append(np.where(alive, key2, -1))
                 wts.append(w_total)
             live = np.concatenate([x[x >= 0] for x in targets]) if targets else np.zeros(0, dtype=np.int64)
             uniq = unique_ints(live)
