@@ -25,8 +25,9 @@ True
 
 from __future__ import annotations
 
-from itertools import accumulate
 from functools import lru_cache
+from itertools import accumulate, product
+from math import prod
 from typing import Iterator, Mapping, Sequence
 
 import numpy as np
@@ -37,17 +38,19 @@ from .engine import DEFAULT_LIMIT
 from .errors import SpecError, SpecLimitError, UnsupportedSpecError
 from .evaluate import STANDARD, Counts
 from .exact import ExactDealer
-from .expr import And, Compare, Cond, Node, Not, Or, Pos, Xor
+from .expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
 from .rng import RandomSource, make_rng
 from .seat import Seat
 from .spec import DealSpec
 
-__all__ = ["UnionDealer", "MAX_ATOMS", "MAX_PARTS", "negate", "atoms_of"]
+__all__ = ["UnionDealer", "MAX_ATOMS", "MAX_PARTS", "MAX_PLACED_PARTS", "negate", "atoms_of"]
 
 #: The most atoms (distinct parts the tables hold alone) a condition may have to be split into cubes.
 MAX_ATOMS = 16
 #: The most cubes (disjoint per-seat specs, one table each) a union may have.
 MAX_PARTS = 64
+#: The most parts once the cards a seat lacks are placed with the other seats (each such card: three parts).
+MAX_PLACED_PARTS = 128
 _MAX_VISITS = 1 << 14  # nodes of the decision tree looked at before giving up
 
 
@@ -120,6 +123,37 @@ def _truth(c: Node, values: Mapping[int, bool]) -> bool | None:
         inner = _truth(c.item, values)
         return None if inner is None else not inner
     return None  # an atom not yet set
+
+
+def _placed_cards(conditions: Sequence[Cond], literal_sets: list[list[Cond]]) -> list[list[Cond]]:
+    """The parts with each "a seat lacks a card" (``!hascard(west, 2C)``) on a seat that nothing else in its
+    part constrains written as the card held by one of the other three seats, a part for each (disjoint,
+    for a card is in one hand): a card placed leaves the seat free to deal with the others, where a card
+    forbidden makes the tables follow the seat. A part is split so while the parts stay within
+    :data:`MAX_PLACED_PARTS`; the others keep their forbidden cards."""
+    out: list[list[Cond]] = []
+    for k, literals in enumerate(literal_sets):
+        bound = {s for c in list(conditions) + literals if not _is_card(c) for s in c.seats()}
+        if not bound:  # only cards: tables that follow the seats' card counts are small already
+            out.append(literals)
+            continue
+        options: list[list[Cond]] = []
+        for c in literals:
+            if isinstance(c, Not) and isinstance(c.item, HasCard) and c.item.seat not in bound:
+                options.append([HasCard(s, c.item.card, pos=c.pos) for s in Seat if s != c.item.seat])
+            else:
+                options.append([c])
+        ways = prod(len(o) for o in options)
+        if len(out) + ways + len(literal_sets) - k - 1 > MAX_PLACED_PARTS:
+            out.append(literals)
+            continue
+        out.extend(list(chosen) for chosen in product(*options))
+    return out
+
+
+def _is_card(c: Cond) -> bool:
+    """``hascard(...)`` or its negation."""
+    return isinstance(c, HasCard) or (isinstance(c, Not) and isinstance(c.item, HasCard))
 
 
 def _cubes(residual: Sequence[Cond], atoms: Sequence[Sequence[Cond]]) -> Iterator[list[tuple[int, bool]]]:
@@ -196,8 +230,18 @@ class UnionDealer:
             return None
         parts: list[ExactDealer] = []
         spent = 0
-        for cube in cubes:
+        literal_sets = []
+        for cube in cubes:  # the cubes that can be dealt (a tree over the atoms also sets contradictory ones)
             literals = [atoms[i][0] if v else negate(atoms[i][0]) for i, v in cube]
+            try:
+                DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
+                                         side_counts=side_counts, hcp_seats=hcp_seats)
+            except UnsupportedSpecError:
+                return None
+            except SpecError:
+                continue
+            literal_sets.append(literals)
+        for literals in _placed_cards(conditions, literal_sets):
             try:
                 spec = DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
                                                 side_counts=side_counts, hcp_seats=hcp_seats)

@@ -12,6 +12,7 @@ from dealer.runner import ScriptDealer
 from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 from dealer.syntax import parse_condition
+from dealer.seat import Seat
 from dealer.union import MAX_PARTS, UnionDealer
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -52,3 +53,24 @@ def test_a_cube_sets_only_the_atoms_it_needs() -> None:
     assert union is not None and len(union.parts) == 7
     none = exact(" && ".join(f"!hascard({s}, {c})" for s, c in cards))
     assert union.count() == exact("1") - none
+
+
+@pytest.mark.parametrize("events, west_free", [
+    # the leveling code: West and East only hold or lack cards, so a card West lacks is placed with one of
+    # the other three seats (three disjoint parts) and West is dealt with the unconstrained seats
+    (["hcp(north) >= 12 && hcp(north) <= 14 && hascard(west, C2)", "!hascard(west, C3) && spades(north) >= 5"],
+     True),
+    # West constrained too: its lacking a card stays a forbidden card of its tables
+    (["!hascard(west, C3) && hcp(west) >= 10", "hascard(north, SA) && !hascard(west, HA)"], False),
+])
+def test_a_card_a_free_seat_lacks_is_placed_with_the_others(events: list[str], west_free: bool) -> None:
+    cond = " || ".join(f"({e})" for e in events)
+    union = UnionDealer.build([], [parse_condition(cond)], {})
+    assert union is not None
+    assert union.count() == inclusion_exclusion(events)  # the oracle deals '!hascard' as a forbidden card
+    tracked_west = any(Seat.W in part.tracked for part in union.parts)
+    assert tracked_west is not west_free
+    run = ScriptDealer(parse_statements(f"condition {cond}\n", source="u.dl"))
+    assert run.exact and run.count().deals == union.count()
+    run.filter = parse_condition(cond)  # the runner's evaluator checks every deal the union deals
+    assert run.holds(union.sample_masks(400, seed=3)).all()
