@@ -41,6 +41,7 @@ import numpy as np
 
 from .engine import DEFAULT_LIMIT
 from .errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
+from .checks import check_int
 from .cross import JointCondition, joinable
 from .evaluate import ALT_DEFAULTS, STANDARD, Counts, check_runnable, evaluate
 from .exact import ExactDealer
@@ -56,7 +57,7 @@ from .statements import Average, EvalContract, Frequency, Print, PrintES, Script
 from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE", "PATIENCE",
-           "COUNT_PATIENCE",
+           "COUNT_PATIENCE", "DRAWS", "SOLVER_DRAWS",
            "JOINT_PATIENCE", "JOINT_COMPACT_PATIENCE", "DENSE_PATIENCE", "UNION_PATIENCE", "wilson"]
 
 #: The joint states ``run_script`` lets exact tables reach before it filters a seat instead (seconds, not minutes).
@@ -76,6 +77,10 @@ UNION_PATIENCE = 20_000_000
 #: ``dealer``'s defaults: deals produced, and random deals generated at most.
 DEFAULT_PRODUCE = 40
 DEFAULT_GENERATE = 10_000_000
+#: The deals of the superset an estimated count draws; when the filter asks the double-dummy solver
+#: (``tricks``: some 0.1 s a deal), fewer.
+DRAWS = 100_000
+SOLVER_DRAWS = 300
 _BATCH = 65536
 
 
@@ -202,6 +207,8 @@ class ScriptDealer:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
         # the filter's parts, those that ask the double-dummy solver last: it sees only the deals the others keep
         self._parts = sorted(_conjuncts(self.residual), key=lambda c: any(isinstance(n, Tricks) for n in walk(c)))
+        #: Whether the filter asks the double-dummy solver (a deal takes it some 0.1 s: fewer draws, small batches).
+        self.solves = any(isinstance(n, Tricks) for c in self._parts for n in walk(c))
 
     def _tables(self, trial: int, joint_limit: int, limit: int) -> ExactDealer | None:
         """The tables of the spec, with its joint conditions if they fit ``joint_limit``, else without them
@@ -320,8 +327,12 @@ class ScriptDealer:
             return masks
         return np.asarray(masks[self.holds(masks, rng)])
 
-    def count(self, draws: int = 100_000, seed: RandomSource = None) -> CountResult:
-        """The number of deals meeting the condition: exact, or estimated from ``draws`` deals of the superset."""
+    def count(self, draws: int | None = None, seed: RandomSource = None) -> CountResult:
+        """The number of deals meeting the condition: exact, or estimated from ``draws`` deals of the superset
+        (by default :data:`DRAWS`, or :data:`SOLVER_DRAWS` when the filter asks the double-dummy solver)."""
+        if draws is None:
+            draws = SOLVER_DRAWS if self.solves else DRAWS
+        check_int(draws, "draws", DealerError, lo=1)
         total = self.tables.count()
         superset = int(total)
         if self.exact or superset == 0:
@@ -382,6 +393,8 @@ class ScriptDealer:
             # otherwise take thousands of small batches), within the batch size
             rate = (got + 1) / (used + 2)
             batch = min(_BATCH, hits - used, max(64, int(1.25 * (produce - got) / rate) + 1))
+            if self.solves:  # every deal of a batch is solved: no more than a few beyond the one that completes
+                batch = min(batch, 64)
             masks = self.tables.sample_masks(batch, rng)
             flags = (self.holds(masks, rng) if self.filter is not None
                      else np.ones(len(masks), dtype=bool))  # evaluated once: rnd's values are drawn once

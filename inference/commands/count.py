@@ -147,7 +147,8 @@ def register(sub: Subparsers) -> None:
                               "deal satisfies the spec) is null when some do.")
     add_spec(p)
     add_json(p, 'the count ({"deals": N, ...})')
-    p.add_argument("--draws", type=int, default=100_000,
-                   help="deals drawn to estimate a count the tables cannot give exactly (default 100,000)")
+    p.add_argument("--draws", type=int, default=None,
+                   help="deals drawn to estimate a count the tables cannot give exactly (default 100,000; 300 when "
+                        "the condition asks for tricks, each deal solved double dummy)")
     add_seed(p, None)
     p.set_defaults(handler=run_count)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from dealer import Deal
 from tests.inference.commands.helpers import run
 
@@ -148,3 +150,18 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
     # a condition no table holds (a third count) is an estimate whatever the size: no hint
     status, out, _ = run("count", "hcp(north) >= 12 && cccc(north) >= 1200", "--draws", "2000", "--seed", "1")
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
+
+
+def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
+    # each deal that reaches 'tricks' is solved double dummy (some 0.1 s): an estimate draws SOLVER_DRAWS deals by
+    # default, not DRAWS (100,000 solves would take hours); cccc >= 1900 keeps almost none from the solver
+    pytest.importorskip("endplay")
+    from dealer.runner import DRAWS, SOLVER_DRAWS, ScriptDealer
+    from dealer.statements import parse_statements
+
+    text = "condition cccc(north) >= 1900 && tricks(north, notrump) >= 0\n"
+    run = ScriptDealer(parse_statements(text, source="t.dl"), text=text)
+    assert run.solves and not run.exact and SOLVER_DRAWS < DRAWS
+    assert run.count(seed=1).drawn == SOLVER_DRAWS
+    plain = ScriptDealer(parse_statements("condition cccc(north) >= 1900\n", source="p.dl"))
+    assert not plain.solves and plain.count(seed=1).drawn == DRAWS
