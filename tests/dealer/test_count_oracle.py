@@ -426,7 +426,7 @@ def text_endings(draw: st.DrawFn) -> tuple[str, list[int], dict[Seat, list[Pred]
                 n = max(0, hcp + draw(st.integers(-4, 4)))
                 return f"hcp({name}) {op} {n}", lambda m, n=n, op=op: _OPS[op](hand_hcp(m), n)
             if kind == 2:
-                if draw(st.booleans()):
+                if draw(st.booleans()) and max(shape) < 10:  # a suit of 10+ has no digit of its own in a pattern
                     pat = "".join(str(x) for x in shape)
                     if draw(st.booleans()):
                         pat = "any " + "".join(str(x) for x in sorted(shape, reverse=True))
