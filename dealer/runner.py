@@ -206,9 +206,11 @@ class ScriptDealer:
         if self.residual:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
         # the filter's parts, those that ask the double-dummy solver last: it sees only the deals the others keep
-        self._parts = sorted(_conjuncts(self.residual), key=lambda c: any(isinstance(n, Tricks) for n in walk(c)))
+        conjuncts = _conjuncts(self.residual)
+        solved = [any(isinstance(n, Tricks) for n in walk(c)) for c in conjuncts]
+        self._parts = [c for c, _ in sorted(zip(conjuncts, solved), key=lambda pair: pair[1])]
         #: Whether the filter asks the double-dummy solver (a deal takes it some 0.1 s: fewer draws, small batches).
-        self.solves = any(isinstance(n, Tricks) for c in self._parts for n in walk(c))
+        self.solves = any(solved)
 
     def _tables(self, trial: int, joint_limit: int, limit: int) -> ExactDealer | None:
         """The tables of the spec, with its joint conditions if they fit ``joint_limit``, else without them

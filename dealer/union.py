@@ -129,7 +129,7 @@ def _placed_cards(conditions: Sequence[Cond], literal_sets: list[list[Cond]]) ->
     """The parts with each "a seat lacks a card" (``!hascard(west, 2C)``) on a seat that nothing else in its
     part constrains written as the card held by one of the other three seats, a part for each (disjoint,
     for a card is in one hand): a card placed leaves the seat free to deal with the others, where a card
-    forbidden makes the tables follow the seat. A part is split so while the parts stay within
+    forbidden makes the tables follow the seat. Parts are split while the parts stay within
     :data:`MAX_PLACED_PARTS`; the others keep their forbidden cards."""
     out: list[list[Cond]] = []
     for k, literals in enumerate(literal_sets):
@@ -231,11 +231,12 @@ class UnionDealer:
         parts: list[ExactDealer] = []
         spent = 0
         literal_sets = []
+        ready: dict[int, DealSpec] = {}  # the specs of the cubes, by their literals: a part not split reuses it
         for cube in cubes:  # the cubes that can be dealt (a tree over the atoms also sets contradictory ones)
             literals = [atoms[i][0] if v else negate(atoms[i][0]) for i, v in cube]
             try:
-                DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
-                                         side_counts=side_counts, hcp_seats=hcp_seats)
+                ready[id(literals)] = DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
+                                                               side_counts=side_counts, hcp_seats=hcp_seats)
             except UnsupportedSpecError:
                 return None
             except SpecError:
@@ -243,8 +244,8 @@ class UnionDealer:
             literal_sets.append(literals)
         for literals in _placed_cards(conditions, literal_sets):
             try:
-                spec = DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
-                                                side_counts=side_counts, hcp_seats=hcp_seats)
+                spec = ready.get(id(literals)) or DealSpec.from_conditions(
+                    list(conditions) + literals, predeals, counts=counts, side_counts=side_counts, hcp_seats=hcp_seats)
             except UnsupportedSpecError:  # the atoms do not fit the tables together with the other conditions
                 return None
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal

@@ -24,7 +24,7 @@ import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_json, add_seed, add_spec, limit_of
+from .options import Subparsers, add_json, add_seed, add_spec, limit_of, whole
 
 if TYPE_CHECKING:
     from dealer.runner import ScriptDealer
@@ -147,7 +147,7 @@ def register(sub: Subparsers) -> None:
                               "deal satisfies the spec) is null when some do.")
     add_spec(p)
     add_json(p, 'the count ({"deals": N, ...})')
-    p.add_argument("--draws", type=int, default=None,
+    p.add_argument("--draws", type=whole("--draws", 1), default=None,
                    help="deals drawn to estimate a count the tables cannot give exactly (default 100,000; 300 when "
                         "the condition asks for tricks, each deal solved double dummy)")
     add_seed(p, None)

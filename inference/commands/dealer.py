@@ -14,7 +14,7 @@ from typing import TextIO
 
 from .options import Subparsers, add_limit, add_output, add_seed, limit_of, whole
 
-GENERATE = whole("-g", 0)
+PRODUCE, GENERATE = whole("-p", 0), whole("-g", 0)
 
 __all__ = ["register", "run_dealer"]
 
@@ -41,8 +41,6 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
         syntax = parse_statements_noted(text, source)
     else:
         syntax, text, source = read_statements(args.script, None)
-    if args.produce is not None and args.produce < 0:
-        raise DealerError(f"invalid -p {args.produce}: expected a number of deals >= 0")
     options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=limit_of(args)[0],
                    text=text, quiet=args.quiet, verbose=not args.verbose)
     if args.output:
@@ -77,7 +75,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("script", metavar="SCRIPT", nargs="?", help="the script: a file, or its text; - (or none, "
                                                                  "from a pipe) reads standard input")
     add_seed(p, None, shown="the script's seed, else a fresh one", short="-s")
-    p.add_argument("-p", "--produce", type=int, default=None,
+    p.add_argument("-p", "--produce", type=PRODUCE, default=None,
                    help="deals to produce (default: the script's produce, else 40)")
     p.add_argument("-g", "--generate", type=GENERATE, default=None,
                    help="most deals to generate, as dealer counts them (default: the script's generate, else "

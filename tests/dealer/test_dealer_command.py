@@ -132,6 +132,11 @@ def test_dealer_refuses_its_unsupported_options_in_one_line(tmp_path: Path) -> N
     for argv, word in ((["-e"], "exhaust"), (["-l", "library.dat"], "library.dat")):
         status, out, err = run("dealer", *argv, str(path))
         assert status == 2 and out == "" and word in err and len(err.strip().splitlines()) == 1
+    for argv, shown in ((["-p=-1"], "-p -1"), (["-g=-5"], "-g -5"), (["-g", "lots"], "'lots'")):
+        status, out, err = run("dealer", *argv, str(path))
+        assert status == 2 and out == "" and shown in err and len(err.strip().splitlines()) == 1
+    status, out, err = run("count", "hcp(north) >= 30 && cccc(north) >= 1200", "--draws", "0")
+    assert status == 2 and out == "" and "--draws 0" in err
     status, out, _ = run("dealer", "-V")
     assert status == 0 and out.startswith("kibitz dealer ")
 
