@@ -37,7 +37,7 @@ from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from dealer.exact import ExactDealer, _suit_automaton  # noqa: E402
+from dealer.exact import ExactDealer, clear_caches  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
 
 _bench = importlib.util.spec_from_file_location("dealer_benchmark", Path(__file__).with_name("dealer.py"))
@@ -53,7 +53,7 @@ Result = tuple[int, float]  # deals produced, seconds
 
 
 def kibitz(spec: str, n: int, cap: float, seed: int) -> Result:
-    _suit_automaton.cache_clear()
+    clear_caches()
     start = time.perf_counter()
     ExactDealer(DealSpec.parse(spec)).sample_masks(n, seed)
     return n, time.perf_counter() - start

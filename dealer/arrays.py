@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["unique_ints", "unique_inverse", "unique_rows"]
+__all__ = ["unique_ints", "unique_inverse", "unique_rows", "count_distinct"]
 
 
 def unique_ints(values: np.ndarray) -> np.ndarray:
@@ -32,22 +32,61 @@ def unique_ints(values: np.ndarray) -> np.ndarray:
     return flat[keep]
 
 
-def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The sorted distinct values of an integer array, an index of each in ``values`` (some occurrence,
-    not necessarily the first), and each value's place among them (``values == uniq[inverse]``).
+def unique_inverse(values: np.ndarray, bits: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted distinct values of an integer array, an index of each in ``values`` (some occurrence:
+    the first when the values are packed), and each value's place among them (``values == uniq[inverse]``).
 
-    >>> [a.tolist() for a in unique_inverse(np.array([7, 2, 7]))][::2]
-    [[2, 7], [1, 0, 1]]
+    Non-negative values narrow enough to share an int64 with their positions are sorted packed with
+    them (a plain sort, some six times faster than ``argsort``); wider ones first have their high bits
+    replaced by their rank among the distinct high parts (the same order, fewer bits); the rest
+    are argsorted.
+    ``bits``, when given, promises ``0 <= values < 2**bits`` (the values are then not scanned for it).
+
+    >>> [a.tolist() for a in unique_inverse(np.array([7, 2, 7]))]
+    [[2, 7], [1, 0], [1, 0, 1]]
     """
     flat = np.asarray(values).reshape(-1)
-    order = np.argsort(flat)
-    ordered = flat[order]
+    if flat.size == 0:
+        return flat.copy(), np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    places = max(flat.size - 1, 1).bit_length()
+    if bits is None:
+        bits = int(flat.max()).bit_length() if int(flat.min()) >= 0 else 64
+    if bits + places > 63 and bits < 63:
+        # too wide to pack: the high bits are replaced by their rank among the distinct high parts
+        low = bits + places - 63
+        high_values, _, high_rank = unique_inverse(flat >> low, bits - low)
+        ranked = (high_rank.astype(np.int64) << low) | (flat & ((1 << low) - 1))
+        if (len(high_values) - 1).bit_length() + low + places <= 63:
+            uniq, some, inverse = unique_inverse(ranked, (len(high_values) - 1).bit_length() + low)
+            restored = (high_values[uniq >> low].astype(np.int64) << low) | (uniq & ((1 << low) - 1))
+            return restored.astype(flat.dtype, copy=False), some, inverse
+    if bits + places <= 63:
+        packed = np.left_shift(flat, places, dtype=np.int64)
+        packed |= np.arange(flat.size, dtype=np.int64)
+        packed.sort()
+        order = packed & ((1 << places) - 1)
+        ordered = packed
+        ordered >>= places
+    else:
+        order = np.argsort(flat)
+        ordered = flat[order]
     start = np.ones(flat.size, dtype=bool)
-    if flat.size > 1:
-        np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
+    np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
+    rank = np.cumsum(start, dtype=np.intp)
+    rank -= 1
     inverse = np.empty(flat.size, dtype=np.intp)
-    inverse[order] = np.cumsum(start) - 1
-    return ordered[start], order[start], inverse
+    inverse[order] = rank
+    return ordered[start].astype(flat.dtype, copy=False), order[start], inverse
+
+
+def count_distinct(values: np.ndarray) -> int:
+    """How many distinct values an integer array holds (one sort).
+
+    >>> count_distinct(np.array([3, 1, 3, 2]))
+    3
+    """
+    flat = np.sort(np.asarray(values).reshape(-1))
+    return int(flat.size and 1 + np.count_nonzero(flat[1:] != flat[:-1]))
 
 
 def unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:

@@ -30,6 +30,7 @@ import numpy as np
 from .automaton import SeatAutomaton
 from .arrays import unique_ints
 from .errors import SpecLimitError
+from .reach import reach
 
 __all__ = ["JointTables", "CompactTables", "make_tables", "DEFAULT_LIMIT", "bounded_uniform"]
 
@@ -383,48 +384,12 @@ class CompactTables(_Tracked):
                  limit: int = DEFAULT_LIMIT, backward: bool = True, final: np.ndarray | None = None) -> None:
         self._track(automata, n, pool, final)
         self.big: dict[int, _Layer] = {}
-        self.next: list[np.ndarray] = []  # per position: (n_dest, states) int64, -1 dead
-        self.weights: list[list[np.ndarray | None]] = []
-        self.keys: list[np.ndarray] = [np.zeros(1, dtype=np.int64)]
-        cells = 1
-        for t in range(n):
-            keys = self.keys[t]
-            m = [a.size[t] for a in self.automata]
-            m2 = [a.size[t + 1] for a in self.automata]
-            radix = [int(np.prod(m[i + 1:])) for i in range(self.k)]
-            radix2 = [int(np.prod(m2[i + 1:])) for i in range(self.k)]
-            state = [(keys // radix[i]) % m[i] for i in range(self.k)]
-            targets = []
-            wts: list[np.ndarray | None] = []
-            for d in range(self.n_dest):
-                idx, ws = self._moves(t, d)
-                alive = np.ones(len(keys), dtype=bool)
-                key2 = np.zeros(len(keys), dtype=np.int64)
-                w_total: np.ndarray | None = None
-                for i in range(self.k):
-                    nx = idx[i][state[i]].astype(np.int64)
-                    alive &= nx >= 0
-                    key2 += np.maximum(nx, 0) * radix2[i]
-                    if ws[i] is not None:
-                        wi = cast(np.ndarray, ws[i])[state[i]].astype(np.int64)
-                        w_total = wi if w_total is None else w_total * wi
-                targets.append(np.where(alive, key2, -1))
-                wts.append(w_total)
-            live = np.concatenate([x[x >= 0] for x in targets]) if targets else np.zeros(0, dtype=np.int64)
-            uniq = unique_ints(live)
-            cells += len(uniq)
-            if cells > limit:
-                raise SpecLimitError(
-                    f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
-                    f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
-                )
-            nxt = np.full((self.n_dest, len(keys)), -1, dtype=np.int64)
-            for d, tg in enumerate(targets):
-                ok = tg >= 0
-                nxt[d, ok] = np.searchsorted(uniq, tg[ok])
-            self.next.append(nxt)
-            self.weights.append(wts)
-            self.keys.append(uniq)
+        found = reach(self.automata, n, pool, limit)
+        self.next: list[np.ndarray] = found.next  # per position: (n_dest, states) int32, -1 dead
+        self.weights: list[list[np.ndarray | None]] = found.weights
+        self.sizes: list[int] = found.sizes
+        self.final_keys: np.ndarray = found.final_keys
+        cells = found.cells
         self.cells = cells
         self.tables: list[np.ndarray] = []
         if backward and self.k:  # no tracked seat (a dead spec is given none): nothing to count jointly
@@ -436,8 +401,8 @@ class CompactTables(_Tracked):
     def _build(self) -> None:
         n = self.n
         tables: list[np.ndarray] = [np.zeros(0)] * (n + 1)
-        tables[n] = (np.ones(len(self.keys[n]), dtype=np.int64) if self.final is None
-                     else self.final.reshape(-1)[self.keys[n]].astype(np.int64))
+        tables[n] = (np.ones(self.sizes[n], dtype=np.int64) if self.final is None
+                     else self.final.reshape(-1)[self.final_keys].astype(np.int64))
         for t in range(n - 1, -1, -1):
             nxt_vals = tables[t + 1]
             if nxt_vals.dtype != object:
@@ -471,7 +436,7 @@ class CompactTables(_Tracked):
         lo = np.ones(1, dtype=np.uint64)
         hi = np.ones(1, dtype=np.float64)
         for t in range(self.n):
-            size = len(self.keys[t + 1])
+            size = self.sizes[t + 1]
             new_lo = np.zeros(size, dtype=np.uint64)
             new_hi = np.zeros(size, dtype=np.float64)
             for d in range(self.n_dest):
@@ -488,7 +453,7 @@ class CompactTables(_Tracked):
         final_shape = tuple(a.size[self.n] for a in self.automata)
         out = np.zeros(final_shape, dtype=object)
         flat = out.reshape(-1)
-        for key, low, high in zip(self.keys[self.n].tolist(), lo.tolist(), hi.tolist()):
+        for key, low, high in zip(self.final_keys.tolist(), lo.tolist(), hi.tolist()):
             flat[key] = int(low) + (round((high - int(low)) / 2.0**64) << 64)
         return out
 

@@ -29,6 +29,7 @@ from .engine import DEFAULT_LIMIT, make_tables
 from .errors import ImpossibleSpecError, SpecError
 from .checks import check_int, shown
 from .numbering import D
+from .order import ORDER_SEARCH_FROM, candidate_orders, dense_size, honours_last
 from .rng import RandomSource, make_rng
 from .seat import Seat
 from .shapes import ALL_SHAPES, shape_index
@@ -36,7 +37,10 @@ from .sidecount import refine_labels
 from .spec import DealSpec, SeatSpec
 from .suit import Suit
 
-__all__ = ["ExactDealer", "FEATURES", "MAX_DEALS_AT_ONCE", "pattern_of"]
+__all__ = ["ExactDealer", "FEATURES", "MAX_DEALS_AT_ONCE", "ORDERS", "pattern_of", "clear_caches"]
+
+#: The card orders the tables may read in (:mod:`dealer.order`): ``auto`` picks the one with the fewest states.
+ORDERS = ("auto", "suit-major", "honours-last")
 
 #: The most deals one call returns in memory (draw more in batches with one generator: the stream continues).
 MAX_DEALS_AT_ONCE = 1_000_000
@@ -59,6 +63,26 @@ def pattern_of(shape: Sequence[int]) -> str:
 @lru_cache(maxsize=64)
 def _suit_automaton(key: bytes) -> SuitAutomaton:
     return build_suit_automaton(np.frombuffer(key, dtype=np.int32))
+
+
+@lru_cache(maxsize=64)
+def _projected(order: tuple[int, ...], predeal: int, forbidden: int, grid: bytes, suits: tuple[int, ...],
+               hcp_matters: bool, points: tuple[int, ...]) -> SeatAutomaton:
+    labels = np.frombuffer(grid, dtype=np.int32)
+    return build_projected_automaton(order, predeal, forbidden, labels, suits, hcp_matters, points)
+
+
+@lru_cache(maxsize=64)
+def _suit_major(order: tuple[int, ...], predeal: int, forbidden: int, grid: bytes,
+                points: tuple[int, ...]) -> SeatAutomaton:
+    return build_seat_automaton(order, predeal, forbidden, _suit_automaton(grid), {}, points, None)
+
+
+def clear_caches() -> None:
+    """Forget the automata built so far, so the next setup is a cold one (what a benchmark measures)."""
+    _suit_automaton.cache_clear()
+    _projected.cache_clear()
+    _suit_major.cache_clear()
 
 
 def _labels(spec: SeatSpec, seat: Seat, feature: str | None) -> np.ndarray:
@@ -96,13 +120,19 @@ class ExactDealer:
     ``limit`` bounds the table size; a spec beyond it raises
     :class:`~dealer.errors.SpecLimitError`. ``backend`` forces the dense or
     the compact (reachable states only) tables; by default the dense ones
-    are used when they fit the limit.
+    are used when they fit the limit. ``order`` forces the order the tables
+    read the cards in (:data:`ORDERS`, :mod:`dealer.order`); by default the
+    one whose tables promise the fewest states. Every order gives the same
+    count and the same distribution of deals.
     """
 
     def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT, backend: str = "auto",
-                 joint: JointCondition | None = None, _observe: tuple[Seat, str] | None = None) -> None:
+                 joint: JointCondition | None = None, order: str = "auto",
+                 _observe: tuple[Seat, str] | None = None) -> None:
         if not isinstance(spec, (DealSpec, str)):
             raise SpecError(f"expected a DealSpec or the text of a spec, got {shown(spec)}")
+        if order not in ORDERS:
+            raise SpecError(f"unknown order {shown(order)}: expected one of {', '.join(ORDERS)}")
         if joint is not None and not isinstance(joint, JointCondition):
             raise SpecError(f"joint: expected a JointCondition, got {shown(joint)}")
         check_int(limit, "limit", SpecError, lo=1)
@@ -114,6 +144,7 @@ class ExactDealer:
         observe = _observe
         self._observe = observe
         self.backend = backend
+        self._order = order
         predeal = [self.spec.seat(s).predeal.mask for s in Seat]
         placed = predeal[0] | predeal[1] | predeal[2] | predeal[3]
         free = tuple(i for i in range(52) if not (placed >> i & 1))
@@ -163,29 +194,32 @@ class ExactDealer:
         projections = [feature_projection(g) for g in label_grids]
         # HCP-light seats (HCP and at most two suit lengths, no holding filters) read the spot cards first
         # and the 16 honours last: HCP is tracked only over the last 16 positions, where the counts of
-        # completions are small. Shape-heavy seats read the cards suit by suit.
-        honours_last = bool(tracked) and all(
-            len(suits) <= 2 and not self.spec.seat(seat).holdings and self.spec.seat(seat).points is None
-            and seat not in self._side
-            for seat, (suits, _) in zip(tracked, projections)
-        ) and any(h for _, h in projections)
-        if honours_last:
-            free = tuple(sorted(free, key=lambda c: (c % 13 < 4, c)))
-        self.order = "honours-last" if honours_last else "suit-major"
+        # completions are small. Shape-heavy seats read the cards suit by suit, unless the tables of an
+        # honours-last order are smaller (dealer.order).
+        simple = all(
+            not self.spec.seat(seat).holdings and self.spec.seat(seat).points is None and seat not in self._side
+            for seat in tracked
+        )
+        if order == "honours-last" and not simple:
+            raise SpecError("order 'honours-last' needs seats without holding conditions, point counts or "
+                            "second counts")
+        plain = simple and bool(tracked) and any(h for _, h in projections)
+        honours = plain and all(len(suits) <= 2 for suits, _ in projections)
+        honours = honours if order == "auto" else order == "honours-last"
+        cards = honours_last(free) if honours else tuple(free)
+        self.automata: list[SeatAutomaton] = self._automata(cards, honours, tracked, label_grids, projections,
+                                                             predeal)
+        if plain and order != "suit-major" and dense_size(self.automata) > ORDER_SEARCH_FROM:
+            # the first candidate is the likeliest: if it does not beat the default, none is tried further
+            for i, other in enumerate(candidate_orders(free, [suits for suits, _ in projections])):
+                automata = self._automata(other, True, tracked, label_grids, projections, predeal)
+                if dense_size(automata) < dense_size(self.automata):
+                    cards, honours, self.automata = other, True, automata
+                elif i == 0:
+                    break
+        free = cards
+        self.order = "honours-last" if honours else "suit-major"
         self._plan = _Plan(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
-        self.automata: list[SeatAutomaton] = []
-        for seat, grid, (suits, hcp_matters) in zip(tracked, label_grids, projections):
-            ss = self.spec.seat(seat)
-            points = ss.card_points
-            if honours_last:
-                self.automata.append(build_projected_automaton(free, predeal[seat], ss.forbidden.mask, grid,
-                                                               suits, hcp_matters, points))
-                continue
-            suit_auto = _suit_automaton(grid.tobytes())
-            filters = {int(s): fn for s, fn in ss.holdings.items()}
-            side = None if ss.side is None else (ss.side.increments, self._side[seat])
-            self.automata.append(build_seat_automaton(free, predeal[seat], ss.forbidden.mask, suit_auto, filters,
-                                                      points, side))
         self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
         if accept is not None and not accept.any():
             self._dead = True
@@ -194,6 +228,28 @@ class ExactDealer:
                                   backward=observe is None, backend=backend, final=self._final)
         for a in self.automata:
             self._constant *= Fraction(a.constant, a.scale)
+
+    def _automata(self, order: tuple[int, ...], honours: bool, tracked: Sequence[Seat],
+                  label_grids: Sequence[np.ndarray], projections: Sequence[tuple[tuple[int, ...], bool]],
+                  predeal: Sequence[int]) -> list[SeatAutomaton]:
+        """The tracked seats' automata over the free cards in ``order`` (projected ones when ``honours``)."""
+        automata = []
+        for seat, grid, (suits, hcp_matters) in zip(tracked, label_grids, projections):
+            ss = self.spec.seat(seat)
+            points = ss.card_points
+            if honours:
+                automata.append(_projected(order, predeal[seat], ss.forbidden.mask,
+                                           grid.astype(np.int32).tobytes(), suits, hcp_matters, tuple(points)))
+                continue
+            key = grid.astype(np.int32).tobytes()
+            if not ss.holdings and ss.side is None:
+                automata.append(_suit_major(order, predeal[seat], ss.forbidden.mask, key, tuple(points)))
+                continue
+            filters = {int(s): fn for s, fn in ss.holdings.items()}
+            side = None if ss.side is None else (ss.side.increments, self._side[seat])
+            automata.append(build_seat_automaton(order, predeal[seat], ss.forbidden.mask, _suit_automaton(key),
+                                                 filters, points, side))
+        return automata
 
     def _final_accept(self, accept: np.ndarray) -> np.ndarray:
         """The joint acceptance read on the tracked seats' final states (one axis per tracked seat)."""
@@ -280,7 +336,7 @@ class ExactDealer:
         if self.is_empty:
             return {}
         observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, joint=self.joint,
-                               _observe=(seat, feature))
+                               order=self._order, _observe=(seat, feature))
         if observed._dead:  # pragma: no cover - the spec is not empty, so neither is this
             return {}
         pos = observed.tracked.index(seat)

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from dealer.arrays import unique_ints, unique_inverse, unique_rows
+from dealer.arrays import count_distinct, unique_ints, unique_inverse, unique_rows
 
 INTS = hnp.arrays(np.int64, st.integers(0, 300), elements=st.integers(-(1 << 62), (1 << 62)))
 SMALL = st.integers(-5, 5)
@@ -22,12 +22,18 @@ def test_unique_ints_is_np_unique(values: np.ndarray) -> None:
     assert np.array_equal(unique_ints(values), np.unique(values))
 
 
-@given(hnp.arrays(np.int64, st.integers(0, 300), elements=SMALL))
+@given(hnp.arrays(np.int64, st.integers(0, 300), elements=st.one_of(SMALL, st.integers(0, 1 << 62))))
 def test_unique_inverse_rebuilds_the_values(values: np.ndarray) -> None:
+    # small non-negative values take the packed sort, negative or wide ones the argsort
+    values = np.concatenate([values, values[::3]])
     uniq, some, inverse = unique_inverse(values)
-    assert np.array_equal(uniq, np.unique(values))
+    expected, expected_first = np.unique(values, return_index=True)
+    assert np.array_equal(uniq, expected)
     assert np.array_equal(uniq[inverse], values)
     assert np.array_equal(values[some], uniq)
+    if len(values) and values.min() >= 0 and values.max() < 1 << 40:  # packed with their positions: the first
+        assert np.array_equal(some, expected_first)
+    assert count_distinct(values) == len(expected)
 
 
 @settings(max_examples=150)
