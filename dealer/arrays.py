@@ -41,6 +41,7 @@ def unique_inverse(values: np.ndarray, bits: int | None = None) -> tuple[np.ndar
     replaced by their rank among the distinct high parts (the same order, fewer bits); the rest
     are argsorted.
     ``bits``, when given, promises ``0 <= values < 2**bits`` (the values are then not scanned for it).
+    The places are int32 (fewer than 2**31 values).
 
     >>> [a.tolist() for a in unique_inverse(np.array([7, 2, 7]))]
     [[2, 7], [1, 0], [1, 0, 1]]
@@ -72,9 +73,10 @@ def unique_inverse(values: np.ndarray, bits: int | None = None) -> tuple[np.ndar
         ordered = flat[order]
     start = np.ones(flat.size, dtype=bool)
     np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
-    rank = np.cumsum(start, dtype=np.intp)
+    narrow = np.int32 if flat.size < 1 << 31 else np.intp  # half the memory to write where it can
+    rank = np.cumsum(start, dtype=narrow)
     rank -= 1
-    inverse = np.empty(flat.size, dtype=np.intp)
+    inverse = np.empty(flat.size, dtype=narrow)
     inverse[order] = rank
     return ordered[start].astype(flat.dtype, copy=False), order[start], inverse
 
@@ -123,4 +125,4 @@ def unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
         inverse = np.empty(len(rows), dtype=np.intp)
         inverse[order] = np.cumsum(start) - 1
         first = order[start]
-    return (rows[first], inverse) if return_inverse else rows[first]
+    return (rows[first], inverse.astype(np.intp, copy=False)) if return_inverse else rows[first]

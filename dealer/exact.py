@@ -210,12 +210,11 @@ class ExactDealer:
         self.automata: list[SeatAutomaton] = self._automata(cards, honours, tracked, label_grids, projections,
                                                              predeal)
         if plain and order != "suit-major" and dense_size(self.automata) > ORDER_SEARCH_FROM:
-            # the first candidate is the likeliest: if it does not beat the default, none is tried further
-            for i, other in enumerate(candidate_orders(free, [suits for suits, _ in projections])):
+            # the candidates come likeliest first: the first that beats the default is taken
+            for other in candidate_orders(free, [suits for suits, _ in projections]):
                 automata = self._automata(other, True, tracked, label_grids, projections, predeal)
                 if dense_size(automata) < dense_size(self.automata):
                     cards, honours, self.automata = other, True, automata
-                elif i == 0:
                     break
         free = cards
         self.order = "honours-last" if honours else "suit-major"
