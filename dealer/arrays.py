@@ -74,8 +74,8 @@ def unique_inverse(values: np.ndarray, bits: int | None = None) -> tuple[np.ndar
     start = np.ones(flat.size, dtype=bool)
     np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
     narrow = np.int32 if flat.size < 1 << 31 else np.intp  # half the memory to write where it can
-    rank = np.cumsum(start, dtype=narrow)
-    rank -= 1
+    rank: np.ndarray = np.cumsum(start, dtype=narrow)
+    np.subtract(rank, 1, out=rank)
     inverse = np.empty(flat.size, dtype=narrow)
     inverse[order] = rank
     return ordered[start].astype(flat.dtype, copy=False), order[start], inverse
