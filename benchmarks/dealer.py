@@ -5,6 +5,8 @@ Prints two tables (median of ``--repeat`` runs): the exact dealer on specs, with
 (plain random deals filtered by the spec, time-capped) in the same process and the printing rates
 (``kibitz deal``'s PBN writer, and the batch printers of ``kibitz dealer``: printoneline,
 printpbn); then whole scripts (``dealer.runner``): exact or estimate, setup, deals/s produced.
+numpy's transparent-huge-page advice is off, as ``kibitz`` sets it (``NUMPY_MADVISE_HUGEPAGE=1`` in the
+environment measures with it on).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import statistics
 import sys
 import time
 
-import numpy as np
+os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")  # as the kibitz command runs (before numpy loads)
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 

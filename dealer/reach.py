@@ -66,6 +66,42 @@ def _moves(next0: np.ndarray, next1: np.ndarray, step: int) -> tuple[np.ndarray,
     return stay, take - stay
 
 
+def _successors(targets: np.ndarray, ok: np.ndarray, bits: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct live keys of ``targets`` (sorted) and, where ``ok``, each move's index among them
+    (int32, -1 elsewhere). The live keys are sorted packed with their places in ``targets`` (which is
+    overwritten), so the indices are written straight where they belong."""
+    flat = targets.reshape(-1)
+    places = max(flat.size - 1, 1).bit_length()
+    nxt = np.full(targets.shape, -1, dtype=np.int32)
+    if bits is None or bits + places > 63:
+        uniq, _, inverse = unique_inverse(flat[ok.reshape(-1)], bits)
+        nxt[ok] = inverse
+        return uniq, nxt
+    np.left_shift(flat, places, out=flat)
+    flat |= _positions(flat.size)
+    packed = flat[ok.reshape(-1)]
+    packed.sort()
+    where = packed & ((1 << places) - 1)
+    packed >>= places
+    start = np.ones(packed.size, dtype=bool)
+    np.not_equal(packed[1:], packed[:-1], out=start[1:])
+    rank: np.ndarray = np.cumsum(start, dtype=np.int32)
+    np.subtract(rank, 1, out=rank)
+    nxt.reshape(-1)[where] = rank
+    return packed[start], nxt
+
+
+_POSITIONS = np.arange(1 << 16, dtype=np.int64)
+
+
+def _positions(n: int) -> np.ndarray:
+    """``np.arange(n)`` as a view of one array kept between calls (grown when needed)."""
+    global _POSITIONS
+    if len(_POSITIONS) < n:
+        _POSITIONS = np.arange(max(n, 2 * len(_POSITIONS)), dtype=np.int64)
+    return _POSITIONS[:n]
+
+
 def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> Reach:
     """The joint states reachable from the start over ``n`` free cards; :class:`~dealer.errors.SpecLimitError`
     beyond ``limit`` states in all. A card goes to one tracked seat or, with a ``pool``, to the pool."""
@@ -115,18 +151,16 @@ def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> 
                     w_total = wi if w_total is None else w_total * wi
             wts.append(w_total)
         ok = targets >= 0  # a dead move's penalty makes its key negative
-        live = targets[ok]
+        count = int(np.count_nonzero(ok))
         # the distinct successors are counted (one sort) before their places are found, when they may pass
-        if cells + len(live) > limit and cells + count_distinct(live) > limit:
+        if cells + count > limit and cells + count_distinct(targets[ok]) > limit:
             raise SpecLimitError(
                 f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
                 f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
             )
-        uniq, _, inverse = unique_inverse(live, bits=None if radix else width)
+        uniq, nxt = _successors(targets, ok, None if radix else width)
+        del targets, ok
         cells += len(uniq)
-        nxt = np.full(targets.shape, -1, dtype=np.int32)
-        nxt[ok] = inverse
-        del targets, live, ok, inverse
         nexts.append(nxt)
         weights.append(wts)
         sizes.append(len(uniq))

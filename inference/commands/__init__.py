@@ -75,6 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     any other fault (``internal error``, with the exception's kind; ``KIBITZ_DEBUG=1`` shows the
     traceback instead).
     """
+    # numpy asks the kernel for transparent huge pages for its large arrays; where the kernel then
+    # compacts memory on a fault, the exact dealer's setups varied 1.5-2.8 s from run to run (1.7-1.9 s
+    # without); deals are drawn as fast either way. Before numpy is imported, unless the caller chose.
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help (0) or a bad command line (2, its one line already printed)

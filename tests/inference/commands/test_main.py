@@ -98,3 +98,25 @@ def test_command_modules_are_documented() -> None:
             if inspect.isfunction(obj) or inspect.isclass(obj):
                 assert obj.__doc__, f"{module.__name__}.{name}"
     assert inference.commands.__all__ == ["build_parser", "main"]
+
+
+@pytest.mark.parametrize("preset", [None, "1"])
+def test_numpy_is_not_asked_for_huge_pages_unless_the_caller_chose(preset: str | None) -> None:
+    """kibitz turns numpy's transparent-huge-page advice off before numpy loads (steadier setups), but
+    leaves a value the caller set."""
+    import os
+
+    code = (
+        "from inference.commands import main\n"
+        "import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['count', 'hcp(north) >= 30'])\n"
+        "import numpy\n"
+        "print(numpy._core.multiarray._get_madvise_hugepage())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMPY_MADVISE_HUGEPAGE"}
+    if preset is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = preset
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                          env=env)
+    assert proc.stdout.strip() == ("False" if preset is None else "True")
