@@ -146,8 +146,8 @@ FOUR_SEATS = ("shape(north, any 4333 + any 4432 + any 5332) && hcp(north) >= 15 
 
 
 def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
-    # its exact tables reach 48.5 million states: by default count stops at its patience and says so;
-    # with --limit the user chose the size, so there is nothing to suggest
+    # its exact tables reach 11 million states (spot cards first, honours last): by default count stops at
+    # its patience and says so; with --limit the user chose the size, so there is nothing to suggest
     status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1")
     assert status == 0 and "exact:        no (an estimate); E, W filtered" in out and "--limit CELLS" in out
     status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1", "--limit", "1000000")
@@ -155,6 +155,19 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
     # a condition no table holds (a third count) is an estimate whatever the size: no hint
     status, out, _ = run("count", "hcp(north) >= 12 && cccc(north) >= 1200", "--draws", "2000", "--seed", "1")
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
+
+
+@pytest.mark.slow
+def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None:
+    # the same seats with --limit 40000000: the tables fit, the count is exact and is the spec's own
+    from dealer.exact import ExactDealer
+    from dealer.spec import DealSpec
+
+    status, out, _ = run("count", FOUR_SEATS, "--limit", "40000000", "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert result["exact"] is True and result["estimate"] is None
+    assert result["deals"] == ExactDealer(DealSpec.parse(FOUR_SEATS)).count()
 
 
 def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
