@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["unique_ints", "unique_inverse", "unique_rows", "count_distinct"]
+__all__ = ["unique_ints", "unique_inverse", "rank_packed", "unique_rows"]
 
 
 def unique_ints(values: np.ndarray) -> np.ndarray:
@@ -64,31 +64,39 @@ def unique_inverse(values: np.ndarray, bits: int | None = None) -> tuple[np.ndar
     if bits + places <= 63:
         packed = np.left_shift(flat, places, dtype=np.int64)
         packed |= np.arange(flat.size, dtype=np.int64)
-        packed.sort()
-        order = packed & ((1 << places) - 1)
-        ordered = packed
-        ordered >>= places
+        uniq, where, rank, start = rank_packed(packed, places)
     else:
-        order = np.argsort(flat)
-        ordered = flat[order]
-    start = np.ones(flat.size, dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
-    narrow = np.int32 if flat.size < 1 << 31 else np.intp  # half the memory to write where it can
-    rank: np.ndarray = np.cumsum(start, dtype=narrow)
-    np.subtract(rank, 1, out=rank)
-    inverse = np.empty(flat.size, dtype=narrow)
-    inverse[order] = rank
-    return ordered[start].astype(flat.dtype, copy=False), order[start], inverse
+        where = np.argsort(flat)
+        ordered = flat[where]
+        start, rank = _ranks(ordered)
+        uniq = ordered[start]
+    inverse = np.empty(flat.size, dtype=rank.dtype)
+    inverse[where] = rank
+    return uniq.astype(flat.dtype, copy=False), where[start], inverse
 
 
-def count_distinct(values: np.ndarray) -> int:
-    """How many distinct values an integer array holds (one sort).
+def rank_packed(packed: np.ndarray, places: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Values packed with distinct places (``value << places | place``, non-negative), sorted in place:
+    the distinct values (sorted), then in sorted order every place, its value's rank among the
+    distinct values (int32 below 2**31 values) and whether it is its value's first.
 
-    >>> count_distinct(np.array([3, 1, 3, 2]))
-    3
+    >>> [a.tolist() for a in rank_packed(np.array([7 << 2 | 0, 2 << 2 | 1, 7 << 2 | 2]), 2)]
+    [[2, 7], [1, 0, 2], [0, 1, 1], [True, True, False]]
     """
-    flat = np.sort(np.asarray(values).reshape(-1))
-    return int(flat.size and 1 + np.count_nonzero(flat[1:] != flat[:-1]))
+    packed.sort()
+    where = packed & ((1 << places) - 1)
+    packed >>= places
+    start, rank = _ranks(packed)
+    return packed[start], where, rank, start
+
+
+def _ranks(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of sorted values: where each distinct one starts, and every value's rank among them."""
+    start = np.ones(ordered.size, dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
+    rank: np.ndarray = np.cumsum(start, dtype=np.int32 if ordered.size < 1 << 31 else np.intp)
+    np.subtract(rank, 1, out=rank)
+    return start, rank
 
 
 def unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:

@@ -23,12 +23,11 @@ No rejection, no floating point.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, cast
+from typing import Sequence
 
 import numpy as np
 
 from .automaton import SeatAutomaton
-from .arrays import unique_ints
 from .errors import SpecLimitError
 from .reach import reach
 
@@ -389,8 +388,7 @@ class CompactTables(_Tracked):
         self.weights: list[list[np.ndarray | None]] = found.weights
         self.sizes: list[int] = found.sizes
         self.final_keys: np.ndarray = found.final_keys
-        cells = found.cells
-        self.cells = cells
+        self.cells = found.cells
         self.tables: list[np.ndarray] = []
         if backward and self.k:  # no tracked seat (a dead spec is given none): nothing to count jointly
             self._build()

@@ -235,19 +235,17 @@ class ExactDealer:
         automata = []
         for seat, grid, (suits, hcp_matters) in zip(tracked, label_grids, projections):
             ss = self.spec.seat(seat)
-            points = ss.card_points
-            if honours:
-                automata.append(_projected(order, predeal[seat], ss.forbidden.mask,
-                                           grid.astype(np.int32).tobytes(), suits, hcp_matters, tuple(points)))
-                continue
+            points = tuple(ss.card_points)
             key = grid.astype(np.int32).tobytes()
-            if not ss.holdings and ss.side is None:
-                automata.append(_suit_major(order, predeal[seat], ss.forbidden.mask, key, tuple(points)))
-                continue
-            filters = {int(s): fn for s, fn in ss.holdings.items()}
-            side = None if ss.side is None else (ss.side.increments, self._side[seat])
-            automata.append(build_seat_automaton(order, predeal[seat], ss.forbidden.mask, _suit_automaton(key),
-                                                 filters, points, side))
+            if honours:
+                automata.append(_projected(order, predeal[seat], ss.forbidden.mask, key, suits, hcp_matters, points))
+            elif not ss.holdings and ss.side is None:
+                automata.append(_suit_major(order, predeal[seat], ss.forbidden.mask, key, points))
+            else:
+                filters = {int(s): fn for s, fn in ss.holdings.items()}
+                side = None if ss.side is None else (ss.side.increments, self._side[seat])
+                automata.append(build_seat_automaton(order, predeal[seat], ss.forbidden.mask,
+                                                     _suit_automaton(key), filters, points, side))
         return automata
 
     def _final_accept(self, accept: np.ndarray) -> np.ndarray:

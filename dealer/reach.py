@@ -10,7 +10,7 @@ Each position's successors are found in one pass: every seat's not-taking and
 taking moves are gathered once, the not-taking key is summed once, and the
 key of "seat ``d`` takes the card" is that sum with seat ``d``'s field
 changed. The distinct successors and each move's index among them come from
-one packed sort (:func:`dealer.arrays.unique_inverse`).
+one packed sort (:func:`dealer.arrays.rank_packed`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .arrays import count_distinct, unique_inverse
+from .arrays import rank_packed, unique_ints, unique_inverse
 from .automaton import SeatAutomaton
 from .errors import SpecLimitError
 
@@ -32,7 +32,7 @@ _KEY_BITS = 60
 _DEAD = -(1 << _KEY_BITS)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reach:
     """The reachable joint states: ``final_keys`` (the keys of the last position's, sorted: flat indices of
     the joint final states), ``sizes[t]`` (how many at position ``t``), ``next[t]`` (int32,
@@ -78,28 +78,10 @@ def _successors(targets: np.ndarray, ok: np.ndarray, bits: int | None) -> tuple[
         nxt[ok] = inverse
         return uniq, nxt
     np.left_shift(flat, places, out=flat)
-    flat |= _positions(flat.size)
-    packed = flat[ok.reshape(-1)]
-    packed.sort()
-    where = packed & ((1 << places) - 1)
-    packed >>= places
-    start = np.ones(packed.size, dtype=bool)
-    np.not_equal(packed[1:], packed[:-1], out=start[1:])
-    rank: np.ndarray = np.cumsum(start, dtype=np.int32)
-    np.subtract(rank, 1, out=rank)
+    flat |= np.arange(flat.size, dtype=np.int64)
+    uniq, where, rank, _ = rank_packed(flat[ok.reshape(-1)], places)
     nxt.reshape(-1)[where] = rank
-    return packed[start], nxt
-
-
-_POSITIONS = np.arange(1 << 16, dtype=np.int64)
-
-
-def _positions(n: int) -> np.ndarray:
-    """``np.arange(n)`` as a view of one array kept between calls (grown when needed)."""
-    global _POSITIONS
-    if len(_POSITIONS) < n:
-        _POSITIONS = np.arange(max(n, 2 * len(_POSITIONS)), dtype=np.int64)
-    return _POSITIONS[:n]
+    return uniq, nxt
 
 
 def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> Reach:
@@ -153,7 +135,7 @@ def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> 
         ok = targets >= 0  # a dead move's penalty makes its key negative
         count = int(np.count_nonzero(ok))
         # the distinct successors are counted (one sort) before their places are found, when they may pass
-        if cells + count > limit and cells + count_distinct(targets[ok]) > limit:
+        if cells + count > limit and cells + len(unique_ints(targets[ok])) > limit:
             raise SpecLimitError(
                 f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
                 f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import inspect
 import json
+import os
 import pkgutil
 import subprocess
 import sys
@@ -104,8 +105,6 @@ def test_command_modules_are_documented() -> None:
 def test_numpy_is_not_asked_for_huge_pages_unless_the_caller_chose(preset: str | None) -> None:
     """kibitz turns numpy's transparent-huge-page advice off before numpy loads (steadier setups), but
     leaves a value the caller set."""
-    import os
-
     code = (
         "from inference.commands import main\n"
         "import contextlib, io\n"
