@@ -263,7 +263,7 @@ class ExactDealer:
             axis=tuple(i for i, s in enumerate(self.joint.seats) if s not in tracked)))
         view = [self.automata[i].size[-1] if s in self.joint.seats else 1 for i, s in enumerate(tracked)]
         sizes = tuple(a.size[-1] for a in self.automata)
-        return np.ascontiguousarray(np.broadcast_to(table.reshape(view), sizes))
+        return np.array(np.broadcast_to(table.reshape(view), sizes))  # (ascontiguousarray makes a 0-d array 1-d)
 
     # -- counts -----------------------------------------------------------------
     @property

@@ -272,3 +272,14 @@ def test_a_condition_whose_joint_labels_are_too_many_is_filtered_not_refused() -
     masks = run.sample_masks(200, 5)
     assert all(value(parse_condition(big), [int(x) for x in m]) for m in masks)
     assert all(hand_hcp(int(m[0])) + hand_hcp(int(m[2])) >= 24 for m in masks)
+
+
+@pytest.mark.parametrize("bound, expected", [(1, 1), (-100, 0)])
+def test_a_condition_on_fully_predealt_seats_alone(bound: int, expected: int) -> None:
+    """East and South fully predealt, the condition on them only: no seat is tracked, the joint
+    acceptance is one value (it was made one-dimensional, and the tables refused it)."""
+    predeal = {Seat.N: "SA98765", Seat.E: "HAKQJT98765432", Seat.S: "DAKQJT98765432", Seat.W: "CAKQJT98765432"}
+    spec = DealSpec(seats={s: SeatSpec(predeal=CardSet.parse(cards)) for s, cards in predeal.items()})
+    dealer = ExactDealer(spec, joint=JointCondition.build([parse_condition(
+        f"-2 * spades(east) + -2 * spades(south) < {bound}")]))
+    assert dealer.tracked == () and dealer.count() == expected  # North takes the seven spades left
