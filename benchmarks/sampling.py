@@ -129,6 +129,13 @@ def _hand_values(masks: list[int], state: PlayState, seats):  # type: ignore[no-
     return value
 
 
+def fresh(state: PlayState, view: str):  # type: ignore[no-untyped-def]
+    """The state's layout space in ``view``, built from scratch (not the play state's cached one)."""
+    snap = state.snapshot
+    claims = {i.name: i.claims(state.viewer, state.declarer) for i in snap.inferences}
+    return layout_space(snap.position(), snap.inferences, claims, {st.name: st for st in snap.states}, state.viewer, view)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=30)
@@ -148,11 +155,11 @@ def main() -> None:
             for view in VIEWS:
                 cell = table.setdefault((trick, view), {"sample": [], "odds": [], "rej": [], "acc": []})
                 t = time.perf_counter()
-                space = layout_space(state, view)
+                space = fresh(state, view)
                 space.sample_masks(1000, 1)
                 cell["sample"].append(time.perf_counter() - t)
                 t = time.perf_counter()
-                layout_space(state, view).odds()
+                fresh(state, view).odds()
                 cell["odds"].append(time.perf_counter() - t)
                 if len(cell["rej"]) < 5:
                     rate, acc = rejection_rate(state, view_claims(state, view))

@@ -16,12 +16,13 @@ claim's truth value over all of them (numpy, vectorised).
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 from typing import Callable, NamedTuple, cast
 
 import numpy as np
 
 from dealer import CARDS, Card, Seat, Suit
-from dealer.cardset import SUIT_MASK, mask_hcp
+from dealer.cardset import SUIT_MASK
 from dealer.expr import Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, ShapeIn
 from dealer.expr import SuitHcp, Xor
 from dealer.grid import ARITH, COMPARE
@@ -30,10 +31,12 @@ from .claims import Honours, Longest, Rank
 from .errors import InvalidArgumentError
 
 __all__ = ["Kind", "Feature", "FeatureValues", "TOP_FIVE", "features_of", "evaluate", "expr_values", "holding_value",
-           "hand_value"]
+           "holding_values", "hand_value"]
 
 #: A K Q J T: the top five bits of a 13-bit holding (ace first), the honours ``honours()`` counts.
 TOP_FIVE = 0b11111
+_POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
+_HCP13 = np.sum([((np.arange(1 << 13) >> b) & 1) * (4 - b) for b in range(4)], axis=0).astype(np.int64)
 
 
 class Kind(str, Enum):
@@ -110,6 +113,11 @@ class Feature(NamedTuple):
         return CARDS[self.arg].suit if self.kind.of_card else self.arg
 
     @property
+    def suits(self) -> tuple[int, ...]:
+        """The suits whose holding the feature adds up over: every suit for HCP, else its own."""
+        return (0, 1, 2, 3) if self.kind == Kind.HCP else (self.suit,)
+
+    @property
     def bit(self) -> int:
         """For a card feature: the card's bit position within its suit (0 = ace); else 0."""
         return self.arg % 13 if self.kind.of_card else 0
@@ -122,21 +130,34 @@ class Feature(NamedTuple):
         return f"{self.kind.value}({self.seat.name}, {Suit(self.arg).name})"
 
 
+def holding_values(kind: Kind, bit: int, dealt: np.ndarray) -> np.ndarray:
+    """A per-suit feature of each 13-bit holding in ``dealt`` (``bit``: the card's position, for card kinds).
+
+    The one definition of what each kind measures in a suit; a feature's value over a hand is the sum
+    of these over :attr:`Feature.suits`.
+
+    >>> holding_values(Kind.HCP, 0, np.array([0b11, 0b1000000000000])).tolist()   # A K; the deuce
+    [7, 0]
+    """
+    dealt = np.asarray(dealt, dtype=np.int64)
+    if kind == Kind.LENGTH:
+        return cast(np.ndarray, _POP13[dealt & SUIT_MASK])
+    if kind in (Kind.HCP, Kind.SUIT_HCP):
+        return cast(np.ndarray, _HCP13[dealt & SUIT_MASK])
+    if kind == Kind.HONOURS:
+        return cast(np.ndarray, _POP13[dealt & TOP_FIVE])
+    if kind == Kind.ABOVE:
+        return cast(np.ndarray, _POP13[dealt & ((1 << bit) - 1)])
+    return cast(np.ndarray, (dealt >> bit) & 1)  # card
+
+
 def holding_value(kind: Kind, bit: int, holding: int) -> int:
-    """The value of a per-suit feature for one 13-bit holding (``bit``: the card's position, for card kinds).
+    """The value of a per-suit feature for one 13-bit holding (see :func:`holding_values`).
 
     >>> holding_value(Kind.HONOURS, 0, 0b1000000000011)   # A K and the deuce
     2
     """
-    if kind == Kind.LENGTH:
-        return holding.bit_count()
-    if kind in (Kind.HCP, Kind.SUIT_HCP):
-        return mask_hcp(holding)
-    if kind == Kind.HONOURS:
-        return (holding & TOP_FIVE).bit_count()
-    if kind == Kind.ABOVE:
-        return (holding & ((1 << bit) - 1)).bit_count()
-    return holding >> bit & 1
+    return int(holding_values(kind, bit, np.array([holding]))[0])
 
 
 def hand_value(feature: Feature, mask: int) -> int:
@@ -146,17 +167,16 @@ def hand_value(feature: Feature, mask: int) -> int:
     >>> hand_value(Feature.suit_hcp(Seat.N, Suit.H), CardSet.parse("SA HKJ C2").mask)
     4
     """
-    if feature.kind == Kind.HCP:
-        return mask_hcp(mask)
-    return holding_value(feature.kind, feature.bit, mask >> (13 * feature.suit) & SUIT_MASK)
+    return sum(holding_value(feature.kind, feature.bit, mask >> (13 * s) & SUIT_MASK) for s in feature.suits)
 
 
 #: Reads a feature's values over the rows (layouts or states) being evaluated.
 FeatureValues = Callable[[Feature], np.ndarray]
 
 
+@lru_cache(maxsize=8192)
 def features_of(node: Node) -> frozenset[Feature]:
-    """Every raw feature a claim (or expression) reads."""
+    """Every raw feature a claim (or expression) reads (remembered for the last 8,192 claims)."""
     out: set[Feature] = set()
     for n in node.walk():
         if isinstance(n, Length):

@@ -9,7 +9,7 @@ over when the claim becomes impossible ("5+ hearts, else 4+"), and a *group*:
 inferences of one group are alternatives joined by XOR (the interpretations
 of a lead).
 
-Status, recomputed exactly after every event (see :mod:`inference.evaluation`):
+Status, recomputed exactly after every event (see :mod:`inference.solver`):
 
 * ``active`` - true in some lawful layouts, false in others;
 * ``confirmed`` - true in every lawful layout;
@@ -44,9 +44,9 @@ from dealer.grid import COMPARE
 
 from .claims import And, Claim, Compare, Const, Length, Xor, claim_text, one_fewer, parse_claim
 from .errors import InvalidArgumentError
-from .evaluation import Evaluator
 from .features import Kind, features_of
 from .position import Position
+from .solver import Solver
 
 __all__ = ["Tag", "TagField", "MAX_CLAIM_CHARS", "parse_policy", "Status", "Inference", "InferenceState", "StatusChange", "one_fewer", "DependencyGraph",
            "evaluate_statuses", "agreement_units", "agreement_claim", "DEFAULT_POLICY"]
@@ -230,7 +230,7 @@ class DependencyGraph:
         return out
 
 
-def _verdict_status(ev: Evaluator, claim: Claim, bounds: "Any" = None) -> Status:
+def _verdict_status(ev: Solver, claim: Claim, bounds: "Any" = None) -> Status:
     quick = _length_atom(claim, bounds)
     if quick is not None:
         return quick
@@ -272,7 +272,7 @@ def evaluate_statuses(position: Position, inferences: Sequence[Inference], parse
                       previous: dict[str, InferenceState], todo: set[str] | None, bounds: Any = None) -> tuple[
                           dict[str, InferenceState], list[StatusChange]]:
     """New states for ``inferences`` (only those in ``todo`` re-examined; None: all) and the changes."""
-    ev = Evaluator(position)
+    ev = Solver.of(position)
     states = dict(previous)
     changes: list[StatusChange] = []
     for inf in inferences:
@@ -386,7 +386,7 @@ def agreement_claim(position: Position, inferences: Sequence[Inference], parsed:
     Returns the claim, the conflict events, and the names of superseded inferences.
     """
     units = agreement_units(inferences, parsed, states, policy, viewer)
-    ev = Evaluator(position)
+    ev = Solver.of(position)
     if not units or ev.satisfiable(And(tuple(c for _, _, c in units))):
         return And(tuple(c for _, _, c in units)), [], set()  # no conflict: one joint check
     accepted: list[tuple[str, bool, Claim]] = []

@@ -1,12 +1,12 @@
-"""The suit-by-suit counting kernel shared by exact evaluation and layouts.
+"""The suit-by-suit kernel of the layout graph.
 
 Inside a suit, the lawful constraints cannot tell one unseen card from another
-except by the features a claim reads, so every engine of the inference layer
+except by the features a claim reads, so the layout graph (:mod:`inference.graph`)
 works suit by suit: it enumerates the ways a suit's unseen cards can go to the
-concealed seats (:func:`assignments`, :func:`suit_options`), reduces each to
-the features wanted (:func:`suit_feature`), groups equal rows
-(:func:`unique_rows`), and joins the suits' options to states that can still
-fill every hand (:func:`join_counts`). Holdings are 13-bit ints, ace first.
+concealed seats (:func:`assignments`), groups equal rows (:func:`unique_rows`),
+and joins the suits' groups to states that can still fill every hand
+(:func:`join_counts`, which holds the graph's one limit, :data:`JOINT_LIMIT`).
+Holdings are 13-bit ints, ace first.
 
 >>> assignments(0b101, 2, (False, False)).tolist()   # two unseen cards, two seats
 [[5, 0], [4, 1], [1, 4], [0, 5]]
@@ -23,14 +23,12 @@ from dealer.arrays import unique_rows
 from dealer.cardset import SUIT_MASK
 
 from .errors import TooComplexError
-from .features import TOP_FIVE, Kind
 
 __all__ = [
-    "SUIT_MASK", "JOINT_LIMIT", "holding_of", "popcount13", "suit_feature", "unique_rows", "assignments",
-    "suit_options", "join_counts",
+    "SUIT_MASK", "JOINT_LIMIT", "holding_of", "popcount13", "unique_rows", "assignments", "join_counts",
 ]
 
-#: Most (state, option) pairs one step of a joint pass may build before it is refused.
+#: Most (state, group) pairs one suit's step of the layout graph may build before it is refused.
 JOINT_LIMIT = 20_000_000
 
 _POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
@@ -50,23 +48,6 @@ def popcount13(values: np.ndarray) -> np.ndarray:
     return cast(np.ndarray, _POP13[values & SUIT_MASK])
 
 
-def suit_feature(kind: str, bit: int, dealt: np.ndarray) -> np.ndarray:
-    """A per-suit feature of each dealt holding: length, HCP, honours, cards above bit ``bit``, or the card at it.
-
-    >>> suit_feature("hcp", 0, np.array([0b11])).tolist()   # A K (the ace is bit 0)
-    [7]
-    """
-    if kind == Kind.LENGTH:
-        return popcount13(dealt)
-    if kind in (Kind.HCP, Kind.SUIT_HCP):
-        return cast(np.ndarray, sum(((dealt >> b) & 1) * (4 - b) for b in range(4)))
-    if kind == Kind.HONOURS:
-        return popcount13(dealt & TOP_FIVE)
-    if kind == Kind.ABOVE:
-        return popcount13(dealt & ((1 << bit) - 1))
-    return cast(np.ndarray, (dealt >> bit) & 1)  # card
-
-
 @lru_cache(maxsize=512)
 def assignments(unseen_suit: int, k: int, void: tuple[bool, ...]) -> np.ndarray:
     """Every lawful assignment of a suit's unseen cards to ``k`` concealed seats: per row, each seat's mask.
@@ -77,43 +58,24 @@ def assignments(unseen_suit: int, k: int, void: tuple[bool, ...]) -> np.ndarray:
     allowed = [i for i in range(k) if not void[i]]
     if bits and not allowed:
         return np.zeros((0, k), dtype=np.int64)
-    n = len(bits)
-    m = len(allowed)
-    codes = np.arange(m ** n, dtype=np.int64)
-    masks = np.zeros((m ** n, k), dtype=np.int64)
-    for j, b in enumerate(bits):
-        owner = (codes // (m ** j)) % m
-        for slot, seat_i in enumerate(allowed):
-            masks[:, seat_i] |= (owner == slot).astype(np.int64) << b
+    masks = _spread(tuple(bits), k, tuple(allowed))
     masks.setflags(write=False)
     return masks
 
 
-@lru_cache(maxsize=4096)
-def suit_options(unseen_suit: int, base: int, a_void: bool, others_void: bool,
-                 specs: tuple[tuple[str, int], ...]) -> np.ndarray:
-    """One seat's options in a suit: distinct rows (count of unseen cards taken, feature ...).
+def _spread(bits: tuple[int, ...], k: int, allowed: tuple[int, ...]) -> np.ndarray:
+    """Every way to give ``bits`` to the ``allowed`` seats, the first bit's owner varying fastest.
 
-    The seat takes any subset of the suit's unseen cards (none if it is void, all if the other
-    seats are); ``base`` is its known cards in the suit; ``specs`` lists the per-suit features
-    wanted as (kind, bit) pairs, computed on the dealt holding (base plus the subset).
+    Built from the two halves' ways (an outer OR), so the work is the size of the answer.
     """
-    bits = [b for b in range(13) if unseen_suit >> b & 1]
-    n = len(bits)
-    subsets = np.arange(1 << n, dtype=np.int64)
-    masks = np.zeros(1 << n, dtype=np.int64)
-    for j, b in enumerate(bits):
-        masks |= ((subsets >> j) & 1) << b
-    if a_void:
-        masks = masks[:1]
-    elif others_void:
-        masks = masks[-1:]
-    dealt = masks | base
-    cols = [popcount13(masks)] + [suit_feature(kind, bit, dealt) for kind, bit in specs]
-    table = np.stack(cols, axis=1)
-    out = cast(np.ndarray, unique_rows(table))
-    out.setflags(write=False)
-    return out
+    if len(bits) <= 1:
+        out = np.zeros((len(allowed) if bits else 1, k), dtype=np.int64)
+        for row, seat_i in enumerate(allowed if bits else ()):
+            out[row, seat_i] = 1 << bits[0]
+        return out
+    half = len(bits) // 2
+    low, high = _spread(bits[:half], k, allowed), _spread(bits[half:], k, allowed)
+    return cast(np.ndarray, (high[:, None, :] | low[None, :, :]).reshape(-1, k))
 
 
 def join_counts(prev: np.ndarray, contrib: np.ndarray, vac: Sequence[int], later: Sequence[int],

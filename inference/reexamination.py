@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from dealer import Card, Seat
 
 from .claims import Claim
-from .evaluation import support_bounds
 from .position import Position
+from .solver import support_bounds
 from .errors import InconsistentCardsError
 from .events import Change, Snapshot
 from .inferences import (

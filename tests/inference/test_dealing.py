@@ -1,8 +1,8 @@
-"""The exact dealer answers claims over three concealed hands exactly where the joint pass is refused.
+"""The exact dealer answers claims over three concealed hands exactly where the layout graph is refused.
 
 Property: on random three-hand positions (mid-hand starts before dummy is seen) and random claims
 about one or more of the hands, the dealer's bounds and verdicts equal the joint pass's, which the
-other tests check against brute force; forcing the joint pass to refuse changes no answer.
+other tests check against brute force; forcing the graph to refuse changes no answer.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from dealer import Deal, Seat
 from inference.claims import parse_claim
 from inference.dealing import dealer_count, dealer_support
-from inference.evaluation import Evaluator, support_bounds
+from inference.solver import Solver, support_bounds
 from inference.features import Feature
-from inference.joint import joint_support
+from inference.columns import plan
+from inference.graph import LayoutGraph
 from tests.inference.test_inferences import holds, layouts_hands, three_concealed
 from tests.strategies import deals
 
@@ -45,7 +46,7 @@ def test_the_dealer_equals_the_joint_pass(deal: Deal, declarer: Seat, tricks: in
     targets = [Feature.length(s, q) for s in pos.concealed for q in range(4)] + [Feature.hcp(s) for s in pos.concealed]
     answer = dealer_support(pos, claim, targets)
     if answer is not None:  # None: a claim the dealer's tables cannot deal exactly (not answered there)
-        assert answer == joint_support(pos, claim, targets), text
+        assert answer == LayoutGraph(plan(pos, claim)).extremes(targets), text
     hands = layouts_hands(state)
     assert dealer_count(pos) == len(hands)
     count = dealer_count(pos, claim)
@@ -63,10 +64,10 @@ def test_refused_joint_passes_are_answered_by_the_dealer(monkeypatch: pytest.Mon
     claim = parse_claim("hcp(W) <= 11 && hearts(E) >= 5 && hcp(E) >= 8 && shape(N, any 4333 + any 4432)",
                         viewer="S")
     wanted = support_bounds(pos, claim, state.bounds())
-    verdict = Evaluator(pos).verdict(claim)
+    verdict = Solver(pos).verdict(claim)
     monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
     assert support_bounds(pos, claim, state.bounds()) == wanted
-    assert Evaluator(pos).verdict(claim) == verdict
+    assert Solver(pos).verdict(claim) == verdict
     relation = parse_claim("hcp(W) > hcp(E) && hearts(N) >= 5", viewer="S")  # seats related: not the dealer's
     from inference.errors import TooComplexError
 

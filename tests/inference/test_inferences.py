@@ -14,9 +14,8 @@ from inference.claims import (
     And, Claim, Compare, Const, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, ShapeIn, SuitHcp, Xor,
     parse_claim,
 )
-from inference.evaluation import Evaluator
 from inference.features import Feature
-from inference.joint import joint_support, random_witness
+from inference.solver import Solver, random_witness
 from inference.contract import Strain
 from inference.errors import InvalidArgumentError
 from inference.inferences import DependencyGraph, Inference, Tag, one_fewer
@@ -131,7 +130,7 @@ def test_status_equals_brute_force(deal: Deal, declarer: Seat, n: int, rnd: rand
     claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     hands = layouts_hands(state)
     truth = [holds(claim, h) for h in hands]
-    ev = Evaluator(state.snapshot.position())
+    ev = Solver(state.snapshot.position())
     verdict = ev.verdict(claim)
     assert verdict.satisfiable == any(truth), text
     assert verdict.valid == all(truth), text
@@ -178,13 +177,13 @@ def test_three_concealed_hands_joint_claims(deal: Deal, declarer: Seat, tricks: 
     claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     hands = layouts_hands(state)
     truth = [holds(claim, h) for h in hands]
-    ev = Evaluator(state.snapshot.position())
+    ev = Solver(state.snapshot.position())
     assert ev.verdict(claim).satisfiable == any(truth), text
     assert ev.verdict(claim).valid == all(truth), text
     assert ev.satisfiable(claim) == any(truth), text  # a random witness, else the exact joint pass
     assert not random_witness(state.snapshot.position(), claim) or any(truth), text
     targets = [Feature.length(s, q) for s in state.concealed() for q in range(4)] + [Feature.hcp(s) for s in state.concealed()]
-    support = joint_support(state.snapshot.position(), claim, targets)
+    support = Solver(state.snapshot.position()).support(claim, targets)
     good = [h for h, t in zip(hands, truth) if t]
     if not good:
         assert support == {}
@@ -230,7 +229,7 @@ def test_python_constraint_oracle(deal: Deal, declarer: Seat, n: int, rnd: rando
     claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
     solutions = constraint_oracle(state, claim)
     negation = constraint_oracle(state, Not(claim))
-    ev = Evaluator(state.snapshot.position())
+    ev = Solver(state.snapshot.position())
     verdict = ev.verdict(claim)
     assert verdict.satisfiable == bool(solutions) and verdict.valid == (not negation), text
     if solutions:
@@ -379,7 +378,7 @@ def test_lead_group_verdicts() -> None:
 def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before dummy, claims on two defenders need the joint pass; past its limit the exact dealer answers when
     every claim is about one seat in its language; a relation between seats is refused: TooComplexError, no crash."""
-    import inference.evaluation as evaluation_module
+    import inference.solver as solver_module
     import inference.kernel as kernel_module
     from inference.errors import TooComplexError
 
@@ -387,7 +386,7 @@ def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch:
     state.add_inference(dict(name="W", by="LHO", claim="hearts(LHO) >= 5"))
     before = (state.ply, state.snapshot)
     monkeypatch.setattr(kernel_module, "JOINT_LIMIT", 10)
-    monkeypatch.setattr(evaluation_module, "random_witness", lambda *a, **k: False)  # force the exact pass
+    monkeypatch.setattr(solver_module.Solver, "witness", lambda *a, **k: False)  # force the exact pass
     with pytest.raises(TooComplexError, match="over the limit of 10"):
         state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) > hcp(LHO)"))
     assert (state.ply, state.snapshot) == before
@@ -413,7 +412,7 @@ def test_incremental_statuses_equal_a_fresh_verdict_after_every_card(deal: Deal,
     parsed = [parse_claim(t, viewer=state.viewer, declarer=state.declarer) for t in texts]
     for card in cards[1:]:
         state.play(card)
-        ev = Evaluator(state.snapshot.position())
+        ev = Solver(state.snapshot.position())
         for k, claim in enumerate(parsed):
             verdict = ev.verdict(claim)
             expected = "impossible" if not verdict.satisfiable else "confirmed" if verdict.valid else "active"

@@ -16,6 +16,7 @@ from dealer.stats import chi_square
 from inference.claims import parse_claim
 from inference.contract import Strain
 from inference.errors import InconsistentCardsError, InvalidArgumentError
+from inference.graph import LayoutGraph
 from inference.inferences import Tag
 from inference.layouts import DEFAULT_WEIGHTS, View
 from inference.play import PlayState
@@ -240,7 +241,7 @@ def test_python_int_path_equals_int64_path(view: str, monkeypatch: pytest.Monkey
     state.add_inference(dict(name="points", by="LHO", claim="hcp(LHO) <= 9", tag="unspecified"))
     fast = state.layouts(view)
     assert fast.dtype is not object
-    monkeypatch.setattr(type(fast), "_overflows", lambda self, w: True)
+    monkeypatch.setattr(LayoutGraph, "_overflows", lambda self, w, mult: True)
     slow = state.layouts(View(view))  # a View is its own cache key: built afresh
     assert slow.dtype is object
     assert slow.count() == fast.count()

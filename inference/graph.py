@@ -1,0 +1,417 @@
+"""The layout graph: a position's lawful layouts, suit by suit, and the passes that answer every question.
+
+A *layout* gives every unseen card to a concealed seat, lawfully (hand sizes, voids). Inside a
+suit the lawful constraints cannot tell one unseen card from another, so the graph goes suit by
+suit: a suit's *step* lists every way of sharing its unseen cards among the concealed seats (the
+*rows*, dropping those a local filter forbids) and groups them by what they add to a state (the
+seats' counts of cards and the plan's columns, :mod:`inference.columns`). Layer ``s`` holds the
+states reachable after ``s`` suits; an edge joins a state, a group and the state it leads to. Every
+path from the first layer to the last is a class of layouts; a group's rows are interchangeable
+on it.
+
+One graph, several passes:
+
+* **exists** / **alive** (:meth:`LayoutGraph.alive`): the states from which an accepted final
+  state is reached;
+* **count** and **weigh** (:meth:`LayoutGraph.flow`): forward and backward sums of exact integer
+  weights (a row's weight is the product of its holdings' weights, :mod:`inference.weights`;
+  int64 while every sum fits, Python integers beyond);
+* **extremes** (:meth:`LayoutGraph.extremes`): the tight minimum and maximum of features over the
+  accepted layouts (max-plus over live edges);
+* **odds** and **sample**: :mod:`inference.layouts` reads them off the flow and the steps' rows.
+
+The one limit is :data:`~inference.kernel.JOINT_LIMIT` (edges in one suit's step); past it the
+graph refuses with :class:`~inference.errors.TooComplexError`, and the solver
+(:mod:`inference.solver`) asks the exact dealer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Sequence, cast
+
+import numpy as np
+
+from dealer import Seat
+from dealer.arrays import unique_rows
+
+from .columns import Column, Columns, SuitReader
+from .errors import InconsistentCardsError, InvalidArgumentError
+from .features import Feature, evaluate, holding_values
+from .kernel import assignments, holding_of, join_counts, popcount13
+from .position import Position
+from .weights import HoldingWeights
+
+__all__ = ["SuitStep", "Flow", "LayoutGraph", "INT64_ROOM"]
+
+#: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
+INT64_ROOM = 2.0 ** 60
+#: Joins of at most this many (state, group) pairs are formed whole and checked, not searched.
+SMALL_JOIN = 4096
+_SUITS = ("spades", "hearts", "diamonds", "clubs")
+
+
+@dataclass(frozen=True)
+class SuitStep:
+    """One suit's ways of sharing its unseen cards, grouped by what they add to a state.
+
+    ``masks[r, i]`` is the unseen cards concealed seat ``i`` takes in row ``r``; ``group[r]`` the
+    row's group; ``adds[g]`` what group ``g`` adds to a state (counts of the first seats, then the
+    columns); ``weight[r]`` the row's exact integer weight and ``group_weight[g]`` the sum over the
+    group's rows (counts when nothing is weighted); ``group_count[g]`` its rows of weight above 0.
+    """
+
+    masks: np.ndarray
+    group: np.ndarray
+    adds: np.ndarray
+    weight: np.ndarray
+    group_weight: np.ndarray
+    group_count: np.ndarray
+
+    @property
+    def weighted(self) -> bool:
+        """Whether some row weighs other than 1."""
+        return bool(self.weight.dtype == object or (len(self.weight) and int(self.weight.max()) != 1))
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Forward and backward sums over a graph: ``forward[s][state]`` the weighted ways to reach a state of
+    layer ``s``, ``backward[s][state]`` the weighted ways to finish from it; ``total`` their sum."""
+
+    forward: tuple[np.ndarray, ...]
+    backward: tuple[np.ndarray, ...]
+    final_weight: np.ndarray
+    total: int
+
+    @property
+    def exact_python(self) -> bool:
+        """Whether the sums are Python integers (past int64)."""
+        return self.forward[0].dtype == object
+
+
+@lru_cache(maxsize=1024)
+def _plain_step(suit: int, unseen_suit: int, void: tuple[bool, ...], bases: tuple[int, ...],
+                columns: tuple[Column, ...], filters: tuple[object, ...], reader: SuitReader) -> SuitStep:
+    """A suit's step with every row weighing 1 (built once for every graph that shares its arguments)."""
+    masks, dealt, group, adds = _rows(suit, unseen_suit, void, bases, columns, filters, reader)
+    count = np.bincount(group, minlength=len(adds)).astype(np.int64)
+    weight = np.ones(len(masks), dtype=np.int64)
+    for a in (count, weight):
+        a.setflags(write=False)
+    return SuitStep(masks, group, adds, weight, count, count)
+
+
+def _rows(suit: int, unseen_suit: int, void: tuple[bool, ...], bases: tuple[int, ...], columns: tuple[Column, ...],
+          filters: tuple[object, ...], reader: SuitReader) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A suit's rows kept by the filters, their dealt holdings, and (group index, group adds)."""
+    k = len(reader.seats)
+    masks = assignments(unseen_suit, k, void)
+    dealt = masks | np.array(bases, dtype=np.int64)[None, :]
+    if filters:
+        keep = np.ones(len(masks), dtype=bool)
+        values = reader.values(dealt)
+        for atom in filters:
+            keep &= evaluate(atom, values, len(masks))  # type: ignore[arg-type]
+        masks, dealt = masks[keep], dealt[keep]
+    cols = [popcount13(masks[:, i]) for i in range(k - 1)]
+    cols += [c.contribution(suit, dealt, reader) for c in columns]
+    table = np.stack(cols, axis=1) if cols else np.zeros((len(masks), 0), dtype=np.int64)
+    if not len(masks):
+        return masks, dealt, np.zeros(0, dtype=np.intp), np.zeros((0, table.shape[1]), dtype=np.int64)
+    adds, group = unique_rows(table, return_inverse=True)
+    for a in (masks, dealt, group, adds):
+        a.setflags(write=False)
+    return masks, dealt, group, adds
+
+
+def _row_weights(dealt: np.ndarray, seats: tuple[Seat, ...], suit: int, weights: HoldingWeights | None
+                 ) -> tuple[np.ndarray, int]:
+    """Each row's exact weight (numerators) and the suit's common denominator."""
+    out: np.ndarray = np.ones(len(dealt), dtype=np.int64)
+    denominator = 1
+    for i, seat in enumerate(seats):
+        table = weights.table(seat, suit) if weights else None
+        if table is None:
+            continue
+        numerators, d = table
+        factor = numerators[dealt[:, i]]
+        bound = float(np.max(out, initial=1)) * float(np.max(factor, initial=1))
+        if out.dtype == object or factor.dtype == object or bound >= INT64_ROOM:
+            out = out.astype(object) * factor.astype(object)
+        else:
+            out = out * factor
+        denominator *= d
+    return out, denominator
+
+
+def _sum_by(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Exact sums of ``values`` grouped by ``keys`` (int64 while they fit, else Python integers)."""
+    if values.dtype != object and float(np.max(values, initial=0)) * max(len(values), 1) < INT64_ROOM:
+        out = np.zeros(size, dtype=np.int64)
+    else:
+        out = np.zeros(size, dtype=object)
+        out[:] = 0
+        values = values.astype(object)
+    np.add.at(out, keys, values)
+    return out
+
+
+class LayoutGraph:
+    """Every lawful layout of a position, grouped suit by suit by what ``plan`` needs to tell apart.
+
+    ``weights`` weigh each layout by its concealed seats' dealt holdings. ``limit``: the most edges one
+    suit's step may build (default :data:`~inference.kernel.JOINT_LIMIT`).
+    """
+
+    def __init__(self, plan: Columns, weights: HoldingWeights | None = None, limit: int | None = None) -> None:
+        pos = plan.position
+        if not pos.concealed:
+            raise InvalidArgumentError("no concealed seat: every card is known")
+        self.plan = plan
+        self.position = pos
+        self.seats = pos.concealed
+        self.k = len(self.seats)
+        self.vacancy = [pos.vacancy(s) for s in self.seats]
+        self.start = self.k - 1  # the plan's columns follow the first seats' counts
+        self.tops = [(self.start + j, c.top) for j, c in enumerate(plan.columns) if c.top is not None]
+        steps = [self._step(s, weights) for s in range(4)]
+        self.steps = tuple(step for step, _ in steps)
+        self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
+        for _, denominator in steps:
+            self.scale *= denominator
+        self.low, self.radix = self._packing()
+        self.layers: list[np.ndarray] = [np.zeros((1, self.start + len(plan.columns)), dtype=np.int64)]
+        self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        for s in range(4):
+            self._advance(s, limit)
+        final = self.layers[4]
+        self.accept = np.ones(len(final), dtype=bool)
+        for i in range(self.k - 1):
+            self.accept &= final[:, i] == self.vacancy[i]
+        if self.accept.any():
+            self.accept &= self.truth(plan.filter)
+
+    def _step(self, s: int, weights: HoldingWeights | None) -> tuple[SuitStep, int]:
+        pos, plan = self.position, self.plan
+        void = tuple(pos.void(seat, s) for seat in self.seats)
+        bases = tuple(holding_of(pos.known[seat], s) for seat in self.seats)
+        if not len(assignments(pos.unseen_in(s), self.k, void)):
+            raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen {_SUITS[s]}")
+        plain = _plain_step(s, pos.unseen_in(s), void, bases, *plan.step_key(s))
+        if not weights or not any(weights.table(seat, s) is not None for seat in self.seats):
+            return plain, 1
+        dealt = plain.masks | np.array(bases, dtype=np.int64)[None, :]
+        masks, group, adds = plain.masks, plain.group, plain.adds
+        weight, denominator = _row_weights(dealt, self.seats, s, weights)
+        count = np.bincount(group[weight != 0], minlength=len(adds)).astype(np.int64)
+        return SuitStep(masks, group, adds, weight, _sum_by(group, weight, len(adds)), count), denominator
+
+    def _advance(self, s: int, limit: int | None) -> None:
+        """Join layer ``s`` with suit ``s``'s groups: the states that keep every seat able to fill its hand."""
+        pos, k, vac = self.position, self.k, self.vacancy
+        prev, adds = self.layers[s], self.steps[s].adds
+        later = [sum(pos.unseen_in(t).bit_count() for t in range(s + 1, 4) if not pos.void(seat, t))
+                 for seat in self.seats]
+        if len(prev) * len(adds) <= SMALL_JOIN or k == 1:  # every pair, then the counts checked below
+            src = np.repeat(np.arange(len(prev)), len(adds))
+            grp = np.tile(np.arange(len(adds)), len(prev))
+            first = prev[src, 0] + adds[grp, 0] if k > 1 else None
+            if first is not None:
+                keep = (first <= vac[0]) & (first >= vac[0] - later[0])
+                src, grp = src[keep], grp[keep]
+        else:
+            src, grp = join_counts(prev, adds, vac, later, limit, what="the layouts")
+        combo = prev[src] + adds[grp]
+        ok = np.ones(len(src), dtype=bool)
+        for i in range(1, k - 1):
+            ok &= (combo[:, i] <= vac[i]) & (combo[:, i] >= vac[i] - later[i])
+        last = sum(pos.unseen_in(t).bit_count() for t in range(s + 1)) - combo[:, :k - 1].sum(axis=1)
+        ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
+        for col, top in self.tops:
+            np.minimum(combo[:, col], top, out=combo[:, col])
+        for col, (table, dead) in self._classes(s):  # shape prefixes replaced by their classes
+            combo[:, col] = table[combo[:, col]]
+        for col, op, value in self.plan.prunes:  # a sum that only grows has passed its bound for good
+            ok &= ~_past(combo[:, self.start + col], op, value)
+        for j in self.plan.musts:  # a shape the filter needs and no completion reaches
+            ok &= combo[:, self.start + j] != self.plan.columns[j].classes(s)[1]  # type: ignore[index]
+        src, grp, combo = src[ok], grp[ok], combo[ok]
+        nxt, dst = self._unique(combo)
+        self.links.append((src, grp, dst))
+        self.layers.append(nxt)
+
+    def _classes(self, s: int) -> list[tuple[int, tuple[np.ndarray, int]]]:
+        """The shape columns' class tables after suit ``s``."""
+        out = []
+        for j, column in enumerate(self.plan.columns):
+            found = column.classes(s)
+            if found is not None:
+                out.append((self.start + j, found))
+        return out
+
+    def _unique(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct states among ``rows`` (sorted) and each row's index among them."""
+        if self.radix is None or not len(rows):
+            nxt, dst = unique_rows(rows, return_inverse=True)
+            return nxt, dst.astype(np.int64)
+        key = (rows - self.low) @ self.radix
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+        start = np.ones(len(key), dtype=bool)
+        start[1:] = ordered[1:] != ordered[:-1]
+        dst = np.empty(len(key), dtype=np.int64)
+        dst[order] = np.cumsum(start) - 1
+        return rows[order[start]], dst
+
+    def _packing(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """The lowest value of each state column and the radix that packs a state into one int64 (None: too wide)."""
+        adds = [step.adds for step in self.steps]
+        low = np.zeros(self.start + len(self.plan.columns), dtype=np.int64)
+        high = np.zeros_like(low)
+        for a in adds:
+            if len(a):
+                low += np.minimum(a.min(axis=0), 0)
+                high += np.maximum(a.max(axis=0), 0)
+        for col, top in self.tops:
+            high[col] = min(int(high[col]), top)
+        for j, column in enumerate(self.plan.columns):
+            if column.shape is not None:
+                low[self.start + j], high[self.start + j] = 0, 14 ** 4 - 1
+        spans = (high - low + 1).astype(np.float64)
+        if float(np.prod(spans)) >= 2.0 ** 62:
+            return low, None
+        radix = np.concatenate([np.cumprod(spans[::-1])[::-1][1:], [1.0]]).astype(np.int64)
+        return low, radix
+
+    # -- reading final states --------------------------------------------------------------------
+    def truth(self, compiled: object, rows: np.ndarray | None = None) -> np.ndarray:
+        """A compiled claim's truth over the final states (or ``rows`` of final states)."""
+        return self.plan.truth(compiled, self.layers[4] if rows is None else rows, self.start)  # type: ignore[arg-type]
+
+    def values(self, feature: Feature) -> np.ndarray:
+        """A feature the plan carries exactly (or knows), over the final states."""
+        return self.plan.reader(self.layers[4], self.start)(feature)
+
+    # -- passes ---------------------------------------------------------------------------------------
+    def alive(self, accept: np.ndarray | None = None) -> list[np.ndarray]:
+        """Per layer, the states from which an accepted final state is reached."""
+        accept = self.accept if accept is None else accept
+        alive = [np.zeros(len(layer), dtype=bool) for layer in self.layers]
+        alive[4] = accept.astype(bool)
+        for s in range(3, -1, -1):
+            src, _, dst = self.links[s]
+            alive[s][src[alive[s + 1][dst]]] = True
+        return alive
+
+    def exists(self, accept: np.ndarray | None = None) -> bool:
+        """Whether some layout is accepted."""
+        return bool(self.alive(accept)[0][0])
+
+    def extremes(self, targets: Sequence[Feature], accept: np.ndarray | None = None) -> dict[Feature, tuple[int, int]]:
+        """Min and max of each target (a feature of any seat) over the accepted layouts; empty if none."""
+        alive = self.alive(accept)
+        if not alive[0][0]:
+            return {}
+        out: dict[Feature, tuple[int, int]] = {}
+        for t in targets:
+            if t.seat not in self.seats:
+                value = self.position.known_value(t)
+                out[t] = (value, value)
+                continue
+            lo, hi = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+            for s in range(4):
+                lo, hi = self._relax(s, t, alive, lo, hi)
+            out[t] = (int(lo[alive[4]].min()), int(hi[alive[4]].max()))
+        return out
+
+    def _relax(self, s: int, target: Feature, alive: list[np.ndarray], lo: np.ndarray, hi: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """One suit of the min-plus / max-plus pass: the target's extremes over live edges."""
+        step = self.steps[s]
+        src, grp, dst = self.links[s]
+        i = self.seats.index(target.seat)
+        if s in target.suits:
+            value = holding_values(target.kind, target.bit, step.masks[:, i] | holding_of(
+                self.position.known[target.seat], s))
+        else:
+            value = np.zeros(len(step.masks), dtype=np.int64)
+        g_lo = np.full(len(step.adds), 1 << 20, dtype=np.int64)
+        g_hi = np.full(len(step.adds), -(1 << 20), dtype=np.int64)
+        np.minimum.at(g_lo, step.group, value)
+        np.maximum.at(g_hi, step.group, value)
+        live = alive[s][src] & alive[s + 1][dst]
+        n = len(self.layers[s + 1])
+        new_lo = np.full(n, 1 << 20, dtype=np.int64)
+        new_hi = np.full(n, -(1 << 20), dtype=np.int64)
+        np.minimum.at(new_lo, dst[live], lo[src[live]] + g_lo[grp[live]])
+        np.maximum.at(new_hi, dst[live], hi[src[live]] + g_hi[grp[live]])
+        return new_lo, new_hi
+
+    def flow(self, final_weight: np.ndarray | None = None, counting: bool = False) -> Flow:
+        """Forward and backward sums of exact weights (``final_weight``: an integer per final state,
+        default 1 on accepted states); rows weigh their holdings' weights, or 1 each (those above 0)
+        when ``counting``."""
+        weight = self.accept.astype(np.int64) if final_weight is None else final_weight
+        mult = [step.group_count if counting else step.group_weight for step in self.steps]
+        python = weight.dtype == object or self._overflows(weight, mult)
+        dtype: Any = object if python else np.int64
+        mult = [m.astype(dtype) for m in mult]
+        forward = [np.ones(1, dtype=dtype)]
+        for s in range(4):
+            src, grp, dst = self.links[s]
+            f = np.zeros(len(self.layers[s + 1]), dtype=dtype)
+            if python:
+                f[:] = 0
+            np.add.at(f, dst, forward[s][src] * mult[s][grp])
+            forward.append(f)
+        backward: list[np.ndarray] = [np.zeros(0, dtype=dtype)] * 5
+        backward[4] = weight.astype(dtype)
+        for s in range(3, -1, -1):
+            src, grp, dst = self.links[s]
+            b = np.zeros(len(self.layers[s]), dtype=dtype)
+            if python:
+                b[:] = 0
+            np.add.at(b, src, mult[s][grp] * backward[s + 1][dst])
+            backward[s] = b
+        return Flow(tuple(forward), tuple(backward), weight.astype(dtype), int(backward[0][0]))
+
+    def _overflows(self, final_weight: np.ndarray, mult: Sequence[np.ndarray]) -> bool:
+        """Whether some sum might not fit in int64 (bounded in floating point, layer by layer)."""
+        widest = max(len(layer) for layer in self.layers)
+        bound = float(self.k) ** self.position.unseen.bit_count() * float(np.max(final_weight, initial=1)) * widest
+        for step in self.steps:
+            bound *= float(np.max(step.weight, initial=1))
+        if bound < INT64_ROOM:
+            # a sum counts at most every layout (k ** unseen), each weighing at most its heaviest rows
+            return False
+        fwd = [np.ones(1)]
+        for s in range(4):
+            src, grp, dst = self.links[s]
+            f = np.zeros(len(self.layers[s + 1]))
+            np.add.at(f, dst, fwd[s][src] * mult[s][grp].astype(np.float64))
+            fwd.append(f)
+            if f.sum() >= INT64_ROOM:
+                return True
+        back = final_weight.astype(np.float64)
+        if back.sum() >= INT64_ROOM or (fwd[4] * back).sum() >= INT64_ROOM:
+            return True
+        for s in range(3, -1, -1):
+            src, grp, dst = self.links[s]
+            b = np.zeros(len(self.layers[s]))
+            np.add.at(b, src, mult[s][grp].astype(np.float64) * back[dst])
+            if b.sum() >= INT64_ROOM or (fwd[s] * b).sum() >= INT64_ROOM:
+                return True
+            back = b
+        return False
+
+    def count(self) -> int:
+        """Number of accepted layouts (weighted by the holdings' weights, times :attr:`scale`)."""
+        return self.flow().total
+
+
+def _past(values: np.ndarray, op: str, bound: int) -> np.ndarray:
+    """Where a test ``value op bound`` of a sum that only grows has failed for good."""
+    return cast(np.ndarray, values >= bound if op == "<" else values > bound)
+

@@ -1,0 +1,160 @@
+"""Per-holding weights: an exact likelihood for each holding a concealed seat may have been dealt in a suit.
+
+A :class:`HoldingWeights` gives, for some (seat, suit) pairs, a weight for every 13-bit *dealt*
+holding (ace first: bit 0 is the ace, bit 12 the deuce). A layout's weight is multiplied by the
+weight of each listed seat's dealt holding in each listed suit; a holding left out weighs 1. This
+is what a model of the defenders' carding gives: how likely the cards a defender has played are,
+given what he was dealt in the suit.
+
+Weights are exact: ints or Fractions (no floats). Each (seat, suit) table is kept as integer
+numerators over one denominator, so the layout graph sums them exactly.
+
+>>> from dealer import Seat, Suit
+>>> w = HoldingWeights({(Seat.E, Suit.H): {"QJ": Fraction(1, 2), "Q": 1}})
+>>> w.weight(Seat.E, Suit.H, holding_bits("QJ")), w.weight(Seat.E, Suit.H, holding_bits("K"))
+(Fraction(1, 2), Fraction(1, 1))
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import Any, Callable, Mapping, Union
+
+import numpy as np
+
+from dealer import Seat, Suit
+from dealer.checks import shown
+from dealer.suit import RANK_CHARS
+
+from .errors import InvalidArgumentError
+
+__all__ = ["HoldingWeights", "holding_bits", "WeightTable"]
+
+#: What a (seat, suit) pair may be given: holding -> weight (holding as a 13-bit int or ranks ``"QJ4"``),
+#: or a function of the 13-bit holding.
+WeightTable = Union[Mapping["int | str", "int | Fraction"], Callable[[int], "int | Fraction"]]
+
+
+def holding_bits(ranks: str) -> int:
+    """A holding written as ranks (``"KQ4"``, ``"-"`` or ``""`` for none) as a 13-bit int, ace first.
+
+    >>> holding_bits("A2"), holding_bits("-")
+    (4097, 0)
+    """
+    text = ranks.strip().upper().replace("10", "T")
+    if text in ("", "-"):
+        return 0
+    out = 0
+    for ch in text:
+        if ch not in RANK_CHARS:
+            raise InvalidArgumentError(f"invalid holding {shown(ranks)}: ranks must be among {RANK_CHARS}")
+        bit = 1 << RANK_CHARS.index(ch)
+        if out & bit:
+            raise InvalidArgumentError(f"invalid holding {shown(ranks)}: {ch} appears twice")
+        out |= bit
+    return out
+
+
+def _exact(value: object, where: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)) or value < 0:
+        raise InvalidArgumentError(f"invalid weight {shown(value)} for {where}: expected an int or a Fraction >= 0 "
+                                   "(exact: no floats)")
+    return Fraction(value)
+
+
+def _table(seat: Seat, suit: Suit, given: WeightTable) -> tuple[np.ndarray, int]:
+    """Numerators over all 8,192 holdings, and their common denominator."""
+    where = f"{seat.name} {suit.name}"
+    values = [Fraction(1)] * 8192
+    if callable(given):
+        values = [_exact(given(h), f"{where} holding {h}") for h in range(8192)]
+    elif isinstance(given, Mapping):
+        for key, w in given.items():
+            h = holding_bits(key) if isinstance(key, str) else key
+            if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < 8192:
+                raise InvalidArgumentError(f"invalid holding {shown(key)} for {where}: expected ranks or 0..8191")
+            values[h] = _exact(w, f"{where} holding {shown(key)}")
+    else:
+        raise InvalidArgumentError(f"invalid weights {shown(given)} for {where}: expected {{holding: weight}} "
+                                   "or a function of the holding")
+    denominator = lcm(*(v.denominator for v in values))
+    numerators = [int(v * denominator) for v in values]
+    dtype: Any = np.int64 if max(numerators) < 2 ** 62 else object
+    return np.array(numerators, dtype=dtype), denominator
+
+
+class HoldingWeights:
+    """Exact weights per (concealed seat, suit, dealt holding); frozen once built.
+
+    ``HoldingWeights({(seat, suit): {holding: weight}})``: seats and suits as values or text
+    (``"E"``, ``"H"``), holdings as 13-bit ints or ranks, weights ints or Fractions; or a function of
+    the 13-bit holding in place of the mapping.
+    """
+
+    __slots__ = ("_tables", "_key")
+
+    def __init__(self, tables: Mapping[tuple["Seat | str", "Suit | int | str"], WeightTable] | None = None) -> None:
+        built: dict[tuple[Seat, int], tuple[np.ndarray, int]] = {}
+        for key, given in (tables or {}).items():
+            if not isinstance(key, tuple) or len(key) != 2:
+                raise InvalidArgumentError(f"invalid key {shown(key)}: expected (seat, suit)")
+            try:
+                seat, suit = Seat.parse(key[0]), Suit.parse(key[1])
+            except ValueError as exc:
+                raise InvalidArgumentError(f"invalid key {shown(key)}: {exc}") from None
+            numerators, denominator = _table(seat, suit, given)
+            numerators.setflags(write=False)
+            built[(seat, int(suit))] = (numerators, denominator)
+        self._tables = built
+        self._key = tuple(sorted((k, d, hash(n.tobytes()) if n.dtype != object else hash(tuple(n.tolist())))
+                                 for k, (n, d) in built.items()))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_key"):
+            raise AttributeError("HoldingWeights are frozen")
+        object.__setattr__(self, name, value)
+
+    def __bool__(self) -> bool:
+        return bool(self._tables)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HoldingWeights) and self._key == other._key and all(
+            np.array_equal(a[0], other._tables[k][0]) for k, a in self._tables.items())
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"HoldingWeights({', '.join(f'{s.name} {Suit(t).name}' for s, t in self._tables)})"
+
+    @property
+    def pairs(self) -> tuple[tuple[Seat, int], ...]:
+        """The (seat, suit) pairs that carry weights."""
+        return tuple(self._tables)
+
+    def table(self, seat: Seat, suit: int) -> tuple[np.ndarray, int] | None:
+        """The numerators over the 8,192 holdings and their denominator (None: every holding weighs 1)."""
+        return self._tables.get((seat, int(suit)))
+
+    def weight(self, seat: Seat, suit: int, holding: int) -> Fraction:
+        """The exact weight of one dealt holding."""
+        found = self.table(seat, suit)
+        return Fraction(1) if found is None else Fraction(int(found[0][holding]), found[1])
+
+    def times(self, other: "HoldingWeights") -> "HoldingWeights":
+        """Both sets of weights at once (their product where both weigh a pair)."""
+        merged: dict[tuple[Seat, int], WeightTable] = {}
+        for source in (self, other):
+            for (seat, suit), (num, den) in source._tables.items():
+                before = merged.get((seat, suit))
+                merged[(seat, suit)] = _product(before, num, den)
+        return HoldingWeights(merged)  # type: ignore[arg-type]
+
+
+def _product(before: "WeightTable | None", num: np.ndarray, den: int) -> WeightTable:
+    values: dict[int | str, int | Fraction] = {h: Fraction(int(num[h]), den) for h in range(8192)}
+    if before is None:
+        return values
+    assert isinstance(before, dict)
+    return {h: v * before[h] for h, v in values.items()}
