@@ -7,6 +7,10 @@ rejection sampler: deal the unseen cards at random to the concealed hands and ke
 consistent with the play (in the agreement view, with the inferences; in the weighted view, keep
 each with probability its weight over the largest weight). "ratio" is the rejection sampler's time
 for 1,000 layouts over Kibitz's (build included), both measured in this process.
+
+``--holdings`` adds a second table: the lawful view with per-holding weights on both defenders in two
+suits (probabilities on a grid of 1/256, as a model of the defenders' carding gives), built, weighed
+and sampled on the fast int64 path and, forced, on the exact Python-integer path it falls back to.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import os
 import platform
 import statistics
+from fractions import Fraction
 import sys
 import time
 from pathlib import Path
@@ -25,8 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import CardSet  # noqa: E402
-from inference.layouts import VIEWS, layout_space  # noqa: E402
+from inference.graph import LayoutGraph  # noqa: E402
+from inference.layouts import VIEWS, View, layout_space  # noqa: E402
 from inference.play import PlayState  # noqa: E402
+from inference.weights import HoldingWeights  # noqa: E402
 
 
 def five(deal, declarer) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
@@ -129,18 +136,59 @@ def _hand_values(masks: list[int], state: PlayState, seats):  # type: ignore[no-
     return value
 
 
-def fresh(state: PlayState, view: str):  # type: ignore[no-untyped-def]
+def fresh(state: PlayState, view: "str | View"):  # type: ignore[no-untyped-def]
     """The state's layout space in ``view``, built from scratch (not the play state's cached one)."""
     snap = state.snapshot
     claims = {i.name: i.claims(state.viewer, state.declarer) for i in snap.inferences}
     return layout_space(snap.position(), snap.inferences, claims, {st.name: st for st in snap.states}, state.viewer, view)
 
 
+def grid_weights(state: PlayState, seed: int) -> HoldingWeights:
+    """Weights on a grid of 1/256 on both defenders' holdings in spades and hearts (seeded)."""
+    rng = np.random.default_rng(seed)
+    tables = {}
+    for seat in (state.declarer.lho, state.declarer.rho):
+        for suit in (0, 1):
+            numerators = rng.integers(1, 257, size=8192)
+            tables[(seat, suit)] = {h: Fraction(int(numerators[h]), 256) for h in range(8192)}
+    return HoldingWeights(tables)  # type: ignore[arg-type]
+
+
+def time_holdings(states: list[PlayState]) -> None:
+    """The second table: holding weights on the int64 path and on the Python-integer path."""
+    rows: dict[int, dict[str, list[float]]] = {}
+    for trick, state in states:  # type: ignore[misc]
+        view = View("lawful", holdings=grid_weights(state, 7))
+        for path in ("int64", "python"):
+            original = LayoutGraph._overflows
+            if path == "python":
+                LayoutGraph._overflows = lambda self, w, mult: True  # type: ignore[method-assign]
+            try:
+                t = time.perf_counter()
+                space = fresh(state, view)
+                space.odds()
+                space.sample_masks(1000, 1)
+                rows.setdefault(trick, {}).setdefault(path, []).append(time.perf_counter() - t)
+                assert space.dtype is (object if path == "python" else np.int64)
+            finally:
+                LayoutGraph._overflows = original  # type: ignore[method-assign]
+    print()
+    print("| trick | holding weights: int64 path (build, odds, 1,000 layouts): median | max | Python integers: "
+          "median | max | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for trick, cell in sorted(rows.items()):
+        fast, slow = statistics.median(cell["int64"]), statistics.median(cell["python"])
+        print(f"| {trick} | {fast * 1e3:.1f} ms | {max(cell['int64']) * 1e3:.1f} ms | {slow * 1e3:.1f} ms "
+              f"| {max(cell['python']) * 1e3:.1f} ms | {slow / fast:.1f}x |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
+    ap.add_argument("--holdings", action="store_true", help="also time per-holding weights, both integer paths")
     args = ap.parse_args()
+    weighted_states = []
     records = complete_records(sorted(Path(args.corpus).rglob("*.pbn")), args.deals)
     table: dict[tuple[int, str], dict[str, list[float]]] = {}
     for rec in records:
@@ -152,6 +200,7 @@ def main() -> None:
                 if i == 0:
                     state.table_dummy(rec.deal[rec.declarer.partner])
             state.add_inferences(five(rec.deal, rec.declarer))
+            weighted_states.append((trick, state))
             for view in VIEWS:
                 cell = table.setdefault((trick, view), {"sample": [], "odds": [], "rej": [], "acc": []})
                 t = time.perf_counter()
@@ -178,6 +227,9 @@ def main() -> None:
         print(f"| {trick} | {view} | {ours * 1e3:.1f} ms | {max(cell['sample']) * 1e3:.1f} ms "
               f"| {statistics.median(cell['odds']) * 1e3:.1f} ms | {max(cell['odds']) * 1e3:.1f} ms "
               f"| {rate:,.0f} | {statistics.median(cell['acc']):.3g} | {theirs * 1e3:,.1f} ms | {theirs / ours:,.1f}x |")
+    if args.holdings:
+        time_holdings(weighted_states)
+
 
 if __name__ == "__main__":
     main()

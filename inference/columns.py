@@ -39,8 +39,8 @@ from dealer import Seat
 from dealer.cardset import SUIT_MASK
 from dealer.grid import COMPARE
 
-from .claims import And, Arith, Claim, Compare, Const, Expr, Hcp, Honours, Length, Not, Or, SuitHcp, Xor
-from .features import Feature, FeatureValues, Kind, evaluate, features_of, holding_value, holding_values
+from .claims import And, Arith, Claim, Compare, Const, Expr, Not, Or, Xor
+from .features import Feature, FeatureValues, Kind, evaluate, features_of, holding_value, holding_values, leaf_feature
 from .kernel import holding_of
 from .position import Position
 
@@ -219,8 +219,8 @@ def linear_form(expr: Expr, known: Callable[[Feature], "int | None"]) -> tuple[d
     """
     if isinstance(expr, Const):
         return {}, int(expr.value)
-    if isinstance(expr, (Length, Hcp, SuitHcp, Honours)):
-        f = _feature(expr)
+    f = leaf_feature(expr)
+    if f is not None:
         value = known(f)
         return ({}, value) if value is not None else ({f: 1}, 0)
     if not isinstance(expr, Arith) or expr.op not in "+-*":
@@ -238,17 +238,6 @@ def linear_form(expr: Expr, known: Callable[[Feature], "int | None"]) -> tuple[d
     for f, v in right[0].items():
         terms[f] = terms.get(f, 0) + sign * v
     return {f: v for f, v in terms.items() if v}, left[1] + sign * right[1]
-
-
-def _feature(expr: Expr) -> Feature:
-    if isinstance(expr, Length):
-        return Feature.length(expr.seat, expr.suit)
-    if isinstance(expr, Hcp):
-        return Feature.hcp(expr.seat)
-    if isinstance(expr, SuitHcp):
-        return Feature.suit_hcp(expr.seat, expr.suit)
-    assert isinstance(expr, Honours)
-    return Feature.honours(expr.seat, expr.suit)
 
 
 @dataclass(frozen=True)
@@ -305,6 +294,12 @@ class Columns:
     filter: Compiled
     claims: tuple[Compiled, ...]
     exact: dict[Feature, int] = field(default_factory=dict)
+    collapses: tuple["Collapse", ...] = ()
+
+    @property
+    def trivial(self) -> bool:
+        """Whether the plan keeps every lawful layout and reads nothing (its filter holds in every one)."""
+        return self.filter == Fixed(True) and not self.columns and not any(self.filters) and not self.claims
 
     def step_key(self, suit: int) -> tuple[tuple[Column, ...], tuple[Claim, ...], SuitReader]:
         """What suit ``suit``'s step reads: the columns there, the filters, and the atoms' reader."""
@@ -501,5 +496,55 @@ def plan(position: Position, filter: Claim | None = None, claims: Sequence[Claim
     for form, j in planner.sums.items():  # a feature carried exactly for an atom is read from its column
         if len(form) == 1 and form[0][1] == 1 and planner.columns[j].cap is None:
             exact_columns.setdefault(form[0][0], j)
+    collapses = _collapses(planner.columns, compiled, compiled_filter, set(exact_columns.values()))
     return Columns(position, tuple(planner.columns), tuple(tuple(f) for f in planner.filters),
-                   tuple(planner.prunes), tuple(planner.musts), compiled_filter, compiled, exact_columns)
+                   tuple(planner.prunes), tuple(planner.musts), compiled_filter, compiled, exact_columns, collapses)
+
+
+@dataclass(frozen=True)
+class Collapse:
+    """How a claim read off the final states is known false early, and what it then stops needing.
+
+    The claim is a conjunction; it is false for good once its failure column (``failure``) is 1 or
+    one of its ``tests`` on a sum that only grows has passed. Its own columns (``owned``: read by
+    no other claim) then carry nothing: they are set to one value, so such states merge; ``marker``
+    keeps the verdict (the failure column set to 1, or the first test's column set past its bound).
+    """
+
+    failure: int | None
+    tests: tuple[tuple[int, str, int], ...]
+    owned: tuple[int, ...]
+    marker: tuple[int, int]
+
+
+def _referenced(compiled: Compiled) -> list[int]:
+    """The columns a compiled claim reads (Raw atoms read exact columns: they are not collapsed)."""
+    if isinstance(compiled, Test):
+        return [compiled.column]
+    if isinstance(compiled, Negation):
+        return _referenced(compiled.item)
+    if isinstance(compiled, (AllOf, AnyOf, OneOf)):
+        return [j for c in compiled.items for j in _referenced(c)]
+    return []
+
+
+def _collapses(columns: Sequence[Column], claims: Sequence[Compiled], filter: Compiled, exact: set[int]
+               ) -> tuple[Collapse, ...]:
+    """The claims that can be known false before the last suit, and what that frees (see :class:`Collapse`)."""
+    uses: dict[int, int] = {}
+    for c in (filter, *claims):
+        for j in set(_referenced(c)):
+            uses[j] = uses.get(j, 0) + 1
+    out = []
+    for claim in claims:
+        if not isinstance(claim, AllOf) or any(isinstance(c, Raw) for c in claim.items):
+            continue
+        failure = next((c.column for c in claim.items if isinstance(c, Test) and columns[c.column].atoms), None)
+        tests = tuple((c.column, c.op, c.value) for c in claim.items if isinstance(c, Test)
+                      and columns[c.column].cap is not None and not columns[c.column].atoms and c.op in _FALLS_FOR_GOOD)
+        owned = tuple(j for j in sorted(set(_referenced(claim))) if uses.get(j) == 1 and j not in exact)
+        if failure is None and not tests or not owned:
+            continue
+        marker = (failure, 1) if failure is not None else (tests[0][0], int(columns[tests[0][0]].cap or 0))
+        out.append(Collapse(failure, tests, owned, marker))
+    return tuple(out)

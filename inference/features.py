@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from enum import Enum
 from functools import lru_cache
-from typing import Callable, NamedTuple, cast
+from typing import Any, Callable, NamedTuple, cast
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from .claims import Honours, Longest, Rank
 from .errors import InvalidArgumentError
 
 __all__ = ["Kind", "Feature", "FeatureValues", "TOP_FIVE", "features_of", "evaluate", "expr_values", "holding_value",
-           "holding_values", "hand_value"]
+           "holding_values", "hand_value", "LEAVES", "leaf_feature"]
 
 #: A K Q J T: the top five bits of a 13-bit holding (ace first), the honours ``honours()`` counts.
 TOP_FIVE = 0b11111
@@ -174,19 +174,29 @@ def hand_value(feature: Feature, mask: int) -> int:
 FeatureValues = Callable[[Feature], np.ndarray]
 
 
+#: The expression leaves that are one feature each: syntax node -> the feature it reads.
+LEAVES: dict[type, Callable[[Any], Feature]] = {
+    Length: lambda n: Feature.length(n.seat, n.suit),
+    Hcp: lambda n: Feature.hcp(n.seat),
+    SuitHcp: lambda n: Feature.suit_hcp(n.seat, n.suit),
+    Honours: lambda n: Feature.honours(n.seat, n.suit),
+}
+
+
+def leaf_feature(node: Node) -> Feature | None:
+    """The feature an expression leaf reads (a length, HCP, HCP in a suit, honours), else None."""
+    make = LEAVES.get(type(node))
+    return None if make is None else make(node)
+
+
 @lru_cache(maxsize=8192)
 def features_of(node: Node) -> frozenset[Feature]:
     """Every raw feature a claim (or expression) reads (remembered for the last 8,192 claims)."""
     out: set[Feature] = set()
     for n in node.walk():
-        if isinstance(n, Length):
-            out.add(Feature.length(n.seat, n.suit))
-        elif isinstance(n, Hcp):
-            out.add(Feature.hcp(n.seat))
-        elif isinstance(n, SuitHcp):
-            out.add(Feature.suit_hcp(n.seat, n.suit))
-        elif isinstance(n, Honours):
-            out.add(Feature.honours(n.seat, n.suit))
+        leaf = leaf_feature(n)
+        if leaf is not None:
+            out.add(leaf)
         elif isinstance(n, (Longest, ShapeIn)):
             out.update(Feature.length(n.seat, s) for s in range(4))
         elif isinstance(n, Rank):
@@ -200,14 +210,9 @@ def expr_values(expr: Expr, value: FeatureValues, n: int) -> np.ndarray:
     """An expression's values over ``n`` rows, given each feature's values."""
     if isinstance(expr, Const):
         return np.full(n, expr.value, dtype=np.int64)
-    if isinstance(expr, Length):
-        return value(Feature.length(expr.seat, expr.suit))
-    if isinstance(expr, Hcp):
-        return value(Feature.hcp(expr.seat))
-    if isinstance(expr, SuitHcp):
-        return value(Feature.suit_hcp(expr.seat, expr.suit))
-    if isinstance(expr, Honours):
-        return value(Feature.honours(expr.seat, expr.suit))
+    leaf = leaf_feature(expr)
+    if leaf is not None:
+        return value(leaf)
     if isinstance(expr, Rank):
         held = value(Feature.card(expr.seat, expr.card))
         return np.where(held > 0, value(Feature.above(expr.seat, expr.card)) + 1, 0)

@@ -28,7 +28,7 @@ graph refuses with :class:`~inference.errors.TooComplexError`, and the solver
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Sequence, cast
 
 import numpy as np
@@ -38,7 +38,7 @@ from dealer.arrays import unique_rows
 
 from .columns import Column, Columns, SuitReader
 from .errors import InconsistentCardsError, InvalidArgumentError
-from .features import Feature, evaluate, holding_values
+from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
 from .position import Position
 from .weights import HoldingWeights
@@ -69,10 +69,20 @@ class SuitStep:
     group_weight: np.ndarray
     group_count: np.ndarray
 
+    @cached_property
+    def order(self) -> np.ndarray:
+        """The rows ordered by group (found once, when first asked)."""
+        return cast(np.ndarray, np.argsort(self.group, kind="stable"))
+
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """Where each group starts among :attr:`order` (every group has a row; the last entry: the end)."""
+        return cast(np.ndarray, np.searchsorted(self.group[self.order], np.arange(len(self.adds) + 1)))
+
     @property
     def weighted(self) -> bool:
         """Whether some row weighs other than 1."""
-        return bool(self.weight.dtype == object or (len(self.weight) and int(self.weight.max()) != 1))
+        return bool(self.weight.dtype == object or not np.all(self.weight == 1))
 
 
 @dataclass(frozen=True)
@@ -237,10 +247,25 @@ class LayoutGraph:
             ok &= ~_past(combo[:, self.start + col], op, value)
         for j in self.plan.musts:  # a shape the filter needs and no completion reaches
             ok &= combo[:, self.start + j] != self.plan.columns[j].classes(s)[1]  # type: ignore[index]
+        self._collapse(combo)
         src, grp, combo = src[ok], grp[ok], combo[ok]
         nxt, dst = self._unique(combo)
         self.links.append((src, grp, dst))
         self.layers.append(nxt)
+
+    def _collapse(self, combo: np.ndarray) -> None:
+        """States where a read claim is false for good forget its own columns (they merge)."""
+        start = self.start
+        for c in self.plan.collapses:
+            dead = np.zeros(len(combo), dtype=bool)
+            if c.failure is not None:
+                dead |= combo[:, start + c.failure] == 1
+            for col, op, value in c.tests:
+                dead |= _past(combo[:, start + col], op, value)
+            if dead.any():
+                for j in c.owned:
+                    combo[dead, start + j] = 0
+                combo[dead, start + c.marker[0]] = c.marker[1]
 
     def _classes(self, s: int) -> list[tuple[int, tuple[np.ndarray, int]]]:
         """The shape columns' class tables after suit ``s``."""
@@ -310,44 +335,56 @@ class LayoutGraph:
         return bool(self.alive(accept)[0][0])
 
     def extremes(self, targets: Sequence[Feature], accept: np.ndarray | None = None) -> dict[Feature, tuple[int, int]]:
-        """Min and max of each target (a feature of any seat) over the accepted layouts; empty if none."""
+        """Min and max of each target (a feature of any seat) over the accepted layouts; empty if none.
+
+        A min-plus and a max-plus pass over the live edges, every target at once: a group's rows are
+        interchangeable on an edge, so a target's extremes over a group's rows are reached.
+        """
         alive = self.alive(accept)
         if not alive[0][0]:
             return {}
-        out: dict[Feature, tuple[int, int]] = {}
-        for t in targets:
-            if t.seat not in self.seats:
-                value = self.position.known_value(t)
-                out[t] = (value, value)
-                continue
-            lo, hi = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-            for s in range(4):
-                lo, hi = self._relax(s, t, alive, lo, hi)
-            out[t] = (int(lo[alive[4]].min()), int(hi[alive[4]].max()))
+        out = {t: (self.position.known_value(t),) * 2 for t in targets if t.seat not in self.seats}
+        tracked = [t for t in targets if t.seat in self.seats]
+        if not tracked:
+            return out
+        lo, hi = np.zeros((1, len(tracked)), dtype=np.int64), np.zeros((1, len(tracked)), dtype=np.int64)
+        for s in range(4):
+            g_lo, g_hi = self._group_extremes(s, tracked)
+            src, grp, dst = self.links[s]
+            live = np.flatnonzero(alive[s][src] & alive[s + 1][dst])
+            order = live[np.argsort(dst[live], kind="stable")]
+            ends = dst[order]
+            starts = np.flatnonzero(np.concatenate(([True], ends[1:] != ends[:-1])))
+            lo_next = np.zeros((len(self.layers[s + 1]), len(tracked)), dtype=np.int64)
+            hi_next = np.zeros_like(lo_next)
+            lo_next[ends[starts]] = np.minimum.reduceat(lo[src[order]] + g_lo[grp[order]], starts, axis=0)
+            hi_next[ends[starts]] = np.maximum.reduceat(hi[src[order]] + g_hi[grp[order]], starts, axis=0)
+            lo, hi = lo_next, hi_next
+        final = alive[4]
+        for j, t in enumerate(tracked):
+            out[t] = (int(lo[final, j].min()), int(hi[final, j].max()))
         return out
 
-    def _relax(self, s: int, target: Feature, alive: list[np.ndarray], lo: np.ndarray, hi: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:
-        """One suit of the min-plus / max-plus pass: the target's extremes over live edges."""
+    def _group_extremes(self, s: int, targets: Sequence[Feature]) -> tuple[np.ndarray, np.ndarray]:
+        """Each group's least and greatest value of each target in suit ``s`` (a group x target array each)."""
         step = self.steps[s]
-        src, grp, dst = self.links[s]
-        i = self.seats.index(target.seat)
-        if s in target.suits:
-            value = holding_values(target.kind, target.bit, step.masks[:, i] | holding_of(
-                self.position.known[target.seat], s))
-        else:
-            value = np.zeros(len(step.masks), dtype=np.int64)
-        g_lo = np.full(len(step.adds), 1 << 20, dtype=np.int64)
-        g_hi = np.full(len(step.adds), -(1 << 20), dtype=np.int64)
-        np.minimum.at(g_lo, step.group, value)
-        np.maximum.at(g_hi, step.group, value)
-        live = alive[s][src] & alive[s + 1][dst]
-        n = len(self.layers[s + 1])
-        new_lo = np.full(n, 1 << 20, dtype=np.int64)
-        new_hi = np.full(n, -(1 << 20), dtype=np.int64)
-        np.minimum.at(new_lo, dst[live], lo[src[live]] + g_lo[grp[live]])
-        np.maximum.at(new_hi, dst[live], hi[src[live]] + g_hi[grp[live]])
-        return new_lo, new_hi
+        k, groups = self.k, len(step.adds)
+        lo = np.zeros((groups, len(targets)), dtype=np.int64)
+        hi = np.zeros_like(lo)
+        for j, t in enumerate(targets):
+            if s not in t.suits:
+                continue
+            i = self.seats.index(t.seat)
+            base = holding_of(self.position.known[t.seat], s)
+            if t.kind == Kind.LENGTH:  # a count of cards: the group's own key (the last seat's: the rest)
+                taken = step.adds[:, i] if i < k - 1 else (self.position.unseen_in(s).bit_count()
+                                                           - step.adds[:, :k - 1].sum(axis=1))
+                lo[:, j] = hi[:, j] = taken + base.bit_count()
+                continue
+            value = holding_values(t.kind, t.bit, step.masks[step.order, i] | base)
+            lo[:, j] = np.minimum.reduceat(value, step.starts[:-1])
+            hi[:, j] = np.maximum.reduceat(value, step.starts[:-1])
+        return lo, hi
 
     def flow(self, final_weight: np.ndarray | None = None, counting: bool = False) -> Flow:
         """Forward and backward sums of exact weights (``final_weight``: an integer per final state,
@@ -409,6 +446,53 @@ class LayoutGraph:
     def count(self) -> int:
         """Number of accepted layouts (weighted by the holdings' weights, times :attr:`scale`)."""
         return self.flow().total
+
+    def distribution(self, feature: Feature, flow: Flow) -> list[int]:
+        """The weight of the layouts for each value ``0, 1, ...`` of a concealed seat's feature (a sum over
+        the suits, such as HCP), exact: a forward pass carrying, per state, the weight of each value so far."""
+        i = self.seats.index(feature.seat)
+        known = self.position.known[feature.seat]
+        values, top = [], 0
+        for s, step in enumerate(self.steps):
+            v = (holding_values(feature.kind, feature.bit, step.masks[:, i] | holding_of(known, s))
+                 if s in feature.suits else np.zeros(len(step.masks), dtype=np.int64))
+            values.append(v)
+            top += int(v.max(initial=0))
+        python = flow.exact_python
+        dtype: Any = object if python else np.int64
+        ways = np.zeros((1, top + 1), dtype=dtype)
+        ways[0, 0] = 1
+        for s, step in enumerate(self.steps):
+            ways = self._convolve(s, ways, values[s], dtype)
+        by_value = (ways * flow.final_weight[:, None]).sum(axis=0)
+        return [int(x) for x in by_value]
+
+    def _convolve(self, s: int, ways: np.ndarray, values: np.ndarray, dtype: Any) -> np.ndarray:
+        """One suit of :meth:`distribution`: each edge shifts its source's values by its rows' values.
+
+        For each shift, the edges form a sparse matrix from sources to destinations (duplicates summed),
+        applied to the sources' value vectors at once; integer arithmetic throughout (Python integers
+        for the exact path, where scipy's sparse matrices cannot go).
+        """
+        from scipy import sparse  # type: ignore[import-untyped]  # (loaded on first use: it is slow to import)
+
+        step = self.steps[s]
+        src, grp, dst = self.links[s]
+        width = ways.shape[1]
+        spread = np.zeros((len(step.adds), int(values.max(initial=0)) + 1), dtype=dtype)
+        np.add.at(spread, (step.group, values), step.weight.astype(dtype))
+        out = np.zeros((len(self.layers[s + 1]), width), dtype=dtype)
+        for v in range(spread.shape[1]):
+            by_edge = spread[grp, v]
+            live = by_edge != 0
+            if not live.any():
+                continue
+            if dtype is object:
+                np.add.at(out[:, v:], dst[live], ways[src[live], :width - v] * by_edge[live][:, None])
+                continue
+            moves = sparse.csr_matrix((by_edge[live], (dst[live], src[live])), shape=(len(out), len(ways)))
+            out[:, v:] += moves @ ways[:, :width - v]
+        return out
 
 
 def _past(values: np.ndarray, op: str, bound: int) -> np.ndarray:

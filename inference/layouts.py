@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, Mapping, Sequence, Union, cast
 
 import numpy as np
 
@@ -41,13 +41,16 @@ from .inferences import (
     DEFAULT_POLICY, Inference, InferenceState, Status, Tag, agreement_claim, agreement_units, parse_policy,
 )
 from .columns import plan
+from .dealing import DealerLayouts
 from .graph import LayoutGraph
+from .odds import Odds
 from .sampling import Sampler
 from .kernel import holding_of, popcount13
 from .position import Position
+from .solver import Solver
 from .weights import HoldingWeights
 
-__all__ = ["View", "Odds", "LayoutSpace", "DEFAULT_WEIGHTS", "VIEWS", "MAX_LAYOUTS_AT_ONCE", "layout_space"]
+__all__ = ["View", "Odds", "LayoutSpace", "Layouts", "DEFAULT_WEIGHTS", "VIEWS", "MAX_LAYOUTS_AT_ONCE", "layout_space"]
 
 VIEWS = ("lawful", "agreement", "weighted")
 #: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).
@@ -87,40 +90,6 @@ class View:
             object.__setattr__(self, "weights", weights)
         if self.holdings is not None and not isinstance(self.holdings, HoldingWeights):
             raise InvalidArgumentError(f"invalid holdings {shown(self.holdings)}: expected HoldingWeights")
-
-
-@dataclass(frozen=True)
-class Odds:
-    """Exact odds in a view, as Fractions. Seats are the concealed ones.
-
-    ``layouts`` is the number of layouts the view counts (in the weighted view, those of non-zero
-    weight); ``weight`` is the view's total weight (equal to ``layouts`` except in the weighted view).
-    """
-
-    layouts: int
-    weight: "int | Fraction"
-    holder: dict[Card, dict[Seat, Fraction]]
-    length: dict[Seat, dict[int, dict[int, Fraction]]]  # seat -> suit -> length -> probability
-    hcp: dict[Seat, dict[int, Fraction]]
-    split: dict[int, dict[tuple[int, ...], Fraction]]  # suit -> (dealt lengths of the concealed seats) -> p
-
-    def as_json(self) -> dict[str, Any]:
-        """``{"layouts": int, "weight": "n/d", "holder": {card: {seat: "n/d"}}, "length": {seat: {suit: {n: "n/d"}}},
-        "hcp": {seat: {n: "n/d"}}, "split": {suit: {"a-b": "n/d"}}}``."""
-        def frac(p: Fraction) -> str:
-            return f"{p.numerator}/{p.denominator}"
-
-        suits = "SHDC"
-        return {
-            "layouts": self.layouts,
-            "weight": frac(Fraction(self.weight)),
-            "holder": {str(c): {s.name: frac(p) for s, p in by.items()} for c, by in sorted(self.holder.items())},
-            "length": {s.name: {suits[t]: {str(n): frac(p) for n, p in sorted(d.items())} for t, d in by.items()}
-                       for s, by in self.length.items()},
-            "hcp": {s.name: {str(h): frac(p) for h, p in sorted(d.items())} for s, d in self.hcp.items()},
-            "split": {suits[t]: {"-".join(map(str, k)): frac(p) for k, p in sorted(d.items(), reverse=True)}
-                      for t, d in self.split.items()},
-        }
 
 
 def _sum_by(keys: np.ndarray, weights: np.ndarray, size: int) -> list[int]:
@@ -196,35 +165,21 @@ class LayoutSpace:
 
     def __init__(self, position: Position, view: View = View(), inferences: Sequence[Inference] = (),
                  claims: Mapping[str, Sequence[Claim]] | None = None,
-                 states: Mapping[str, InferenceState] | None = None, agreement: Claim | None = None,
-                 *, exact_hcp: Seat | None = None) -> None:
+                 states: Mapping[str, InferenceState] | None = None, agreement: Claim | None = None) -> None:
         self.position = position
         self.view = view
-        self._args = (inferences, claims, states, agreement)
-        self._hcp_spaces: dict[Seat, LayoutSpace] = {}
         if not position.concealed:
             raise InvalidArgumentError("no concealed seat: every card is known")
         self.seats = position.concealed
         self.k = len(self.seats)
         singles, groups = _view_claims(view, inferences, claims, states)
         read = [c for c, _, _ in singles] + [c for members in groups for c, _ in members[:-1]]
-        # the HCP odds read each seat's exact HCP: with two hands concealed one column carries both
-        exact = [Feature.hcp(s) for s in self.seats] if self.k == 2 else [Feature.hcp(exact_hcp)] if exact_hcp is not None else []
         filter_claim = (agreement if agreement is not None else And(())) if view.kind == "agreement" else None
-        self.graph = LayoutGraph(plan(position, filter_claim, read, exact), view.holdings)
+        self.graph = LayoutGraph(plan(position, filter_claim, read), view.holdings)
         self.final_weight, self.scale = _final_weights(self.graph, singles, groups)
         self.flow = self.graph.flow(self.final_weight)
         self.total_scaled: int = self.flow.total
         self.sampler = Sampler(self.graph, self.flow)
-
-    def _hcp_space(self, seat: Seat) -> "LayoutSpace":
-        """The same layouts, with ``seat``'s exact HCP in the state (three concealed hands)."""
-        space = self._hcp_spaces.get(seat)
-        if space is None:
-            inferences, claims, states, agreement = self._args
-            space = LayoutSpace(self.position, self.view, inferences, claims, states, agreement, exact_hcp=seat)
-            self._hcp_spaces[seat] = space
-        return space
 
     # -- counts and odds ------------------------------------------------------------------
     def count(self) -> "int | Fraction":
@@ -274,10 +229,8 @@ class LayoutSpace:
             self._suit_odds(s, total, holder, length, split)
         hcp: dict[Seat, dict[int, Fraction]] = {}
         for seat in self.seats:
-            space = self if self.k == 2 else self._hcp_space(seat)
-            fw = space.flow.forward[4] * space.flow.final_weight
-            by_h = _sum_by(np.asarray(space.graph.values(Feature.hcp(seat)), dtype=np.int64), fw, 38)
-            hcp[seat] = {h: Fraction(w, space.total_scaled) for h, w in enumerate(by_h) if w}
+            by_h = self.graph.distribution(Feature.hcp(seat), self.flow)
+            hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
         return Odds(self.support(), self.count(), holder, length, split=split, hcp=hcp)
 
     def _suit_odds(self, s: int, total: int, holder: dict[Card, dict[Seat, Fraction]],
@@ -333,24 +286,43 @@ class LayoutSpace:
         return [Deal.from_masks([int(x) for x in row]) for row in self.sample_masks(n, seed)]
 
 
+#: The layouts of a view, from the layout graph or (past its limit) the exact dealer.
+Layouts = Union[LayoutSpace, DealerLayouts]
+
+
 def layout_space(position: Position, inferences: Sequence[Inference], claims: Mapping[str, Sequence[Claim]],
                  states: Mapping[str, InferenceState], viewer: Seat, view: "str | View" = "lawful", *,
                  policy: "frozenset[Tag] | None" = None, weights: "Mapping[Tag, Fraction] | None" = None
-                 ) -> LayoutSpace:
+                 ) -> Layouts:
     """The layouts of a position's unseen cards in a view (see :class:`View`).
 
     ``claims`` holds each inference's claim and fallbacks, parsed; ``states`` its standing now. In the
     agreement view, when the claims can all hold (the space is not empty) the conflict policy has
-    nothing to decide; otherwise it decides, and the view is built on its claim.
+    nothing to decide; otherwise it decides, and the view is built on its claim. The solver
+    (:class:`~inference.solver.Solver`) builds it on the layout graph, or past the graph's limit on
+    the exact dealer (lawful and agreement views, when the dealer can take the claims).
     """
     v = view if isinstance(view, View) else View(view, parse_policy(policy), weights)
     parsed = {name: tuple(cs) for name, cs in claims.items()}
     live = dict(states)
+    solver = Solver.of(position)
     if v.kind != "agreement":
-        return LayoutSpace(position, v, inferences, parsed, live)
+        def graph() -> Layouts:
+            return LayoutSpace(position, v, inferences, parsed, live)
+
+        return solver.answer(graph, lambda: DealerLayouts(position, None, v.holdings) if v.kind == "lawful" else None)
     units = agreement_units(inferences, parsed, live, v.policy, viewer)
-    space = LayoutSpace(position, v, inferences, parsed, live, And(tuple(c for _, _, c in units)))
+    space = _agreement(solver, position, v, inferences, parsed, live, And(tuple(c for _, _, c in units)))
     if not space.empty or not units:
         return space
     agreement, _, _ = agreement_claim(position, inferences, parsed, live, v.policy, viewer)
-    return LayoutSpace(position, v, inferences, parsed, live, agreement)
+    return _agreement(solver, position, v, inferences, parsed, live, agreement)
+
+
+def _agreement(solver: Solver, position: Position, view: View, inferences: Sequence[Inference],
+               parsed: Mapping[str, Sequence[Claim]], live: Mapping[str, InferenceState], claim: Claim) -> Layouts:
+    """The agreement view on ``claim``: the graph's, or past its limit the dealer's."""
+    def graph() -> Layouts:
+        return LayoutSpace(position, view, inferences, parsed, live, claim)
+
+    return solver.answer(graph, lambda: DealerLayouts(position, claim, view.holdings))

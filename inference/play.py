@@ -45,7 +45,7 @@ from .errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentErr
 from .events import Change, Snapshot, Update, agree, possessive, relative_name
 from .inferences import Inference, InferenceState, StatusChange, Tag
 from .lawful import Bounds, lawful_bounds
-from .layouts import LayoutSpace, Odds, View, layout_space
+from .layouts import Layouts, Odds, View, layout_space
 from .reasons import explain
 from .reexamination import Event, StatusKeeper
 from .trick import Fault, Irregularity, Trick, irregularity
@@ -136,7 +136,7 @@ class PlayState:
         label = "start of play" if not done else f"start after {done} tricks"
         snap = Snapshot(*masks, (), Trick(lead), tabled, bounds, Update(label, done + 1, None, None, ()), won)
         self._stack: list[Snapshot] = [snap]
-        self._layout_cache: tuple[Snapshot | None, dict[Any, LayoutSpace]] = (None, {})
+        self._layout_cache: tuple[Snapshot | None, dict[Any, Layouts]] = (None, {})
 
     # -- properties -------------------------------------------------------------
     @property
@@ -344,7 +344,7 @@ class PlayState:
         return self._keeper.agreement_bounds(self.snapshot, policy)
 
     # -- layouts: exact odds and samples ----------------------------------------
-    def layouts(self, view: str | View = "lawful") -> LayoutSpace:
+    def layouts(self, view: str | View = "lawful") -> Layouts:
         """The layouts of the unseen cards consistent with everything known, in a view.
 
         ``view`` is ``"lawful"`` (every lawful layout once), ``"agreement"`` (those where the
@@ -382,7 +382,7 @@ class PlayState:
         """The fast form of :meth:`sample`: an ``(n, 4)`` uint64 array of dealt hands (N, E, S, W)."""
         return self.layouts(view).sample_masks(n, seed)
 
-    def _layout_space(self, view: str | View) -> LayoutSpace:
+    def _layout_space(self, view: str | View) -> Layouts:
         snap = self.snapshot
         claims = {i.name: self._keeper.claims(i) for i in snap.inferences}
         return layout_space(snap.position(), snap.inferences, claims, {st.name: st for st in snap.states},

@@ -65,9 +65,7 @@ class Sampler:
         step = self.graph.steps[s]
         found: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None
         if step.weight.dtype != object and step.group_weight.dtype != object:
-            order = np.argsort(step.group, kind="stable")
-            starts = np.searchsorted(step.group[order], np.arange(len(step.adds) + 1))
-            found = (order, starts, np.cumsum(step.weight[order]) if step.weighted else None)
+            found = (step.order, step.starts, np.cumsum(step.weight[step.order]) if step.weighted else None)
         self._members_cache[s] = found
         return found
 

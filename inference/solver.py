@@ -141,7 +141,7 @@ class Solver:
             self._graphs[claim] = found
         return found
 
-    def _either(self, graph_answer: Callable[[], _T], dealer_answer: Callable[[], "_T | None"]) -> _T:
+    def answer(self, graph_answer: Callable[[], _T], dealer_answer: Callable[[], "_T | None"]) -> _T:
         """The graph's answer; past its limit, the dealer's (when it can take the question)."""
         try:
             return graph_answer()
@@ -155,7 +155,7 @@ class Solver:
         """The exact number of lawful layouts where ``claim`` holds (every lawful layout for None)."""
         found = self._counts.get(claim)
         if found is None:
-            found = self._either(lambda: self.graph(claim).count(), lambda: dealer_count(self.position, claim))
+            found = self.answer(lambda: self.graph(claim).count(), lambda: dealer_count(self.position, claim))
             self._counts[claim] = found
         return found
 
@@ -163,7 +163,7 @@ class Solver:
         """Exact: is the claim true in some lawful layout?"""
         if self.witness(claim):
             return True
-        return self._either(lambda: self.graph(claim).exists(),
+        return self.answer(lambda: self.graph(claim).exists(),
                             lambda: _positive(dealer_count(self.position, claim)))
 
     def verdict(self, claim: Claim) -> Verdict:
@@ -179,7 +179,7 @@ class Solver:
 
     def support(self, claim: Claim, targets: Sequence[Feature]) -> dict[Feature, tuple[int, int]]:
         """Min and max of each target feature over the lawful layouts where ``claim`` holds (empty if none)."""
-        return self._either(lambda: self.graph(claim).extremes(targets),
+        return self.answer(lambda: self.graph(claim).extremes(targets),
                             lambda: dealer_support(self.position, claim, targets))
 
 
@@ -193,6 +193,8 @@ def support_bounds(position: Position, claim: Claim, lawful: Bounds) -> Bounds:
     Raises :class:`~inference.errors.InconsistentCardsError` when no lawful layout satisfies it.
     """
     concealed = lawful.concealed
+    if plan(position, claim).trivial:  # no claim narrows the lawful layouts: their bounds are tight already
+        return lawful
     targets = {seat: [Feature.length(seat, s) for s in range(4)] + [Feature.hcp(seat)] for seat in concealed}
     support = Solver.of(position).support(claim, [f for seat in concealed for f in targets[seat]])
     if not support:

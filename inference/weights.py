@@ -96,6 +96,8 @@ class HoldingWeights:
 
     def __init__(self, tables: Mapping[tuple["Seat | str", "Suit | int | str"], WeightTable] | None = None) -> None:
         built: dict[tuple[Seat, int], tuple[np.ndarray, int]] = {}
+        if tables is not None and not isinstance(tables, Mapping):
+            raise InvalidArgumentError(f"invalid holding weights {shown(tables)}: expected {{(seat, suit): table}}")
         for key, given in (tables or {}).items():
             if not isinstance(key, tuple) or len(key) != 2:
                 raise InvalidArgumentError(f"invalid key {shown(key)}: expected (seat, suit)")

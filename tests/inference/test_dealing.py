@@ -8,6 +8,7 @@ other tests check against brute force; forcing the graph to refuse changes no an
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given, settings
@@ -22,6 +23,9 @@ from inference.columns import plan
 from inference.graph import LayoutGraph
 from tests.inference.test_inferences import holds, layouts_hands, three_concealed
 from tests.strategies import deals
+
+if TYPE_CHECKING:
+    from inference.play import PlayState
 
 _ATOMS = ["hcp({s}) >= {n}", "hcp({s}) <= {n}", "hearts({s}) >= {k}", "spades({s}) <= {k}",
           "shape({s}, any 4333 + any 4432 + any 5332)", "hcp({s}, clubs) >= 3", "clubs({s}) == {k}"]
@@ -73,3 +77,61 @@ def test_refused_joint_passes_are_answered_by_the_dealer(monkeypatch: pytest.Mon
 
     with pytest.raises(TooComplexError):
         support_bounds(pos, relation, state.bounds())
+
+
+def _opening_lead() -> "PlayState":
+    """Declarer's view after the opening lead, before dummy: three hands concealed, two defenders' claims."""
+    from inference.play import PlayState
+
+    state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
+    state.play("D2")
+    state.add_inference(dict(name="W", by="LHO", claim="hearts(LHO) >= 5 && hcp(LHO) >= 9"))
+    state.add_inference(dict(name="E", by="RHO", claim="shape(RHO, any 4333 + any 4432) && hcp(RHO) <= 9"))
+    return state
+
+
+@pytest.mark.parametrize("view", ["lawful", "agreement"])
+def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Odds and samples answer wherever statuses do: with the graph refused (a limit of 10 pairs), the
+    lawful and agreement views come from the exact dealer, with the same exact odds as the graph's."""
+    import inference.kernel as kernel
+    import inference.solver as solver_module
+    from inference.dealing import DealerLayouts
+    from inference.layouts import LayoutSpace
+
+    wanted = _opening_lead().layouts(view)
+    assert isinstance(wanted, LayoutSpace)
+    odds = wanted.odds()
+    monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
+    monkeypatch.setattr(solver_module, "_RECENT", {})  # no graph kept from before
+    state = _opening_lead()
+    dealt = state.layouts(view)
+    assert isinstance(dealt, DealerLayouts)
+    assert dealt.count() == wanted.count() and dealt.support() == wanted.support()
+    got = dealt.odds()
+    assert (got.layouts, got.weight, got.length, got.hcp, got.split) == \
+        (odds.layouts, odds.weight, odds.length, odds.hcp, odds.split)
+    assert {c: {s: p for s, p in by.items() if p} for c, by in got.holder.items()} == \
+        {c: {s: p for s, p in by.items() if p} for c, by in odds.holder.items()}
+    claims = [parse_claim(t, viewer="S") for t in ("hearts(W) >= 5 && hcp(W) >= 9",
+                                                   "shape(E, any 4333 + any 4432) && hcp(E) <= 9")]
+    known = state.snapshot.position().known
+    for deal in dealt.sample(30, seed=3):
+        assert all(known[s] & deal[s].mask == known[s] for s in Seat)
+        if view == "agreement":
+            assert all(holds(c, {s: deal[s] for s in Seat}) for c in claims)
+
+
+def test_the_weighted_view_past_the_graphs_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dealer weighs no claims: past the graph's limit the weighted view is refused, and nothing changes."""
+    import inference.kernel as kernel
+    import inference.solver as solver_module
+    from inference.errors import TooComplexError
+
+    monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
+    monkeypatch.setattr(solver_module, "_RECENT", {})
+    state = _opening_lead()
+    before = (state.ply, state.snapshot)
+    with pytest.raises(TooComplexError, match="over the limit of 10"):
+        state.layouts("weighted")
+    assert (state.ply, state.snapshot) == before
