@@ -488,7 +488,13 @@ def _conjuncts(claim: Claim) -> list[Claim]:
 def plan(position: Position, filter: Claim | None = None, claims: Sequence[Claim] = (),
          exact: Sequence[Feature] = ()) -> Columns:
     """The columns a graph needs to read ``filter`` (which every layout must satisfy), ``claims`` (whose
-    truth is read off each final state) and the exact values of ``exact`` features."""
+    truth is read off each final state) and the exact values of ``exact`` features (the last plans made
+    are remembered: a position's views and statuses ask for the same ones in turn)."""
+    return _plan(position, filter, tuple(claims), tuple(exact))
+
+
+@lru_cache(maxsize=256)
+def _plan(position: Position, filter: Claim | None, claims: tuple[Claim, ...], exact: tuple[Feature, ...]) -> Columns:
     planner = _Planner(position)
     compiled_filter = Fixed(True) if filter is None else planner.compile(filter, filtering=True)
     compiled = tuple(planner.compile(c) for c in claims)

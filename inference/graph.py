@@ -47,6 +47,8 @@ __all__ = ["SuitStep", "Flow", "LayoutGraph", "INT64_ROOM"]
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
+#: Edges from which the distribution pass uses sparse matrices (below, ``numpy.add.at``).
+SPARSE_FROM = 20_000
 #: Joins of at most this many (state, group) pairs are formed whole and checked, not searched.
 SMALL_JOIN = 4096
 _SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -68,6 +70,13 @@ class SuitStep:
     weight: np.ndarray
     group_weight: np.ndarray
     group_count: np.ndarray
+
+    @cached_property
+    def span(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least (at most 0) and greatest (at least 0) amount the groups add to each column."""
+        if not len(self.adds):
+            return np.zeros(self.adds.shape[1], dtype=np.int64), np.zeros(self.adds.shape[1], dtype=np.int64)
+        return np.minimum(self.adds.min(axis=0), 0), np.maximum(self.adds.max(axis=0), 0)
 
     @cached_property
     def order(self) -> np.ndarray:
@@ -187,15 +196,17 @@ class LayoutGraph:
         self.start = self.k - 1  # the plan's columns follow the first seats' counts
         self.tops = [(self.start + j, c.top) for j, c in enumerate(plan.columns) if c.top is not None]
         steps = [self._step(s, weights) for s in range(4)]
-        self.steps = tuple(step for step, _ in steps)
+        #: The suit each position of the walk reads (layers, links and steps are by position).
+        self.suits = self._walk([step for step, _ in steps])
+        self.steps = tuple(steps[suit][0] for suit in self.suits)
         self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
         for _, denominator in steps:
             self.scale *= denominator
         self.low, self.radix = self._packing()
         self.layers: list[np.ndarray] = [np.zeros((1, self.start + len(plan.columns)), dtype=np.int64)]
         self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for s in range(4):
-            self._advance(s, limit)
+        for p in range(4):
+            self._advance(p, limit)
         final = self.layers[4]
         self.accept = np.ones(len(final), dtype=bool)
         for i in range(self.k - 1):
@@ -218,12 +229,21 @@ class LayoutGraph:
         count = np.bincount(group[weight != 0], minlength=len(adds)).astype(np.int64)
         return SuitStep(masks, group, adds, weight, _sum_by(group, weight, len(adds)), count), denominator
 
-    def _advance(self, s: int, limit: int | None) -> None:
-        """Join layer ``s`` with suit ``s``'s groups: the states that keep every seat able to fill its hand."""
+    def _walk(self, steps: Sequence[SuitStep]) -> tuple[int, ...]:
+        """The order the suits are walked in: with three hands concealed, the suits with the most groups
+        first, while few states meet them (the states multiply as the walk goes on); else S H D C.
+        Shape columns code lengths by position, so a plan with one keeps S H D C."""
+        if self.k < 3 or any(c.shape is not None for c in self.plan.columns):
+            return (0, 1, 2, 3)
+        return tuple(sorted(range(4), key=lambda suit: (-len(steps[suit].adds), suit)))
+
+    def _advance(self, p: int, limit: int | None) -> None:
+        """Join layer ``p`` with the groups of the suit at position ``p``: the states that keep every seat
+        able to fill its hand."""
         pos, k, vac = self.position, self.k, self.vacancy
-        prev, adds = self.layers[s], self.steps[s].adds
-        later = [sum(pos.unseen_in(t).bit_count() for t in range(s + 1, 4) if not pos.void(seat, t))
-                 for seat in self.seats]
+        prev, adds = self.layers[p], self.steps[p].adds
+        done, rest = self.suits[:p + 1], self.suits[p + 1:]
+        later = [sum(pos.unseen_in(t).bit_count() for t in rest if not pos.void(seat, t)) for seat in self.seats]
         if len(prev) * len(adds) <= SMALL_JOIN or k == 1:  # every pair, then the counts checked below
             src = np.repeat(np.arange(len(prev)), len(adds))
             grp = np.tile(np.arange(len(adds)), len(prev))
@@ -237,16 +257,16 @@ class LayoutGraph:
         ok = np.ones(len(src), dtype=bool)
         for i in range(1, k - 1):
             ok &= (combo[:, i] <= vac[i]) & (combo[:, i] >= vac[i] - later[i])
-        last = sum(pos.unseen_in(t).bit_count() for t in range(s + 1)) - combo[:, :k - 1].sum(axis=1)
+        last = sum(pos.unseen_in(t).bit_count() for t in done) - combo[:, :k - 1].sum(axis=1)
         ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
         for col, top in self.tops:
             np.minimum(combo[:, col], top, out=combo[:, col])
-        for col, (table, dead) in self._classes(s):  # shape prefixes replaced by their classes
+        for col, (table, dead) in self._classes(p):  # shape prefixes replaced by their classes
             combo[:, col] = table[combo[:, col]]
         for col, op, value in self.plan.prunes:  # a sum that only grows has passed its bound for good
             ok &= ~_past(combo[:, self.start + col], op, value)
         for j in self.plan.musts:  # a shape the filter needs and no completion reaches
-            ok &= combo[:, self.start + j] != self.plan.columns[j].classes(s)[1]  # type: ignore[index]
+            ok &= combo[:, self.start + j] != self.plan.columns[j].classes(p)[1]  # type: ignore[index]
         self._collapse(combo)
         src, grp, combo = src[ok], grp[ok], combo[ok]
         nxt, dst = self._unique(combo)
@@ -268,7 +288,7 @@ class LayoutGraph:
                 combo[dead, start + c.marker[0]] = c.marker[1]
 
     def _classes(self, s: int) -> list[tuple[int, tuple[np.ndarray, int]]]:
-        """The shape columns' class tables after suit ``s``."""
+        """The shape columns' class tables after suit ``s`` (a plan with shape columns walks S H D C)."""
         out = []
         for j, column in enumerate(self.plan.columns):
             found = column.classes(s)
@@ -292,13 +312,11 @@ class LayoutGraph:
 
     def _packing(self) -> tuple[np.ndarray, np.ndarray | None]:
         """The lowest value of each state column and the radix that packs a state into one int64 (None: too wide)."""
-        adds = [step.adds for step in self.steps]
         low = np.zeros(self.start + len(self.plan.columns), dtype=np.int64)
         high = np.zeros_like(low)
-        for a in adds:
-            if len(a):
-                low += np.minimum(a.min(axis=0), 0)
-                high += np.maximum(a.max(axis=0), 0)
+        for step in self.steps:
+            low += step.span[0]
+            high += step.span[1]
         for col, top in self.tops:
             high[col] = min(int(high[col]), top)
         for j, column in enumerate(self.plan.columns):
@@ -349,7 +367,7 @@ class LayoutGraph:
             return out
         lo, hi = np.zeros((1, len(tracked)), dtype=np.int64), np.zeros((1, len(tracked)), dtype=np.int64)
         for s in range(4):
-            g_lo, g_hi = self._group_extremes(s, tracked)
+            g_lo, g_hi = self._group_extremes(s, tracked)  # s: a position of the walk
             src, grp, dst = self.links[s]
             live = np.flatnonzero(alive[s][src] & alive[s + 1][dst])
             order = live[np.argsort(dst[live], kind="stable")]
@@ -365,9 +383,10 @@ class LayoutGraph:
             out[t] = (int(lo[final, j].min()), int(hi[final, j].max()))
         return out
 
-    def _group_extremes(self, s: int, targets: Sequence[Feature]) -> tuple[np.ndarray, np.ndarray]:
-        """Each group's least and greatest value of each target in suit ``s`` (a group x target array each)."""
-        step = self.steps[s]
+    def _group_extremes(self, p: int, targets: Sequence[Feature]) -> tuple[np.ndarray, np.ndarray]:
+        """Each group's least and greatest value of each target in the suit at position ``p`` (a group x
+        target array each)."""
+        step, s = self.steps[p], self.suits[p]
         k, groups = self.k, len(step.adds)
         lo = np.zeros((groups, len(targets)), dtype=np.int64)
         hi = np.zeros_like(lo)
@@ -453,7 +472,7 @@ class LayoutGraph:
         i = self.seats.index(feature.seat)
         known = self.position.known[feature.seat]
         values, top = [], 0
-        for s, step in enumerate(self.steps):
+        for step, s in zip(self.steps, self.suits):
             v = (holding_values(feature.kind, feature.bit, step.masks[:, i] | holding_of(known, s))
                  if s in feature.suits else np.zeros(len(step.masks), dtype=np.int64))
             values.append(v)
@@ -487,7 +506,7 @@ class LayoutGraph:
             live = by_edge != 0
             if not live.any():
                 continue
-            if dtype is object:
+            if dtype is object or live.sum() < SPARSE_FROM:
                 np.add.at(out[:, v:], dst[live], ways[src[live], :width - v] * by_edge[live][:, None])
                 continue
             moves = sparse.csr_matrix((by_edge[live], (dst[live], src[live])), shape=(len(out), len(ways)))

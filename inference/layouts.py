@@ -175,7 +175,10 @@ class LayoutSpace:
         singles, groups = _view_claims(view, inferences, claims, states)
         read = [c for c, _, _ in singles] + [c for members in groups for c, _ in members[:-1]]
         filter_claim = (agreement if agreement is not None else And(())) if view.kind == "agreement" else None
-        self.graph = LayoutGraph(plan(position, filter_claim, read), view.holdings)
+        # with two hands concealed, the first one's exact HCP in the state (the other's is the rest) costs
+        # no state and gives both HCP odds; with three, the distribution pass gives them
+        exact = [Feature.hcp(self.seats[0])] if self.k == 2 else []
+        self.graph = LayoutGraph(plan(position, filter_claim, read, exact), view.holdings)
         self.final_weight, self.scale = _final_weights(self.graph, singles, groups)
         self.flow = self.graph.flow(self.final_weight)
         self.total_scaled: int = self.flow.total
@@ -204,7 +207,8 @@ class LayoutSpace:
         return object if self.flow.exact_python else np.int64
 
     def _row_weights(self, s: int) -> np.ndarray:
-        """Each row of suit ``s``: its exact share of the total weight (times the total)."""
+        """Each row of the suit at position ``s`` of the walk: its exact share of the total weight (times the
+        total)."""
         src, grp, dst = self.graph.links[s]
         step = self.graph.steps[s]
         edge = self.flow.forward[s][src] * self.flow.backward[s + 1][dst]
@@ -228,18 +232,29 @@ class LayoutSpace:
         for s in range(4):
             self._suit_odds(s, total, holder, length, split)
         hcp: dict[Seat, dict[int, Fraction]] = {}
-        for seat in self.seats:
-            by_h = self.graph.distribution(Feature.hcp(seat), self.flow)
+        for seat, by_h in zip(self.seats, self._hcp_weights()):
             hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
         return Odds(self.support(), self.count(), holder, length, split=split, hcp=hcp)
+
+    def _hcp_weights(self) -> list[list[int]]:
+        """Each concealed seat's weight by dealt HCP ``0, 1, ...``."""
+        if self.k != 2:
+            return [self.graph.distribution(Feature.hcp(seat), self.flow) for seat in self.seats]
+        first, second = self.seats
+        values = self.graph.values(Feature.hcp(first))
+        by_h = _sum_by(np.asarray(values, dtype=np.int64), self.flow.forward[4] * self.flow.final_weight, 38)
+        pos = self.position
+        total = CardSet(pos.unseen).hcp + CardSet(pos.known[first]).hcp + CardSet(pos.known[second]).hcp
+        return [by_h, [by_h[total - h] if 0 <= total - h < 38 else 0 for h in range(38)]]
 
     def _suit_odds(self, s: int, total: int, holder: dict[Card, dict[Seat, Fraction]],
                    length: dict[Seat, dict[int, dict[int, Fraction]]],
                    split: dict[int, dict[tuple[int, ...], Fraction]]) -> None:
         """One suit's share of :meth:`odds`: who holds its unseen cards, its splits and lengths."""
         pos = self.position
-        masks = self.graph.steps[s].masks
-        member_w = self._row_weights(s)
+        place = self.graph.suits.index(s)  # the suit's position in the graph's walk
+        masks = self.graph.steps[place].masks
+        member_w = self._row_weights(place)
         unseen_s = [b for b in range(13) if pos.unseen_in(s) >> b & 1]
         bits = np.array(unseen_s, dtype=np.int64)
         for i, seat in enumerate(self.seats):

@@ -94,7 +94,7 @@ class Sampler:
                 r = gen.integers(0, step.group_weight[g], dtype=np.int64)
                 pick = order[np.searchsorted(mcum, before + r, side="right")]
             for i, seat in enumerate(self.graph.seats):
-                hands[:, seat] |= step.masks[pick, i] << (13 * s)
+                hands[:, seat] |= step.masks[pick, i] << (13 * self.graph.suits[s])
         return hands.astype(np.uint64)
 
     def python(self, n: int, gen: np.random.Generator) -> np.ndarray:
@@ -128,7 +128,7 @@ class Sampler:
                 cum_r, ids = rows[gs[e]]
                 pick = ids[bisect.bisect_right(cum_r, rng.randrange(cum_r[-1]))]
                 for i, seat in enumerate(self.graph.seats):
-                    hands[seat] |= masks[pick][i] << (13 * s)
+                    hands[seat] |= masks[pick][i] << (13 * self.graph.suits[s])
             out[j] = np.array(hands, dtype=np.uint64)
         return out
 
