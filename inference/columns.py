@@ -30,7 +30,7 @@ that definition only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable, Sequence, Union, cast
 
 import numpy as np
@@ -303,6 +303,13 @@ class Columns:
 
     def step_key(self, suit: int) -> tuple[tuple[Column, ...], tuple[Claim, ...], SuitReader]:
         """What suit ``suit``'s step reads: the columns there, the filters, and the atoms' reader."""
+        return self._step_keys[suit]
+
+    @cached_property
+    def _step_keys(self) -> tuple[tuple[tuple[Column, ...], tuple[Claim, ...], SuitReader], ...]:
+        return tuple(self._step_key(suit) for suit in range(4))
+
+    def _step_key(self, suit: int) -> tuple[tuple[Column, ...], tuple[Claim, ...], SuitReader]:
         columns = tuple(c.at(suit) for c in self.columns)
         atoms = list(self.filters[suit]) + [a for c in columns for a in (c.atoms[0] if c.atoms else ())]
         return columns, self.filters[suit], suit_reader(self.position, suit, atoms)

@@ -203,6 +203,12 @@ class LayoutGraph:
         for _, denominator in steps:
             self.scale *= denominator
         self.low, self.radix = self._packing()
+        # no clamp, class, prune or collapse: states can be joined as packed keys
+        self._plain = not (self.tops or plan.prunes or plan.musts or plan.collapses
+                           or any(c.shape is not None for c in plan.columns))
+        if self.radix is not None:
+            self._keys = [np.array([-int(self.low @ self.radix)], dtype=np.int64)]
+            self._add_keys = [step.adds @ self.radix for step in self.steps]
         self.layers: list[np.ndarray] = [np.zeros((1, self.start + len(plan.columns)), dtype=np.int64)]
         self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for p in range(4):
@@ -237,28 +243,39 @@ class LayoutGraph:
             return (0, 1, 2, 3)
         return tuple(sorted(range(4), key=lambda suit: (-len(steps[suit].adds), suit)))
 
+    def _reach(self, p: int) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
+        """After position ``p``: the range of each first seat's count of cards that can still fill its hand,
+        the range of their total (the last seat takes the rest), and what the later suits can give each."""
+        pos, vac = self.position, self.vacancy
+        rest = self.suits[p + 1:]
+        later = [sum(pos.unseen_in(t).bit_count() for t in rest if not pos.void(seat, t)) for seat in self.seats]
+        dealt = sum(pos.unseen_in(t).bit_count() for t in self.suits[:p + 1])
+        lo = np.array([v - n for v, n in zip(vac[:-1], later[:-1])], dtype=np.int64)
+        hi = np.array(vac[:-1], dtype=np.int64)
+        return lo, hi, dealt - vac[-1], dealt - vac[-1] + later[-1], later
+
     def _advance(self, p: int, limit: int | None) -> None:
         """Join layer ``p`` with the groups of the suit at position ``p``: the states that keep every seat
         able to fill its hand."""
-        pos, k, vac = self.position, self.k, self.vacancy
+        k = self.k
         prev, adds = self.layers[p], self.steps[p].adds
-        done, rest = self.suits[:p + 1], self.suits[p + 1:]
-        later = [sum(pos.unseen_in(t).bit_count() for t in rest if not pos.void(seat, t)) for seat in self.seats]
-        if len(prev) * len(adds) <= SMALL_JOIN or k == 1:  # every pair, then the counts checked below
+        lo, hi, total_lo, total_hi, later = self._reach(p)
+        if len(prev) * len(adds) <= SMALL_JOIN or k == 1:  # every pair, checked below
             src = np.repeat(np.arange(len(prev)), len(adds))
             grp = np.tile(np.arange(len(adds)), len(prev))
-            first = prev[src, 0] + adds[grp, 0] if k > 1 else None
-            if first is not None:
-                keep = (first <= vac[0]) & (first >= vac[0] - later[0])
-                src, grp = src[keep], grp[keep]
         else:
-            src, grp = join_counts(prev, adds, vac, later, limit, what="the layouts")
+            src, grp = join_counts(prev, adds, self.vacancy, later, limit, what="the layouts")
+        counts = prev[src, :k - 1] + adds[grp, :k - 1]
+        total = counts.sum(axis=1)
+        ok = ((counts >= lo) & (counts <= hi)).all(axis=1) & (total >= total_lo) & (total <= total_hi)
+        if self._plain and self.radix is not None:  # states as packed keys: the join is one addition
+            src, grp = src[ok], grp[ok]
+            keys, dst, first = _distinct(self._keys[p][src] + self._add_keys[p][grp])
+            self._keys.append(keys)
+            self.links.append((src, grp, dst))
+            self.layers.append(prev[src[first]] + adds[grp[first]])
+            return
         combo = prev[src] + adds[grp]
-        ok = np.ones(len(src), dtype=bool)
-        for i in range(1, k - 1):
-            ok &= (combo[:, i] <= vac[i]) & (combo[:, i] >= vac[i] - later[i])
-        last = sum(pos.unseen_in(t).bit_count() for t in done) - combo[:, :k - 1].sum(axis=1)
-        ok &= (last <= vac[-1]) & (last >= vac[-1] - later[-1])
         for col, top in self.tops:
             np.minimum(combo[:, col], top, out=combo[:, col])
         for col, (table, dead) in self._classes(p):  # shape prefixes replaced by their classes
@@ -301,14 +318,8 @@ class LayoutGraph:
         if self.radix is None or not len(rows):
             nxt, dst = unique_rows(rows, return_inverse=True)
             return nxt, dst.astype(np.int64)
-        key = (rows - self.low) @ self.radix
-        order = np.argsort(key, kind="stable")
-        ordered = key[order]
-        start = np.ones(len(key), dtype=bool)
-        start[1:] = ordered[1:] != ordered[:-1]
-        dst = np.empty(len(key), dtype=np.int64)
-        dst[order] = np.cumsum(start) - 1
-        return rows[order[start]], dst
+        _, dst, first = _distinct((rows - self.low) @ self.radix)
+        return rows[first], dst
 
     def _packing(self) -> tuple[np.ndarray, np.ndarray | None]:
         """The lowest value of each state column and the radix that packs a state into one int64 (None: too wide)."""
@@ -512,6 +523,17 @@ class LayoutGraph:
             moves = sparse.csr_matrix((by_edge[live], (dst[live], src[live])), shape=(len(out), len(ways)))
             out[:, v:] += moves @ ways[:, :width - v]
         return out
+
+
+def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct keys (sorted), each key's index among them, and where each distinct key first occurs."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    start = np.ones(len(keys), dtype=bool)
+    start[1:] = ordered[1:] != ordered[:-1]
+    dst = np.empty(len(keys), dtype=np.int64)
+    dst[order] = np.cumsum(start) - 1
+    return ordered[start], dst, order[start]
 
 
 def _past(values: np.ndarray, op: str, bound: int) -> np.ndarray:

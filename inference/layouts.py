@@ -192,8 +192,10 @@ class LayoutSpace:
 
     def support(self) -> int:
         """Number of layouts of non-zero weight (in the lawful and agreement views, :meth:`count`)."""
-        if self.view.kind == "weighted" or any(step.weighted for step in self.graph.steps):
+        if any(step.weighted for step in self.graph.steps):
             return self.graph.flow((self.final_weight != 0).astype(np.int64), counting=True).total
+        if self.view.kind == "weighted":  # the forward sums count layouts: no row is weighted
+            return int(sum(int(x) for x in self.flow.forward[4][self.final_weight != 0]))
         return self.total_scaled
 
     @property

@@ -33,7 +33,7 @@ __all__ = ["HoldingWeights", "holding_bits", "WeightTable"]
 
 #: What a (seat, suit) pair may be given: holding -> weight (holding as a 13-bit int or ranks ``"QJ4"``),
 #: or a function of the 13-bit holding.
-WeightTable = Union[Mapping["int | str", "int | Fraction"], Callable[[int], "int | Fraction"]]
+WeightTable = Union[Mapping[Any, Any], Callable[[int], Any]]
 
 
 def holding_bits(ranks: str) -> int:
@@ -89,12 +89,13 @@ class HoldingWeights:
 
     ``HoldingWeights({(seat, suit): {holding: weight}})``: seats and suits as values or text
     (``"E"``, ``"H"``), holdings as 13-bit ints or ranks, weights ints or Fractions; or a function of
-    the 13-bit holding in place of the mapping.
+    the 13-bit holding in place of the mapping. A (seat, suit) given twice is refused. A seat whose
+    hand is seen weighs every layout alike, so its table changes nothing.
     """
 
     __slots__ = ("_tables", "_key")
 
-    def __init__(self, tables: Mapping[tuple["Seat | str", "Suit | int | str"], WeightTable] | None = None) -> None:
+    def __init__(self, tables: Mapping[Any, WeightTable] | None = None) -> None:
         built: dict[tuple[Seat, int], tuple[np.ndarray, int]] = {}
         if tables is not None and not isinstance(tables, Mapping):
             raise InvalidArgumentError(f"invalid holding weights {shown(tables)}: expected {{(seat, suit): table}}")
@@ -105,6 +106,8 @@ class HoldingWeights:
                 seat, suit = Seat.parse(key[0]), Suit.parse(key[1])
             except ValueError as exc:
                 raise InvalidArgumentError(f"invalid key {shown(key)}: {exc}") from None
+            if (seat, int(suit)) in built:
+                raise InvalidArgumentError(f"invalid key {shown(key)}: {seat.name} {suit.name} is given twice")
             numerators, denominator = _table(seat, suit, given)
             numerators.setflags(write=False)
             built[(seat, int(suit))] = (numerators, denominator)
@@ -116,6 +119,9 @@ class HoldingWeights:
         if hasattr(self, "_key"):
             raise AttributeError("HoldingWeights are frozen")
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("HoldingWeights are frozen")
 
     def __bool__(self) -> bool:
         return bool(self._tables)
@@ -151,7 +157,7 @@ class HoldingWeights:
             for (seat, suit), (num, den) in source._tables.items():
                 before = merged.get((seat, suit))
                 merged[(seat, suit)] = _product(before, num, den)
-        return HoldingWeights(merged)  # type: ignore[arg-type]
+        return HoldingWeights(merged)
 
 
 def _product(before: "WeightTable | None", num: np.ndarray, den: int) -> WeightTable:
