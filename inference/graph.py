@@ -236,12 +236,11 @@ class LayoutGraph:
         return SuitStep(masks, group, adds, weight, _sum_by(group, weight, len(adds)), count), denominator
 
     def _walk(self, steps: Sequence[SuitStep]) -> tuple[int, ...]:
-        """The order the suits are walked in: with three hands concealed, the suits with the most groups
-        first, while few states meet them (the states multiply as the walk goes on); else S H D C.
-        Shape columns code lengths by position, so a plan with one keeps S H D C."""
-        if self.k < 3 or any(c.shape is not None for c in self.plan.columns):
-            return (0, 1, 2, 3)
-        return tuple(sorted(range(4), key=lambda suit: (-len(steps[suit].adds), suit)))
+        """The order the suits are walked in: S H D C. (Measured on real auctions before the lead: the
+        suits with the most groups first halved the worst record's time and doubled others'; an order
+        chosen by the pairs each promises did worse than both. Layers, links and steps are kept by
+        position, so another order needs only this method.)"""
+        return (0, 1, 2, 3)
 
     def _reach(self, p: int) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
         """After position ``p``: the range of each first seat's count of cards that can still fill its hand,
@@ -373,26 +372,37 @@ class LayoutGraph:
         if not alive[0][0]:
             return {}
         out = {t: (self.position.known_value(t),) * 2 for t in targets if t.seat not in self.seats}
-        tracked = [t for t in targets if t.seat in self.seats]
-        if not tracked:
-            return out
-        lo, hi = np.zeros((1, len(tracked)), dtype=np.int64), np.zeros((1, len(tracked)), dtype=np.int64)
-        for s in range(4):
-            g_lo, g_hi = self._group_extremes(s, tracked)  # s: a position of the walk
-            src, grp, dst = self.links[s]
-            live = np.flatnonzero(alive[s][src] & alive[s + 1][dst])
+        local = [t for t in targets if t.seat in self.seats and len(t.suits) == 1]
+        spread = [t for t in targets if t.seat in self.seats and len(t.suits) > 1]
+        for p, suit in enumerate(self.suits):  # a feature of one suit: the groups on live edges there
+            mine = [t for t in local if t.suits[0] == suit]
+            if mine:
+                src, grp, dst = self.links[p]
+                used = np.unique(grp[alive[p][src] & alive[p + 1][dst]])
+                g_lo, g_hi = self._group_extremes(p, mine)
+                for j, t in enumerate(mine):
+                    out[t] = (int(g_lo[used, j].min()), int(g_hi[used, j].max()))
+        if spread:  # a sum over the suits: min-plus and max-plus over the live edges
+            out.update(self._spread_extremes(spread, alive))
+        return out
+
+    def _spread_extremes(self, targets: Sequence[Feature], alive: list[np.ndarray]) -> dict[Feature, tuple[int, int]]:
+        """The extremes of features summed over the suits (HCP), every target at once, edge by edge."""
+        lo, hi = np.zeros((1, len(targets)), dtype=np.int64), np.zeros((1, len(targets)), dtype=np.int64)
+        for p in range(4):
+            g_lo, g_hi = self._group_extremes(p, targets)
+            src, grp, dst = self.links[p]
+            live = np.flatnonzero(alive[p][src] & alive[p + 1][dst])
             order = live[np.argsort(dst[live], kind="stable")]
             ends = dst[order]
             starts = np.flatnonzero(np.concatenate(([True], ends[1:] != ends[:-1])))
-            lo_next = np.zeros((len(self.layers[s + 1]), len(tracked)), dtype=np.int64)
+            lo_next = np.zeros((len(self.layers[p + 1]), len(targets)), dtype=np.int64)
             hi_next = np.zeros_like(lo_next)
             lo_next[ends[starts]] = np.minimum.reduceat(lo[src[order]] + g_lo[grp[order]], starts, axis=0)
             hi_next[ends[starts]] = np.maximum.reduceat(hi[src[order]] + g_hi[grp[order]], starts, axis=0)
             lo, hi = lo_next, hi_next
         final = alive[4]
-        for j, t in enumerate(tracked):
-            out[t] = (int(lo[final, j].min()), int(hi[final, j].max()))
-        return out
+        return {t: (int(lo[final, j].min()), int(hi[final, j].max())) for j, t in enumerate(targets)}
 
     def _group_extremes(self, p: int, targets: Sequence[Feature]) -> tuple[np.ndarray, np.ndarray]:
         """Each group's least and greatest value of each target in the suit at position ``p`` (a group x
