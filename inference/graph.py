@@ -40,7 +40,6 @@ from .columns import Column, Columns, SuitReader
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
-from .position import Position
 from .weights import HoldingWeights
 
 __all__ = ["SuitStep", "Flow", "LayoutGraph", "INT64_ROOM"]

@@ -15,7 +15,7 @@ Holdings are 13-bit ints, ace first.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence, cast
+from typing import Sequence, cast
 
 import numpy as np
 

@@ -11,22 +11,22 @@ A *layout* assigns every unseen card to a concealed seat, lawfully (hand sizes, 
   that does not hold counts as inconsistent; a group (the readings of a lead) weighs a layout by the
   reading that holds in it.
 
-How: suit by suit, every way of sharing the suit's unseen cards among the concealed seats is grouped
-by the features the claims read (and the seats' counts and HCP), with its multiplicity. A forward
-pass over the suits counts the ways to reach each state; each final state gets its weight (the claims
-are evaluated on its features); a backward pass sums weights. Odds are read off the edges, sampling
-walks the suits choosing edges in proportion to their exact weight (Python integers, no floating
-point) and then one of the group's card assignments uniformly. Nothing is rejected.
+How: one layout graph (:mod:`inference.graph`) built for the view's claims: suit by suit, every way
+of sharing the suit's unseen cards among the concealed seats, grouped by what the claims need to tell
+apart, with each holding's weight (:class:`~inference.weights.HoldingWeights`, ``View(holdings=...)``).
+A forward pass weighs the ways to reach each state; each final state gets its weight (the claims are
+read off it); a backward pass sums weights. Odds are read off the edges, sampling walks the suits
+choosing edges in proportion to their exact weight and then one of the group's card assignments in
+proportion to its own weight (integers only). Nothing is rejected. Past the graph's limit the lawful
+and agreement views come from the exact dealer (:class:`~inference.dealing.DealerLayouts`).
 """
 
 from __future__ import annotations
 
-import bisect
-import random
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
-from typing import Any, Mapping, Sequence, Union, cast
+from typing import Mapping, Sequence, Union, cast
 
 import numpy as np
 
@@ -36,9 +36,9 @@ from dealer.rng import RandomSource, make_rng
 
 from .claims import And, Claim
 from .errors import InconsistentCardsError, InvalidArgumentError
-from .features import Feature, FeatureValues, Kind, evaluate, features_of
+from .features import Feature
 from .inferences import (
-    DEFAULT_POLICY, Inference, InferenceState, Status, Tag, agreement_claim, agreement_units, parse_policy,
+    Inference, InferenceState, Status, Tag, agreement_claim, agreement_units, parse_policy,
 )
 from .columns import plan
 from .dealing import DealerLayouts

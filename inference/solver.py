@@ -27,7 +27,7 @@ from .claims import Claim, Not, claim_text
 from .columns import plan
 from .dealing import dealer_count, dealer_support
 from .errors import InconsistentCardsError, TooComplexError
-from .features import Feature, evaluate, features_of, holding_values
+from .features import Feature, evaluate, holding_values
 from .graph import LayoutGraph
 from .sampling import Sampler
 from .kernel import holding_of
