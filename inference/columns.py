@@ -44,7 +44,7 @@ from .features import Feature, FeatureValues, Kind, evaluate, features_of, holdi
 from .kernel import holding_of
 from .position import Position
 
-__all__ = ["Column", "Test", "Raw", "Fixed", "AllOf", "AnyOf", "OneOf", "Negation", "Compiled", "Columns",
+__all__ = ["Column", "Check", "Raw", "Fixed", "AllOf", "AnyOf", "OneOf", "Negation", "Compiled", "Columns",
            "variable_suits", "linear_form", "plan", "scope", "SuitReader", "suit_reader"]
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -144,7 +144,7 @@ def shape_classes(allowed: tuple[int, ...]) -> tuple[tuple[np.ndarray, int], ...
 
 
 @dataclass(frozen=True)
-class Test:
+class Check:
     """A column compared with a constant."""
 
     column: int
@@ -195,7 +195,7 @@ class Negation:
 
 
 #: A claim compiled against columns.
-Compiled = Union[Test, Raw, Fixed, AllOf, AnyOf, OneOf, Negation]
+Compiled = Union[Check, Raw, Fixed, AllOf, AnyOf, OneOf, Negation]
 
 
 def variable_suits(position: Position, feature: Feature) -> frozenset[int]:
@@ -319,7 +319,7 @@ class Columns:
         n = len(rows)
         if isinstance(compiled, Fixed):
             return np.full(n, compiled.value)
-        if isinstance(compiled, Test):
+        if isinstance(compiled, Check):
             return np.asarray(COMPARE[compiled.op](rows[:, start + compiled.column], compiled.value), dtype=bool)
         if isinstance(compiled, Raw):
             return evaluate(compiled.atom, self.reader(rows, start), n)
@@ -412,14 +412,14 @@ class _Planner:
             if filtering:
                 self.filters[next(iter(scope))].append(claim)
                 return Fixed(True)
-            return Test(self.failure_column([claim]), "==", 0)
+            return Check(self.failure_column([claim]), "==", 0)
         if isinstance(claim, And):
             return self._conjunction(claim, filtering)
         if isinstance(claim, Or):
             local = [c for c in claim.items if self._local(c)]
             rest = [self.compile(c) for c in claim.items if not self._local(c)]
             if local:  # some local atom holds: a failure column of their negations is 1
-                rest.insert(0, Test(self.failure_column([Not(c) for c in local]), "==", 1))
+                rest.insert(0, Check(self.failure_column([Not(c) for c in local]), "==", 1))
             return AnyOf(tuple(rest))
         if isinstance(claim, Xor):
             return OneOf(tuple(self.compile(c) for c in claim.items))
@@ -439,7 +439,7 @@ class _Planner:
             for atom in local:
                 self.filters[next(iter(self.scope(atom)))].append(atom)
         elif local:
-            out.append(Test(self.failure_column(local), "==", 0))
+            out.append(Check(self.failure_column(local), "==", 0))
         out += [self.compile(c, filtering) for c in items if not self._local(c)]
         return AllOf(tuple(out))
 
@@ -457,7 +457,7 @@ class _Planner:
             j = self.shape_column(atom, seats.pop())
             if filtering:
                 self.musts.append(j)
-            return Test(j, "==", 1)
+            return Check(j, "==", 1)
         for f in features_of(atom):
             if variable_suits(self.position, f):
                 self.exact(f)
@@ -466,7 +466,7 @@ class _Planner:
     def _known_values(self, f: Feature) -> np.ndarray:
         return np.full(1, self.position.known_value(f), dtype=np.int64)
 
-    def _linear(self, atom: Compare) -> Test | None:
+    def _linear(self, atom: Compare) -> Check | None:
         """``form op constant`` for a comparison of linear sides: a test of the form's sum column."""
         left, right = linear_form(atom.left, self.known), linear_form(atom.right, self.known)
         if left is None or right is None:
@@ -483,7 +483,7 @@ class _Planner:
             op, value = _FLIP[op], -value
         positive = all(v > 0 for _, v in form)
         j = self.sum_column(tuple(form), max(value, 0) + 1 if positive else None)
-        return Test(j, op, value)
+        return Check(j, op, value)
 
 
 def _conjuncts(claim: Claim) -> list[Claim]:
@@ -532,7 +532,7 @@ class Collapse:
 
 def _referenced(compiled: Compiled) -> list[int]:
     """The columns a compiled claim reads (Raw atoms read exact columns: they are not collapsed)."""
-    if isinstance(compiled, Test):
+    if isinstance(compiled, Check):
         return [compiled.column]
     if isinstance(compiled, Negation):
         return _referenced(compiled.item)
@@ -552,8 +552,8 @@ def _collapses(columns: Sequence[Column], claims: Sequence[Compiled], filter: Co
     for claim in claims:
         if not isinstance(claim, AllOf) or any(isinstance(c, Raw) for c in claim.items):
             continue
-        failure = next((c.column for c in claim.items if isinstance(c, Test) and columns[c.column].atoms), None)
-        tests = tuple((c.column, c.op, c.value) for c in claim.items if isinstance(c, Test)
+        failure = next((c.column for c in claim.items if isinstance(c, Check) and columns[c.column].atoms), None)
+        tests = tuple((c.column, c.op, c.value) for c in claim.items if isinstance(c, Check)
                       and columns[c.column].cap is not None and not columns[c.column].atoms and c.op in _FALLS_FOR_GOOD)
         owned = tuple(j for j in sorted(set(_referenced(claim))) if uses.get(j) == 1 and j not in exact)
         if failure is None and not tests or not owned:
