@@ -339,8 +339,8 @@ def test_weights_on_both_defenders_equal_brute_force_in_every_view(
 # -- 3. three concealed hands (hypothesis) ----------------------------------------------------------------
 
 
-@settings(max_examples=15, deadline=None)
-@given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), st.data())
+@settings(max_examples=12, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.just(10), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_with_weights_equal_brute_force(
         deal: Deal, declarer: Seat, tricks: int, rnd: random.Random, data: st.DataObject) -> None:
     """Dummy not seen (three concealed hands, the HCP odds read per seat): weights on two of the three seats,
