@@ -33,16 +33,16 @@ from typing import Any, Sequence, cast
 
 import numpy as np
 
-from dealer import Seat
-from dealer.arrays import unique_rows
+from dealer import Seat, Suit
+from dealer.arrays import unique_inverse, unique_rows
 
-from .columns import Column, Columns, SuitReader
+from .columns import Column, Columns, Compiled, SuitReader
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
 from .weights import HoldingWeights
 
-__all__ = ["SuitStep", "Flow", "LayoutGraph", "INT64_ROOM"]
+__all__ = ["SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "sum_by"]
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
@@ -50,7 +50,11 @@ INT64_ROOM = 2.0 ** 60
 SPARSE_FROM = 20_000
 #: Joins of at most this many (state, group) pairs are formed whole and checked, not searched.
 SMALL_JOIN = 4096
-_SUITS = ("spades", "hearts", "diamonds", "clubs")
+#: The order the suits are walked in. Measured on real auctions before the lead, the suits with the most
+#: groups first halved the worst record's time and doubled others'; an order chosen by the pairs each
+#: promised did worse than both. Layers, links and steps are kept by position, so another order (not with
+#: shape columns, whose codes follow it) needs only this.
+WALK = (0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -164,14 +168,13 @@ def _row_weights(dealt: np.ndarray, seats: tuple[Seat, ...], suit: int, weights:
     return out, denominator
 
 
-def _sum_by(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Exact sums of ``values`` grouped by ``keys`` (int64 while they fit, else Python integers)."""
+def sum_by(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Exact sums of ``values`` grouped by small non-negative integer ``keys`` (int64 while they fit, else
+    Python integers)."""
     if values.dtype != object and float(np.max(values, initial=0)) * max(len(values), 1) < INT64_ROOM:
         out = np.zeros(size, dtype=np.int64)
     else:
-        out = np.zeros(size, dtype=object)
-        out[:] = 0
-        values = values.astype(object)
+        out, values = np.zeros(size, dtype=object), values.astype(object)
     np.add.at(out, keys, values)
     return out
 
@@ -195,8 +198,8 @@ class LayoutGraph:
         self.start = self.k - 1  # the plan's columns follow the first seats' counts
         self.tops = [(self.start + j, c.top) for j, c in enumerate(plan.columns) if c.top is not None]
         steps = [self._step(s, weights) for s in range(4)]
-        #: The suit each position of the walk reads (layers, links and steps are by position).
-        self.suits = self._walk([step for step, _ in steps])
+        #: The suit each position of the walk reads (layers, links and steps are by position): :data:`WALK`.
+        self.suits = WALK
         self.steps = tuple(steps[suit][0] for suit in self.suits)
         self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
         for _, denominator in steps:
@@ -224,7 +227,7 @@ class LayoutGraph:
         void = tuple(pos.void(seat, s) for seat in self.seats)
         bases = tuple(holding_of(pos.known[seat], s) for seat in self.seats)
         if not len(assignments(pos.unseen_in(s), self.k, void)):
-            raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen {_SUITS[s]}")
+            raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen {Suit(s).name_long}")
         plain = _plain_step(s, pos.unseen_in(s), void, bases, *plan.step_key(s))
         if not weights or not any(weights.table(seat, s) is not None for seat in self.seats):
             return plain, 1
@@ -232,14 +235,7 @@ class LayoutGraph:
         masks, group, adds = plain.masks, plain.group, plain.adds
         weight, denominator = _row_weights(dealt, self.seats, s, weights)
         count = np.bincount(group[weight != 0], minlength=len(adds)).astype(np.int64)
-        return SuitStep(masks, group, adds, weight, _sum_by(group, weight, len(adds)), count), denominator
-
-    def _walk(self, steps: Sequence[SuitStep]) -> tuple[int, ...]:
-        """The order the suits are walked in: S H D C. (Measured on real auctions before the lead: the
-        suits with the most groups first halved the worst record's time and doubled others'; an order
-        chosen by the pairs each promises did worse than both. Layers, links and steps are kept by
-        position, so another order needs only this method.)"""
-        return (0, 1, 2, 3)
+        return SuitStep(masks, group, adds, weight, sum_by(group, weight, len(adds)), count), denominator
 
     def _reach(self, p: int) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
         """After position ``p``: the range of each first seat's count of cards that can still fill its hand,
@@ -268,9 +264,9 @@ class LayoutGraph:
         ok = ((counts >= lo) & (counts <= hi)).all(axis=1) & (total >= total_lo) & (total <= total_hi)
         if self._plain and self.radix is not None:  # states as packed keys: the join is one addition
             src, grp = src[ok], grp[ok]
-            keys, dst, first = _distinct(self._keys[p][src] + self._add_keys[p][grp])
+            keys, first, dst = unique_inverse(self._keys[p][src] + self._add_keys[p][grp])
             self._keys.append(keys)
-            self.links.append((src, grp, dst))
+            self.links.append((src, grp, dst.astype(np.int64)))
             self.layers.append(prev[src[first]] + adds[grp[first]])
             return
         combo = prev[src] + adds[grp]
@@ -316,8 +312,8 @@ class LayoutGraph:
         if self.radix is None or not len(rows):
             nxt, dst = unique_rows(rows, return_inverse=True)
             return nxt, dst.astype(np.int64)
-        _, dst, first = _distinct((rows - self.low) @ self.radix)
-        return rows[first], dst
+        _, first, dst = unique_inverse((rows - self.low) @ self.radix)
+        return rows[first], dst.astype(np.int64)
 
     def _packing(self) -> tuple[np.ndarray, np.ndarray | None]:
         """The lowest value of each state column and the radix that packs a state into one int64 (None: too wide)."""
@@ -338,9 +334,9 @@ class LayoutGraph:
         return low, radix
 
     # -- reading final states --------------------------------------------------------------------
-    def truth(self, compiled: object, rows: np.ndarray | None = None) -> np.ndarray:
+    def truth(self, compiled: Compiled, rows: np.ndarray | None = None) -> np.ndarray:
         """A compiled claim's truth over the final states (or ``rows`` of final states)."""
-        return self.plan.truth(compiled, self.layers[4] if rows is None else rows, self.start)  # type: ignore[arg-type]
+        return self.plan.truth(compiled, self.layers[4] if rows is None else rows, self.start)
 
     def values(self, feature: Feature) -> np.ndarray:
         """A feature the plan carries exactly (or knows), over the final states."""
@@ -438,8 +434,6 @@ class LayoutGraph:
         for s in range(4):
             src, grp, dst = self.links[s]
             f = np.zeros(len(self.layers[s + 1]), dtype=dtype)
-            if python:
-                f[:] = 0
             np.add.at(f, dst, forward[s][src] * mult[s][grp])
             forward.append(f)
         backward: list[np.ndarray] = [np.zeros(0, dtype=dtype)] * 5
@@ -447,8 +441,6 @@ class LayoutGraph:
         for s in range(3, -1, -1):
             src, grp, dst = self.links[s]
             b = np.zeros(len(self.layers[s]), dtype=dtype)
-            if python:
-                b[:] = 0
             np.add.at(b, src, mult[s][grp] * backward[s + 1][dst])
             backward[s] = b
         return Flow(tuple(forward), tuple(backward), weight.astype(dtype), int(backward[0][0]))
@@ -488,7 +480,12 @@ class LayoutGraph:
 
     def distribution(self, feature: Feature, flow: Flow) -> list[int]:
         """The weight of the layouts for each value ``0, 1, ...`` of a concealed seat's feature (a sum over
-        the suits, such as HCP), exact: a forward pass carrying, per state, the weight of each value so far."""
+        the suits, such as HCP), exact. A feature the plan carries exactly is read off the final states;
+        any other takes a forward pass carrying, per state, the weight of each value so far."""
+        if feature in self.plan.exact:
+            carried = np.asarray(self.values(feature), dtype=np.int64)
+            weights = sum_by(carried, flow.forward[4] * flow.final_weight, int(carried.max(initial=0)) + 1)
+            return [int(x) for x in weights]
         i = self.seats.index(feature.seat)
         known = self.position.known[feature.seat]
         values, top = [], 0
@@ -532,17 +529,6 @@ class LayoutGraph:
             moves = sparse.csr_matrix((by_edge[live], (dst[live], src[live])), shape=(len(out), len(ways)))
             out[:, v:] += moves @ ways[:, :width - v]
         return out
-
-
-def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct keys (sorted), each key's index among them, and where each distinct key first occurs."""
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
-    start = np.ones(len(keys), dtype=bool)
-    start[1:] = ordered[1:] != ordered[:-1]
-    dst = np.empty(len(keys), dtype=np.int64)
-    dst[order] = np.cumsum(start) - 1
-    return ordered[start], dst, order[start]
 
 
 def _past(values: np.ndarray, op: str, bound: int) -> np.ndarray:

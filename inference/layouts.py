@@ -30,7 +30,7 @@ from typing import Mapping, Sequence, Union, cast
 
 import numpy as np
 
-from dealer import CARDS, Card, CardSet, Deal, DealerError, Seat
+from dealer import CARDS, Card, Deal, DealerError, Seat
 from dealer.checks import check_int, shown
 from dealer.rng import RandomSource, make_rng
 
@@ -42,7 +42,7 @@ from .inferences import (
 )
 from .columns import plan
 from .dealing import DealerLayouts
-from .graph import LayoutGraph
+from .graph import LayoutGraph, sum_by
 from .odds import Odds
 from .sampling import Sampler
 from .kernel import holding_of, popcount13
@@ -90,13 +90,6 @@ class View:
             object.__setattr__(self, "weights", weights)
         if self.holdings is not None and not isinstance(self.holdings, HoldingWeights):
             raise InvalidArgumentError(f"invalid holdings {shown(self.holdings)}: expected HoldingWeights")
-
-
-def _sum_by(keys: np.ndarray, weights: np.ndarray, size: int) -> list[int]:
-    """Exact sums of ``weights`` (int64 or Python ints) grouped by small non-negative integer ``keys``."""
-    out = np.zeros(size, dtype=weights.dtype)
-    np.add.at(out, keys, weights)
-    return [int(x) for x in out]
 
 
 def _view_claims(view: View, inferences: Sequence[Inference], claims: Mapping[str, Sequence[Claim]] | None,
@@ -175,9 +168,9 @@ class LayoutSpace:
         singles, groups = _view_claims(view, inferences, claims, states)
         read = [c for c, _, _ in singles] + [c for members in groups for c, _ in members[:-1]]
         filter_claim = (agreement if agreement is not None else And(())) if view.kind == "agreement" else None
-        # with two hands concealed, the first one's exact HCP in the state (the other's is the rest) costs
-        # no state and gives both HCP odds; with three, the distribution pass gives them
-        exact = [Feature.hcp(self.seats[0])] if self.k == 2 else []
+        # with two hands concealed, their exact HCP in the state cost no state (the second's is the rest
+        # of the first's) and give the HCP odds off the final states; with three, a pass gives them
+        exact = [Feature.hcp(seat) for seat in self.seats] if self.k == 2 else []
         self.graph = LayoutGraph(plan(position, filter_claim, read, exact), view.holdings)
         self.final_weight, self.scale = _final_weights(self.graph, singles, groups)
         self.flow = self.graph.flow(self.final_weight)
@@ -213,15 +206,10 @@ class LayoutSpace:
         total)."""
         src, grp, dst = self.graph.links[s]
         step = self.graph.steps[s]
-        edge = self.flow.forward[s][src] * self.flow.backward[s + 1][dst]
-        per_group = np.zeros(len(step.adds), dtype=edge.dtype)
-        if edge.dtype == object:
-            per_group[:] = 0
-        np.add.at(per_group, grp, edge)
-        weight = step.weight.astype(per_group.dtype) if per_group.dtype == object else step.weight
-        if per_group.dtype != object and step.weight.dtype == object:
-            per_group = per_group.astype(object)
-        return cast(np.ndarray, per_group[step.group] * weight)
+        per_group = sum_by(grp, self.flow.forward[s][src] * self.flow.backward[s + 1][dst], len(step.adds))
+        if object in (per_group.dtype, step.weight.dtype):
+            return cast(np.ndarray, per_group.astype(object)[step.group] * step.weight.astype(object))
+        return cast(np.ndarray, per_group[step.group] * step.weight)
 
     def odds(self) -> Odds:
         """Exact odds: who holds each unseen card, each concealed seat's dealt lengths and HCP, suit splits."""
@@ -234,20 +222,10 @@ class LayoutSpace:
         for s in range(4):
             self._suit_odds(s, total, holder, length, split)
         hcp: dict[Seat, dict[int, Fraction]] = {}
-        for seat, by_h in zip(self.seats, self._hcp_weights()):
+        for seat in self.seats:
+            by_h = self.graph.distribution(Feature.hcp(seat), self.flow)
             hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
         return Odds(self.support(), self.count(), holder, length, split=split, hcp=hcp)
-
-    def _hcp_weights(self) -> list[list[int]]:
-        """Each concealed seat's weight by dealt HCP ``0, 1, ...``."""
-        if self.k != 2:
-            return [self.graph.distribution(Feature.hcp(seat), self.flow) for seat in self.seats]
-        first, second = self.seats
-        values = self.graph.values(Feature.hcp(first))
-        by_h = _sum_by(np.asarray(values, dtype=np.int64), self.flow.forward[4] * self.flow.final_weight, 38)
-        pos = self.position
-        total = CardSet(pos.unseen).hcp + CardSet(pos.known[first]).hcp + CardSet(pos.known[second]).hcp
-        return [by_h, [by_h[total - h] if 0 <= total - h < 38 else 0 for h in range(38)]]
 
     def _suit_odds(self, s: int, total: int, holder: dict[Card, dict[Seat, Fraction]],
                    length: dict[Seat, dict[int, dict[int, Fraction]]],
@@ -270,7 +248,7 @@ class LayoutSpace:
         counts = np.stack([popcount13(masks[:, i]) for i in range(self.k)], axis=1)
         base = np.array([holding_of(pos.known[seat], s).bit_count() for seat in self.seats])
         radix = 14 ** np.arange(self.k, dtype=np.int64)
-        by_split = _sum_by((counts + base[None, :]) @ radix, member_w, 14 ** self.k)
+        by_split = [int(x) for x in sum_by((counts + base[None, :]) @ radix, member_w, 14 ** self.k)]
         split[s] = {}
         by_len: list[dict[int, int]] = [{} for _ in self.seats]
         for code, w in enumerate(by_split):
