@@ -31,7 +31,7 @@ from .claims import Honours, Longest, Rank
 from .errors import InvalidArgumentError
 
 __all__ = ["Kind", "Feature", "FeatureValues", "TOP_FIVE", "features_of", "evaluate", "expr_values", "holding_value",
-           "holding_values", "hand_value", "LEAVES", "leaf_feature"]
+           "holding_values", "hand_value", "hand_values", "LEAVES", "leaf_feature"]
 
 #: A K Q J T: the top five bits of a 13-bit holding (ace first), the honours ``honours()`` counts.
 TOP_FIVE = 0b11111
@@ -158,6 +158,17 @@ def holding_value(kind: Kind, bit: int, holding: int) -> int:
     2
     """
     return int(holding_values(kind, bit, np.array([holding]))[0])
+
+
+def hand_values(feature: Feature, masks: np.ndarray) -> np.ndarray:
+    """The feature's value for each hand of ``masks`` (52-bit card masks, whoever's seat they are).
+
+    >>> hand_values(Feature.hcp(Seat.N), np.array([0b11, 1 << 13])).tolist()   # SA SK; the heart ace
+    [7, 4]
+    """
+    masks = np.asarray(masks, dtype=np.int64)
+    return cast(np.ndarray, sum((holding_values(feature.kind, feature.bit, masks >> (13 * s) & SUIT_MASK)
+                                 for s in feature.suits), np.zeros(len(masks), dtype=np.int64)))
 
 
 def hand_value(feature: Feature, mask: int) -> int:

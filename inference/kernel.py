@@ -23,6 +23,7 @@ from dealer.arrays import unique_rows
 from dealer.cardset import SUIT_MASK
 
 from .errors import TooComplexError
+from .features import Kind, holding_values
 
 __all__ = [
     "SUIT_MASK", "JOINT_LIMIT", "holding_of", "popcount13", "unique_rows", "assignments", "join_counts",
@@ -31,7 +32,6 @@ __all__ = [
 #: Most (state, group) pairs one suit's step of the layout graph may build before it is refused.
 JOINT_LIMIT = 20_000_000
 
-_POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
 
 
 def holding_of(mask: int, suit: int) -> int:
@@ -45,7 +45,7 @@ def holding_of(mask: int, suit: int) -> int:
 
 def popcount13(values: np.ndarray) -> np.ndarray:
     """Number of cards in each 13-bit holding."""
-    return cast(np.ndarray, _POP13[values & SUIT_MASK])
+    return holding_values(Kind.LENGTH, 0, values)
 
 
 @lru_cache(maxsize=512)

@@ -27,7 +27,7 @@ from .claims import Claim, Not, claim_text
 from .columns import plan
 from .dealing import dealer_count, dealer_support
 from .errors import InconsistentCardsError, TooComplexError
-from .features import Feature, evaluate, holding_values
+from .features import Feature, evaluate, hand_values
 from .graph import LayoutGraph
 from .sampling import Sampler
 from .kernel import holding_of
@@ -80,8 +80,7 @@ def _holds_in(position: Position, hands: dict[Seat, np.ndarray], claim: Claim,
             if key.seat not in hands:
                 found = np.full(m, position.known_value(key), dtype=np.int64)
             else:
-                found = sum((holding_values(key.kind, key.bit, hands[key.seat] >> (13 * s) & SUIT_MASK)
-                             for s in key.suits), np.zeros(m, dtype=np.int64))
+                found = hand_values(key, hands[key.seat])
             known[key] = found
         return found
 

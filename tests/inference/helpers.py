@@ -85,6 +85,18 @@ def brute_force_layouts(state: PlayState) -> list[dict[Seat, int]]:
     return out
 
 
+def assert_keeps_the_play(state: PlayState, hands: "dict[Seat, CardSet]") -> None:
+    """A layout keeps every card seen where it was seen (visible hands whole, played cards) and every void shown."""
+    snap = state.snapshot
+    for seat in Seat:
+        assert CardSet(snap.played[seat]) <= hands[seat]
+        if snap.remaining[seat] >= 0:
+            assert hands[seat] == CardSet(snap.remaining[seat] | snap.played[seat])
+        for s in range(4):
+            if snap.voids[seat] >> s & 1:
+                assert hands[seat].length(s) == CardSet(snap.played[seat]).length(s)
+
+
 def _lawful(seat: Seat, mask: int, voids: int) -> bool:
     return all(not (voids >> s & 1 and mask >> (13 * s) & 0x1FFF) for s in range(4))
 

@@ -31,6 +31,7 @@ from inference.inferences import Tag
 from inference.layouts import DEFAULT_WEIGHTS, LayoutSpace, View
 from inference.play import PlayState
 from inference.weights import HoldingWeights, holding_bits
+from tests.inference.helpers import assert_keeps_the_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
 from tests.strategies import deals
 
@@ -170,16 +171,9 @@ def assert_space_equals(space: LayoutSpace | DealerLayouts, exp: Expected, label
 def assert_samples_valid(state: PlayState, deals_: Sequence[Deal], tables: Mapping[tuple[Seat, int], Reference],
                          factor: Callable[[Hands], Fraction] = lambda h: Fraction(1)) -> None:
     """Each sample keeps the visible hands, the played cards and the voids, and has a non-zero weight."""
-    snap = state.snapshot
     for deal in deals_:
         hands: Hands = {s: CardSet(deal[s].mask) for s in Seat}
-        for seat in Seat:
-            assert CardSet(snap.played[seat]) <= hands[seat]
-            if snap.remaining[seat] >= 0:
-                assert hands[seat] == CardSet(snap.remaining[seat] | snap.played[seat])
-            for s in range(4):
-                if snap.voids[seat] >> s & 1:
-                    assert hands[seat].length(s) == CardSet(snap.played[seat]).length(s)
+        assert_keeps_the_play(state, hands)
         assert layout_weight(hands, tables, factor) > 0, deal
 
 
