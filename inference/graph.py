@@ -4,10 +4,15 @@ A *layout* gives every unseen card to a concealed seat, lawfully (hand sizes, vo
 suit the lawful constraints cannot tell one unseen card from another, so the graph goes suit by
 suit: a suit's *step* lists every way of sharing its unseen cards among the concealed seats (the
 *rows*, dropping those a local filter forbids) and groups them by what they add to a state (the
-seats' counts of cards and the plan's columns, :mod:`inference.columns`). Layer ``s`` holds the
-states reachable after ``s`` suits; an edge joins a state, a group and the state it leads to. Every
-path from the first layer to the last is a class of layouts; a group's rows are interchangeable
-on it.
+seats' counts of cards and the plan's columns, :mod:`inference.columns`). Layer ``p`` holds the
+states reachable after ``p`` positions of the walk; an edge joins a state, a group and the state it
+leads to. Every path from the first layer to the last is a class of layouts; a group's rows are
+interchangeable on it.
+
+A position is a suit, or a *part* of one (:class:`Part`): when nothing reads a suit's holdings
+whole and its groups are many (HCP on several hands: thousands), the suit is walked as its honours
+(at most 81 ways among three seats) then its spot cards, which only add counts; the columns are
+sums over cards, so they add up across the parts, and a state meets tens of groups, not thousands.
 
 One graph, several passes:
 
@@ -20,7 +25,7 @@ One graph, several passes:
   accepted layouts (max-plus over live edges);
 * **odds** and **sample**: :mod:`inference.layouts` reads them off the flow and the steps' rows.
 
-The one limit is :data:`~inference.kernel.JOINT_LIMIT` (edges in one suit's step); past it the
+The one limit is :data:`~inference.kernel.JOINT_LIMIT` (edges at one position); past it the
 graph refuses with :class:`~inference.errors.TooComplexError`, and the solver
 (:mod:`inference.solver`) asks the exact dealer.
 """
@@ -29,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Sequence, cast
+from typing import Any, NamedTuple, Sequence, cast
 
 import numpy as np
 
@@ -42,12 +47,17 @@ from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
 from .weights import HoldingWeights
 
-__all__ = ["SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "sum_by"]
+__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPLIT_FROM", "sum_by"]
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
 #: Edges from which the distribution pass uses sparse matrices (below, ``numpy.add.at``).
 SPARSE_FROM = 20_000
+#: A suit is walked as its honours then its spot cards when its whole step has at least this many groups
+#: (and nothing reads its holdings whole): a state then meets at most 81 honour groups, not thousands.
+SPLIT_FROM = 256
+#: The honours of a suit (A K Q J, as 13-bit positions): the cards with HCP.
+HONOUR_CARDS = 0b1111
 #: Joins of at most this many (state, group) pairs are formed whole and checked, not searched.
 SMALL_JOIN = 4096
 #: The order the suits are walked in. Measured on real auctions before the lead, the suits with the most
@@ -57,9 +67,19 @@ SMALL_JOIN = 4096
 WALK = (0, 1, 2, 3)
 
 
+class Part(NamedTuple):
+    """A position of the walk: a suit, its unseen cards dealt there, and whether it is the suit's first
+    part (which counts the known cards) and last part (after which the suit is complete)."""
+
+    suit: int
+    cards: int
+    first: bool
+    last: bool
+
+
 @dataclass(frozen=True)
 class SuitStep:
-    """One suit's ways of sharing its unseen cards, grouped by what they add to a state.
+    """One position's ways of sharing its unseen cards (a suit's, or a part's), grouped by what they add to a state.
 
     ``masks[r, i]`` is the unseen cards concealed seat ``i`` takes in row ``r``; ``group[r]`` the
     row's group; ``adds[g]`` what group ``g`` adds to a state (counts of the first seats, then the
@@ -183,7 +203,7 @@ class LayoutGraph:
     """Every lawful layout of a position, grouped suit by suit by what ``plan`` needs to tell apart.
 
     ``weights`` weigh each layout by its concealed seats' dealt holdings. ``limit``: the most edges one
-    suit's step may build (default :data:`~inference.kernel.JOINT_LIMIT`).
+    position of the walk may build (default :data:`~inference.kernel.JOINT_LIMIT`).
     """
 
     def __init__(self, plan: Columns, weights: HoldingWeights | None = None, limit: int | None = None) -> None:
@@ -197,10 +217,13 @@ class LayoutGraph:
         self.vacancy = [pos.vacancy(s) for s in self.seats]
         self.start = self.k - 1  # the plan's columns follow the first seats' counts
         self.tops = [(self.start + j, c.top) for j, c in enumerate(plan.columns) if c.top is not None]
-        steps = [self._step(s, weights) for s in range(4)]
-        #: The suit each position of the walk reads (layers, links and steps are by position): :data:`WALK`.
-        self.suits = WALK
-        self.steps = tuple(steps[suit][0] for suit in self.suits)
+        #: The walk: each position's suit, unseen cards, and whether it is the suit's first and last part.
+        self.parts = tuple(part for suit in WALK for part in self._parts(suit, weights))
+        steps = [self._step(part, weights) for part in self.parts]
+        #: The suit each position of the walk reads (layers, links and steps are by position).
+        self.suits = tuple(part.suit for part in self.parts)
+        self.depth = len(self.parts)
+        self.steps = tuple(step for step, _ in steps)
         self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
         for _, denominator in steps:
             self.scale *= denominator
@@ -213,22 +236,42 @@ class LayoutGraph:
             self._add_keys = [step.adds @ self.radix for step in self.steps]
         self.layers: list[np.ndarray] = [np.zeros((1, self.start + len(plan.columns)), dtype=np.int64)]
         self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for p in range(4):
+        for p in range(self.depth):
             self._advance(p, limit)
-        final = self.layers[4]
+        final = self.layers[-1]
         self.accept = np.ones(len(final), dtype=bool)
         for i in range(self.k - 1):
             self.accept &= final[:, i] == self.vacancy[i]
         if self.accept.any():
             self.accept &= self.truth(plan.filter)
 
-    def _step(self, s: int, weights: HoldingWeights | None) -> tuple[SuitStep, int]:
-        pos, plan = self.position, self.plan
-        void = tuple(pos.void(seat, s) for seat in self.seats)
-        bases = tuple(holding_of(pos.known[seat], s) for seat in self.seats)
-        if not len(assignments(pos.unseen_in(s), self.k, void)):
+    def _key(self, part: Part) -> tuple[int, tuple[bool, ...], tuple[int, ...]]:
+        """A part's unseen cards, the seats' voids there, and the known cards it counts (its suit's first part only)."""
+        pos = self.position
+        void = tuple(pos.void(seat, part.suit) for seat in self.seats)
+        bases = tuple(holding_of(pos.known[seat], part.suit) if part.first else 0 for seat in self.seats)
+        return part.cards, void, bases
+
+    def _parts(self, suit: int, weights: HoldingWeights | None) -> tuple[Part, ...]:
+        """A suit's parts: the whole suit, or its honours then its spot cards when nothing reads the suit's
+        holdings whole and that cuts the groups a state meets (each part's groups: at most 81 and 55)."""
+        whole = Part(suit, self.position.unseen_in(suit), True, True)
+        columns, filters, _ = self.plan.step_key(suit)
+        honours, spots = whole.cards & HONOUR_CARDS, whole.cards & ~HONOUR_CARDS
+        if (not honours or not spots or filters or any(c.atoms and c.atoms[0] for c in columns)
+                or (weights and any(weights.table(seat, suit) is not None for seat in self.seats))):
+            return (whole,)
+        parts = Part(suit, honours, True, False), Part(suit, spots, False, True)
+        adds = [_plain_step(suit, *self._key(part), *self.plan.step_key(suit)).adds for part in parts]
+        pairs = (adds[0][:, None, :] + adds[1][None, :, :]).reshape(-1, adds[0].shape[1])
+        return parts if len(unique_rows(pairs)) >= SPLIT_FROM else (whole,)  # the whole suit's groups
+
+    def _step(self, part: Part, weights: HoldingWeights | None) -> tuple[SuitStep, int]:
+        s = part.suit
+        cards, void, bases = self._key(part)
+        if not len(assignments(cards, self.k, void)):
             raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen {Suit(s).name_long}")
-        plain = _plain_step(s, pos.unseen_in(s), void, bases, *plan.step_key(s))
+        plain = _plain_step(s, cards, void, bases, *self.plan.step_key(s))
         if not weights or not any(weights.table(seat, s) is not None for seat in self.seats):
             return plain, 1
         dealt = plain.masks | np.array(bases, dtype=np.int64)[None, :]
@@ -239,11 +282,11 @@ class LayoutGraph:
 
     def _reach(self, p: int) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
         """After position ``p``: the range of each first seat's count of cards that can still fill its hand,
-        the range of their total (the last seat takes the rest), and what the later suits can give each."""
+        the range of their total (the last seat takes the rest), and what the later parts can give each."""
         pos, vac = self.position, self.vacancy
-        rest = self.suits[p + 1:]
-        later = [sum(pos.unseen_in(t).bit_count() for t in rest if not pos.void(seat, t)) for seat in self.seats]
-        dealt = sum(pos.unseen_in(t).bit_count() for t in self.suits[:p + 1])
+        rest = self.parts[p + 1:]
+        later = [sum(t.cards.bit_count() for t in rest if not pos.void(seat, t.suit)) for seat in self.seats]
+        dealt = sum(t.cards.bit_count() for t in self.parts[:p + 1])
         lo = np.array([v - n for v, n in zip(vac[:-1], later[:-1])], dtype=np.int64)
         hi = np.array(vac[:-1], dtype=np.int64)
         return lo, hi, dealt - vac[-1], dealt - vac[-1] + later[-1], later
@@ -272,12 +315,13 @@ class LayoutGraph:
         combo = prev[src] + adds[grp]
         for col, top in self.tops:
             np.minimum(combo[:, col], top, out=combo[:, col])
-        for col, (table, dead) in self._classes(p):  # shape prefixes replaced by their classes
+        suit, last = self.parts[p].suit, self.parts[p].last
+        for col, (table, dead) in self._classes(suit) if last else ():  # shape prefixes replaced by their classes
             combo[:, col] = table[combo[:, col]]
         for col, op, value in self.plan.prunes:  # a sum that only grows has passed its bound for good
             ok &= ~_past(combo[:, self.start + col], op, value)
-        for j in self.plan.musts:  # a shape the filter needs and no completion reaches
-            ok &= combo[:, self.start + j] != self.plan.columns[j].classes(p)[1]  # type: ignore[index]
+        for j in self.plan.musts if last else ():  # a shape the filter needs and no completion reaches
+            ok &= combo[:, self.start + j] != self.plan.columns[j].classes(suit)[1]  # type: ignore[index]
         self._collapse(combo)
         src, grp, combo = src[ok], grp[ok], combo[ok]
         nxt, dst = self._unique(combo)
@@ -336,19 +380,19 @@ class LayoutGraph:
     # -- reading final states --------------------------------------------------------------------
     def truth(self, compiled: Compiled, rows: np.ndarray | None = None) -> np.ndarray:
         """A compiled claim's truth over the final states (or ``rows`` of final states)."""
-        return self.plan.truth(compiled, self.layers[4] if rows is None else rows, self.start)
+        return self.plan.truth(compiled, self.layers[-1] if rows is None else rows, self.start)
 
     def values(self, feature: Feature) -> np.ndarray:
         """A feature the plan carries exactly (or knows), over the final states."""
-        return self.plan.reader(self.layers[4], self.start)(feature)
+        return self.plan.reader(self.layers[-1], self.start)(feature)
 
     # -- passes ---------------------------------------------------------------------------------------
     def alive(self, accept: np.ndarray | None = None) -> list[np.ndarray]:
         """Per layer, the states from which an accepted final state is reached."""
         accept = self.accept if accept is None else accept
         alive = [np.zeros(len(layer), dtype=bool) for layer in self.layers]
-        alive[4] = accept.astype(bool)
-        for s in range(3, -1, -1):
+        alive[-1] = accept.astype(bool)
+        for s in range(self.depth - 1, -1, -1):
             src, _, dst = self.links[s]
             alive[s][src[alive[s + 1][dst]]] = True
         return alive
@@ -367,24 +411,30 @@ class LayoutGraph:
         if not alive[0][0]:
             return {}
         out = {t: (self.position.known_value(t),) * 2 for t in targets if t.seat not in self.seats}
+        split = {suit for suit in self.suits if self.suits.count(suit) > 1}  # walked in parts
         local = [t for t in targets if t.seat in self.seats and len(t.suits) == 1]
         spread = [t for t in targets if t.seat in self.seats and len(t.suits) > 1]
         for p, suit in enumerate(self.suits):  # a feature of one suit: the groups on live edges there
             mine = [t for t in local if t.suits[0] == suit]
-            if mine:
+            if mine and suit in split and self.parts[p].first:  # summed over the suit's parts
+                out.update(self._spread_extremes(mine, alive, p, p + self.suits.count(suit)))
+            elif mine and suit not in split:
                 src, grp, dst = self.links[p]
                 used = np.unique(grp[alive[p][src] & alive[p + 1][dst]])
                 g_lo, g_hi = self._group_extremes(p, mine)
                 for j, t in enumerate(mine):
                     out[t] = (int(g_lo[used, j].min()), int(g_hi[used, j].max()))
         if spread:  # a sum over the suits: min-plus and max-plus over the live edges
-            out.update(self._spread_extremes(spread, alive))
+            out.update(self._spread_extremes(spread, alive, 0, self.depth))
         return out
 
-    def _spread_extremes(self, targets: Sequence[Feature], alive: list[np.ndarray]) -> dict[Feature, tuple[int, int]]:
-        """The extremes of features summed over the suits (HCP), every target at once, edge by edge."""
-        lo, hi = np.zeros((1, len(targets)), dtype=np.int64), np.zeros((1, len(targets)), dtype=np.int64)
-        for p in range(4):
+    def _spread_extremes(self, targets: Sequence[Feature], alive: list[np.ndarray], start: int, stop: int
+                         ) -> dict[Feature, tuple[int, int]]:
+        """The extremes of features summed over the positions ``start`` to ``stop - 1`` of the walk (HCP: all
+        of them; a suit walked in parts: its parts), every target at once, edge by edge."""
+        lo = np.zeros((len(self.layers[start]), len(targets)), dtype=np.int64)
+        hi = np.zeros_like(lo)
+        for p in range(start, stop):
             g_lo, g_hi = self._group_extremes(p, targets)
             src, grp, dst = self.links[p]
             live = np.flatnonzero(alive[p][src] & alive[p + 1][dst])
@@ -396,13 +446,13 @@ class LayoutGraph:
             lo_next[ends[starts]] = np.minimum.reduceat(lo[src[order]] + g_lo[grp[order]], starts, axis=0)
             hi_next[ends[starts]] = np.maximum.reduceat(hi[src[order]] + g_hi[grp[order]], starts, axis=0)
             lo, hi = lo_next, hi_next
-        final = alive[4]
+        final = alive[stop]
         return {t: (int(lo[final, j].min()), int(hi[final, j].max())) for j, t in enumerate(targets)}
 
     def _group_extremes(self, p: int, targets: Sequence[Feature]) -> tuple[np.ndarray, np.ndarray]:
-        """Each group's least and greatest value of each target in the suit at position ``p`` (a group x
-        target array each)."""
-        step, s = self.steps[p], self.suits[p]
+        """Each group's least and greatest value of each target in the part at position ``p`` (a group x
+        target array each; the known cards count in the suit's first part)."""
+        step, (s, cards, first, _) = self.steps[p], self.parts[p]
         k, groups = self.k, len(step.adds)
         lo = np.zeros((groups, len(targets)), dtype=np.int64)
         hi = np.zeros_like(lo)
@@ -410,10 +460,9 @@ class LayoutGraph:
             if s not in t.suits:
                 continue
             i = self.seats.index(t.seat)
-            base = holding_of(self.position.known[t.seat], s)
+            base = holding_of(self.position.known[t.seat], s) if first else 0
             if t.kind == Kind.LENGTH:  # a count of cards: the group's own key (the last seat's: the rest)
-                taken = step.adds[:, i] if i < k - 1 else (self.position.unseen_in(s).bit_count()
-                                                           - step.adds[:, :k - 1].sum(axis=1))
+                taken = step.adds[:, i] if i < k - 1 else cards.bit_count() - step.adds[:, :k - 1].sum(axis=1)
                 lo[:, j] = hi[:, j] = taken + base.bit_count()
                 continue
             value = holding_values(t.kind, t.bit, step.masks[step.order, i] | base)
@@ -431,14 +480,14 @@ class LayoutGraph:
         dtype: Any = object if python else np.int64
         mult = [m.astype(dtype) for m in mult]
         forward = [np.ones(1, dtype=dtype)]
-        for s in range(4):
+        for s in range(self.depth):
             src, grp, dst = self.links[s]
             f = np.zeros(len(self.layers[s + 1]), dtype=dtype)
             np.add.at(f, dst, forward[s][src] * mult[s][grp])
             forward.append(f)
-        backward: list[np.ndarray] = [np.zeros(0, dtype=dtype)] * 5
-        backward[4] = weight.astype(dtype)
-        for s in range(3, -1, -1):
+        backward: list[np.ndarray] = [np.zeros(0, dtype=dtype)] * (self.depth + 1)
+        backward[-1] = weight.astype(dtype)
+        for s in range(self.depth - 1, -1, -1):
             src, grp, dst = self.links[s]
             b = np.zeros(len(self.layers[s]), dtype=dtype)
             np.add.at(b, src, mult[s][grp] * backward[s + 1][dst])
@@ -455,7 +504,7 @@ class LayoutGraph:
             # a sum counts at most every layout (k ** unseen), each weighing at most its heaviest rows
             return False
         fwd = [np.ones(1)]
-        for s in range(4):
+        for s in range(self.depth):
             src, grp, dst = self.links[s]
             f = np.zeros(len(self.layers[s + 1]))
             np.add.at(f, dst, fwd[s][src] * mult[s][grp].astype(np.float64))
@@ -463,9 +512,9 @@ class LayoutGraph:
             if f.sum() >= INT64_ROOM:
                 return True
         back = final_weight.astype(np.float64)
-        if back.sum() >= INT64_ROOM or (fwd[4] * back).sum() >= INT64_ROOM:
+        if back.sum() >= INT64_ROOM or (fwd[-1] * back).sum() >= INT64_ROOM:
             return True
-        for s in range(3, -1, -1):
+        for s in range(self.depth - 1, -1, -1):
             src, grp, dst = self.links[s]
             b = np.zeros(len(self.layers[s]))
             np.add.at(b, src, mult[s][grp].astype(np.float64) * back[dst])
@@ -484,27 +533,54 @@ class LayoutGraph:
         any other takes a forward pass carrying, per state, the weight of each value so far."""
         if feature in self.plan.exact:
             carried = np.asarray(self.values(feature), dtype=np.int64)
-            weights = sum_by(carried, flow.forward[4] * flow.final_weight, int(carried.max(initial=0)) + 1)
+            weights = sum_by(carried, flow.forward[-1] * flow.final_weight, int(carried.max(initial=0)) + 1)
             return [int(x) for x in weights]
+        return self.sum_distribution(self.row_values(feature), flow)
+
+    def row_values(self, feature: Feature) -> list[np.ndarray]:
+        """Per position of the walk, each row's share of a concealed seat's feature (the known cards count in
+        their suit's first part)."""
         i = self.seats.index(feature.seat)
         known = self.position.known[feature.seat]
-        values, top = [], 0
-        for step, s in zip(self.steps, self.suits):
-            v = (holding_values(feature.kind, feature.bit, step.masks[:, i] | holding_of(known, s))
-                 if s in feature.suits else np.zeros(len(step.masks), dtype=np.int64))
-            values.append(v)
-            top += int(v.max(initial=0))
-        python = flow.exact_python
-        dtype: Any = object if python else np.int64
-        ways = np.zeros((1, top + 1), dtype=dtype)
-        ways[0, 0] = 1
-        for s, step in enumerate(self.steps):
-            ways = self._convolve(s, ways, values[s], dtype)
-        by_value = (ways * flow.final_weight[:, None]).sum(axis=0)
+        return [holding_values(feature.kind, feature.bit, step.masks[:, i] | (holding_of(known, s) if first else 0))
+                if s in feature.suits else np.zeros(len(step.masks), dtype=np.int64)
+                for step, (s, _, first, _) in zip(self.steps, self.parts)]
+
+    def sum_distribution(self, values: Sequence[np.ndarray], flow: Flow, start: int = 0) -> list[int]:
+        """The weight of the layouts for each total ``0, 1, ...`` of per-row values, exact (``values[j]``: each
+        row's value at position ``start + j``; the positions past them add 0): a pass from the flow's
+        forward sums at ``start``, carrying per state the weight of each total so far, closed by the
+        backward sums."""
+        top = sum(int(v.max(initial=0)) for v in values)
+        dtype: Any = object if flow.exact_python else np.int64
+        ways = np.zeros((len(self.layers[start]), top + 1), dtype=dtype)
+        ways[:, 0] = flow.forward[start]
+        for j, v in enumerate(values):
+            ways = self._convolve(start + j, ways, v, dtype)
+        by_value = (ways * flow.backward[start + len(values)][:, None]).sum(axis=0)
         return [int(x) for x in by_value]
 
+    def pair_distribution(self, p: int, codes: tuple[np.ndarray, np.ndarray], flow: Flow) -> list[int]:
+        """The weight of the layouts for each total ``0, 1, ...`` of a value of the groups at positions ``p``
+        and ``p + 1`` (``codes[j][g]``: group ``g``'s value), exact: per state between the two, what comes in
+        and what goes out, by value, then their products summed over the states."""
+        width = int(codes[0].max(initial=0)) + int(codes[1].max(initial=0)) + 1
+        middle = len(self.layers[p + 1])
+        src, grp, dst = self.links[p]
+        into = sum_by(dst * width + codes[0][grp], flow.forward[p][src] * self.steps[p].group_weight[grp],
+                      middle * width).reshape(middle, width)
+        src, grp, dst = self.links[p + 1]
+        out = sum_by(src * width + codes[1][grp], self.steps[p + 1].group_weight[grp] * flow.backward[p + 2][dst],
+                     middle * width).reshape(middle, width)
+        if into.dtype == object or out.dtype == object:
+            into, out = into.astype(object), out.astype(object)
+        total = np.zeros(width, dtype=into.dtype)
+        for c in np.flatnonzero(into.any(axis=0)):
+            total[c:] += (into[:, c] @ out)[:width - c]
+        return [int(x) for x in total]
+
     def _convolve(self, s: int, ways: np.ndarray, values: np.ndarray, dtype: Any) -> np.ndarray:
-        """One suit of :meth:`distribution`: each edge shifts its source's values by its rows' values.
+        """One position of :meth:`sum_distribution`: each edge shifts its source's values by its rows' values.
 
         For each shift, the edges form a sparse matrix from sources to destinations (duplicates summed),
         applied to the sources' value vectors at once; integer arithmetic throughout (Python integers

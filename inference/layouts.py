@@ -45,7 +45,7 @@ from .dealing import DealerLayouts
 from .graph import LayoutGraph, sum_by
 from .odds import Odds
 from .sampling import Sampler
-from .kernel import holding_of, popcount13
+from .kernel import holding_of
 from .position import Position
 from .solver import Solver
 from .weights import HoldingWeights
@@ -120,7 +120,7 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
     """Each final state's integer weight (the product of a factor per claim, 0 where not accepted) and the
     scale that stands for a weight of 1."""
     compiled = iter(graph.plan.claims)
-    n = len(graph.layers[4])
+    n = len(graph.layers[-1])
     factors: list[np.ndarray] = []
     scale = 1
     for _, w_true, w_false in singles:
@@ -151,6 +151,10 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
         weight = weight // common
         scale //= common
     return weight, scale
+
+
+#: Per card position ``b`` of a suit: the 13-bit holdings that contain it.
+_WITH_CARD = tuple(np.flatnonzero((np.arange(1 << 13) >> b) & 1) for b in range(13))
 
 
 class LayoutSpace:
@@ -188,7 +192,7 @@ class LayoutSpace:
         if any(step.weighted for step in self.graph.steps):
             return self.graph.flow((self.final_weight != 0).astype(np.int64), counting=True).total
         if self.view.kind == "weighted":  # the forward sums count layouts: no row is weighted
-            return int(sum(int(x) for x in self.flow.forward[4][self.final_weight != 0]))
+            return int(sum(int(x) for x in self.flow.forward[-1][self.final_weight != 0]))
         return self.total_scaled
 
     @property
@@ -227,36 +231,48 @@ class LayoutSpace:
             hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
         return Odds(self.support(), self.count(), holder, length, split=split, hcp=hcp)
 
+    def _part_holders(self, p: int, total: int, holder: dict[Card, dict[Seat, Fraction]]) -> np.ndarray:
+        """Who holds each unseen card of the part at position ``p`` of the walk; the part's row weights."""
+        part, masks = self.graph.parts[p], self.graph.steps[p].masks
+        member_w = self._row_weights(p)
+        for i, seat in enumerate(self.seats):
+            by_holding = np.zeros(1 << 13, dtype=member_w.dtype)  # each sum is at most the total: it fits
+            np.add.at(by_holding, masks[:, i], member_w)
+            for b in range(13):
+                if part.cards >> b & 1:
+                    held = int(by_holding[_WITH_CARD[b]].sum())
+                    holder.setdefault(CARDS[13 * part.suit + b], {})[seat] = Fraction(held, total)
+        return member_w
+
     def _suit_odds(self, s: int, total: int, holder: dict[Card, dict[Seat, Fraction]],
                    length: dict[Seat, dict[int, dict[int, Fraction]]],
                    split: dict[int, dict[tuple[int, ...], Fraction]]) -> None:
         """One suit's share of :meth:`odds`: who holds its unseen cards, its splits and lengths."""
-        pos = self.position
-        place = self.graph.suits.index(s)  # the suit's position in the graph's walk
-        masks = self.graph.steps[place].masks
-        member_w = self._row_weights(place)
-        unseen_s = [b for b in range(13) if pos.unseen_in(s) >> b & 1]
-        bits = np.array(unseen_s, dtype=np.int64)
-        for i, seat in enumerate(self.seats):
-            has = (masks[:, i, None] >> bits[None, :]) & 1  # (rows, unseen cards of the suit)
-            if member_w.dtype == object:
-                held = [int(member_w[has[:, j].astype(bool)].sum()) for j in range(len(bits))]
-            else:
-                held = (member_w @ has).tolist()
-            for b, w in zip(unseen_s, held):
-                holder.setdefault(CARDS[13 * s + b], {})[seat] = Fraction(int(w), total)
-        counts = np.stack([popcount13(masks[:, i]) for i in range(self.k)], axis=1)
-        base = np.array([holding_of(pos.known[seat], s).bit_count() for seat in self.seats])
-        radix = 14 ** np.arange(self.k, dtype=np.int64)
-        by_split = [int(x) for x in sum_by((counts + base[None, :]) @ radix, member_w, 14 ** self.k)]
-        split[s] = {}
+        pos, graph = self.position, self.graph
+        places = [p for p, suit in enumerate(graph.suits) if suit == s]  # the suit's parts in the walk
+        member_w = [self._part_holders(p, total, holder) for p in places]
+        base = [holding_of(pos.known[seat], s).bit_count() for seat in self.seats]
+        radix = 14 ** np.arange(self.k - 1, dtype=np.int64)  # the last seat's length: the rest
+        codes = []  # each group's code of the first seats' lengths (their counts lead a group's adds)
+        for p in places:
+            adds, first = graph.steps[p].adds, graph.parts[p].first
+            codes.append((adds[:, :self.k - 1] + (np.array(base[:-1]) if first else 0)) @ radix)
+        if len(places) == 1:
+            step = graph.steps[places[0]]
+            by_split = [int(x) for x in sum_by(codes[0][step.group], member_w[0], 14 ** (self.k - 1))]
+        else:
+            by_split = graph.pair_distribution(places[0], (codes[0], codes[1]), self.flow)
+        rest = pos.unseen_in(s).bit_count() + sum(base)
+        found: dict[tuple[int, ...], Fraction] = {}
         by_len: list[dict[int, int]] = [{} for _ in self.seats]
         for code, w in enumerate(by_split):
             if w:
-                key = tuple(code // 14 ** i % 14 for i in range(self.k))
-                split[s][key] = Fraction(int(w), total)
+                lengths = tuple(code // 14 ** i % 14 for i in range(self.k - 1))
+                key = lengths + (rest - sum(lengths),)
+                found[key] = Fraction(int(w), total)
                 for i, n in enumerate(key):
                     by_len[i][n] = by_len[i].get(n, 0) + int(w)
+        split[s] = dict(sorted(found.items(), key=lambda kv: kv[0][::-1]))  # the last seat's length first
         for i, seat in enumerate(self.seats):
             length[seat][s] = {n: Fraction(w, total) for n, w in sorted(by_len[i].items())}
 

@@ -1,6 +1,6 @@
 """Exact sampling: layouts drawn from a layout graph in proportion to their exact weights.
 
-A :class:`Sampler` walks a :class:`~inference.graph.LayoutGraph` suit by suit: from the state
+A :class:`Sampler` walks a :class:`~inference.graph.LayoutGraph` position by position: from the state
 reached, it chooses the next edge in proportion to (group weight x the weight of finishing from
 where it leads), then one row of the group in proportion to the row's own weight (its holdings'
 weights). Every choice uses integers only: int64 cumulative sums, vectorised over the layouts,
@@ -35,7 +35,7 @@ class Sampler:
         return fast if fast is not None else self.python(n, gen)
 
     def _csr(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """Suit ``s``'s edges by source state, with cumulative int64 weights (None if they do not fit)."""
+        """Position ``s``'s edges by source state, with cumulative int64 weights (None if they do not fit)."""
         if s in self._csr_cache:
             return cast("tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None", self._csr_cache[s])
         src, grp, dst = self.graph.links[s]
@@ -58,7 +58,7 @@ class Sampler:
         return result
 
     def _members(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
-        """Suit ``s``'s rows ordered by group, where each group starts among them, and (weighted rows only)
+        """Position ``s``'s rows ordered by group, where each group starts among them, and (weighted rows only)
         their cumulative int64 weights; None if the weights do not fit."""
         if s in self._members_cache:
             return self._members_cache[s]
@@ -71,15 +71,15 @@ class Sampler:
 
     def fast(self, n: int, gen: np.random.Generator) -> np.ndarray | None:
         """Vectorised exact sampling when every weight fits in 63 bits."""
-        tables = [self._csr(s) for s in range(4)]
-        members = [self._members(s) for s in range(4)]
+        tables = [self._csr(s) for s in range(self.graph.depth)]
+        members = [self._members(s) for s in range(self.graph.depth)]
         if any(t is None for t in tables) or any(m is None for m in members):
             return None
         hands = np.zeros((n, 4), dtype=np.int64)
         for seat in range(4):
             hands[:, seat] = self.graph.position.known[seat]
         state = np.zeros(n, dtype=np.int64)
-        for s in range(4):
+        for s in range(self.graph.depth):
             cum, base, totals, grp, dst = tables[s]  # type: ignore[misc]
             r = gen.integers(0, totals[state], dtype=np.int64)
             edge = np.searchsorted(cum, base[state] + r, side="right")
@@ -102,7 +102,7 @@ class Sampler:
         rng = random.Random(int(gen.integers(0, 2 ** 63)))
         out = np.zeros((n, 4), dtype=np.uint64)
         edges = []
-        for s in range(4):
+        for s in range(self.graph.depth):
             src, grp, dst = self.graph.links[s]
             step = self.graph.steps[s]
             w = [int(b) * int(m) for b, m in zip(self.flow.backward[s + 1][dst], step.group_weight[grp])]
