@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -35,12 +35,13 @@ from dealer.spec import DealSpec
 from ..claims import parse_claim
 from ..features import Feature, evaluate, hand_value
 from ..records import AuctionRecord, contract_from_auction, read_auctions
-from ..errors import RecordError
+from ..errors import InvalidArgumentError, RecordError
+from ..halves import HALVES, CorpusFile, corpus_files
 from .book import Book, load_book, render
 from .measures import Level
 from .reading import EXPLANATION_RULE, read_auction
 
-__all__ = ["ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "record_files", "shipped_form"]
+__all__ = ["ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "shipped_form"]
 
 
 @lru_cache(maxsize=4096)
@@ -135,18 +136,6 @@ def shipped_form(result: Calibration, measured: str) -> dict[str, Any]:
                       for r in full["rules"]]}
 
 
-def record_files(paths: Iterable["str | Path"]) -> Iterator[tuple[str, Path]]:
-    """Every ``.pbn``/``.lin`` file under the paths, sorted, with its source folder (the first folder
-    under the path given; a file given by itself: its parent's name)."""
-    for p in map(Path, paths):
-        if p.is_dir():
-            for f in sorted(x for x in p.rglob("*") if x.suffix.lower() in (".pbn", ".lin") and x.is_file()):
-                rel = f.relative_to(p).parts
-                yield (rel[0] if len(rel) > 1 else p.name), f
-        else:
-            yield p.parent.name or ".", p
-
-
 def _truth(text: str, masks: Sequence[int]) -> np.ndarray:
     claim = parse_claim(text)
     cache: dict[Feature, np.ndarray] = {}
@@ -165,11 +154,16 @@ Seen = dict[tuple[str, int], dict[tuple[str, ...], list[tuple[int, str, bool]]]]
 
 @dataclass(frozen=True)
 class FileWork:
-    """One file to tally: its source folder, its path and the book."""
+    """One file to tally: the file (its source folder, its split), the book, and the half to read (None: all)."""
 
-    folder: str
-    path: Path
+    file: CorpusFile
     book: Book
+    half: str | None = None
+
+    @property
+    def folder(self) -> str:
+        """The file's source folder."""
+        return self.file.folder
 
 
 @dataclass(frozen=True)
@@ -187,9 +181,11 @@ def tally_file(work: FileWork) -> FileTally:
     seen: Seen = defaultdict(lambda: defaultdict(list))
     coverage: dict[tuple[str, bool], Coverage] = defaultdict(Coverage)
     records = errors = 0
-    for item in read_auctions(work.path):
+    for item in read_auctions(work.file.path):
         if isinstance(item, RecordError) or not isinstance(item, AuctionRecord):
             errors += 1
+            continue
+        if work.half is not None and work.file.half(item.index) != work.half:
             continue
         records += 1
         _tally(item, work.folder, work.book, seen, coverage)
@@ -197,12 +193,15 @@ def tally_file(work: FileWork) -> FileTally:
 
 
 def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
-              jobs: int = 1, scheduler: str | None = None) -> Calibration:
+              jobs: int = 1, scheduler: str | None = None, half: str | None = None) -> Calibration:
     """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands:
     in this process when ``jobs`` is 1 and no ``scheduler`` is named, else file by file on Dask
-    (:func:`inference.distributed.run_map`); the result is the same."""
+    (:func:`inference.distributed.run_map`); the result is the same. ``half``: only the records of that
+    half of the split (:mod:`inference.halves`; None: every record)."""
     the_book = load_book(book)
-    work = [FileWork(folder, path, the_book) for folder, path in record_files(paths)]
+    if half is not None and half not in HALVES:
+        raise InvalidArgumentError(f"unknown half {half!r} (expected one of {', '.join(HALVES)})")
+    work = [FileWork(f, the_book, half) for f in corpus_files(paths)]
     bar: Any = None
     if progress:
         from tqdm import tqdm

@@ -11,6 +11,7 @@ sample, odds            :mod:`inference.commands.layouts`
 play                    :mod:`inference.commands.play`
 serve                   :mod:`inference.commands.serve` (the protocol: :mod:`inference.protocol`)
 rules                   :mod:`inference.commands.rules`
+defence                 :mod:`inference.commands.defence`
 view                    :mod:`inference.commands.view` (the page: :mod:`inference.viewer_page`)
 ======================  =====================================================
 
@@ -32,13 +33,13 @@ from typing import NoReturn, Sequence
 from dealer import DealerError
 
 from ..errors import InferenceError
-from . import count, deal, dealer, layouts, number, play, replay, rules, serve, stats, view
+from . import count, deal, dealer, defence, layouts, number, play, replay, rules, serve, stats, view
 from .options import Handler
 
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``kibitz --help`` lists their commands.
-_MODULES = (number, count, deal, dealer, stats, replay, layouts, serve, play, view, rules)
+_MODULES = (number, count, deal, dealer, stats, replay, layouts, serve, play, view, rules, defence)
 
 
 class _OneLineParser(argparse.ArgumentParser):

@@ -3,7 +3,7 @@
 Walks every ``.pbn``/``.lin`` file under the paths (records without play, or whose play is
 rejected, count too), reads every auction with the book (and the records' explanations) and
 prints, per rule claim: the calls matched, the claim's and its fallbacks' accuracy on the caller's
-hand with a 95% Wilson interval, the claim's exact prior for a random hand and the likelihood
+hand with a 95% Wilson interval (``--half``: on one half of the corpus's split only), the claim's exact prior for a random hand and the likelihood
 ratio (accuracy over prior); then the claim's accuracy per source folder and for the defenders,
 and the coverage of all calls. ``--json`` prints :meth:`inference.auction.calibration.Calibration.as_dict`.
 A progress bar goes to standard error (``--progress``; by default when it is a terminal). With
@@ -35,6 +35,8 @@ def register(sub: Subparsers) -> None:
     add_json(p, "the calibration")
     p.add_argument("--calibration", metavar="OUT.json",
                    help="also write the figures in the form a book ships with (data/auction/<book>.calibration.json)")
+    p.add_argument("--half", choices=("calibration", "evaluation"),
+                   help="only the records of this half of the corpus's split (default: every record)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr (default: when stderr is a terminal)")
     add_workers(p)
@@ -54,13 +56,14 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
         if not Path(f).exists():
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler)
+    result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler, half=args.half)
     if args.calibration:
         import datetime
 
         from ..auction.calibration import shipped_form
 
-        measured = (f"kibitz rules {' '.join(args.file)} ({result.records:,} records), "
+        half = f", the {args.half} half" if args.half else ""
+        measured = (f"kibitz rules {' '.join(args.file)} ({result.records:,} records{half}), "
                     f"{datetime.date.today().isoformat()}")
         with open(args.calibration, "w", encoding="utf-8") as fh:
             json.dump(shipped_form(result, measured), fh, indent=1)

@@ -1,0 +1,85 @@
+"""``kibitz defence CORPUS...``: a model of real defenders' play, fitted on the calibration half, scored on the other.
+
+Walks every ``.pbn``/``.lin`` file under the paths, codes each defender's card of every record with
+legal play as a choice among its holding's classes of equal cards, fits the model's counts on the
+calibration half of the split (:mod:`inference.halves`; the smoothing chosen on its validation
+part) and prints the evaluation half's bits a card: the model's and two baselines' (uniform over
+the cards of the suit held, uniform over their classes), per phase and per group of players, with
+95% intervals bootstrapped by record. ``--model OUT.json`` writes the fitted model (the form
+shipped as ``inference/data/defence/default.json``); ``--json`` prints the scores. A progress bar
+goes to standard error (``--progress``; by default when it is a terminal). With ``--jobs J`` the
+files are shared among Dask workers; same result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from .options import Subparsers, add_file, add_json, add_workers
+
+if TYPE_CHECKING:
+    from ..defence.fitting import Fitted, Score
+
+__all__ = ["register", "run_defence", "format_scores"]
+
+
+def register(sub: Subparsers) -> None:
+    """Add ``defence`` to the ``kibitz`` parser."""
+    p = sub.add_parser("defence", help="fit a model of real defenders' play on a corpus and score it",
+                       description=__doc__.split("\n\n")[0] if __doc__ else None)
+    add_file(p, "PBN/LIN files or folders of played deals", many=True)
+    add_json(p, "the scores")
+    p.add_argument("--model", metavar="OUT.json", help="also write the fitted model")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr (default: when stderr is a terminal)")
+    add_workers(p)
+    p.set_defaults(handler=run_defence)
+
+
+def run_defence(args: argparse.Namespace, out: TextIO) -> int:
+    """Fit, score, print (and write the model)."""
+    from pathlib import Path
+
+    from ..defence.fitting import fit
+    from ..errors import InvalidArgumentError
+
+    for f in args.file:
+        if not Path(f).exists():
+            raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    command = "kibitz defence " + " ".join(Path(f).name or f for f in args.file)
+    fitted = fit(args.file, progress=show, jobs=args.jobs, scheduler=args.scheduler, command=command)
+    if args.model:
+        fitted.model.save(args.model)
+    if args.json:
+        json.dump(fitted.as_dict(), out, indent=1)
+        out.write("\n")
+    else:
+        out.write(format_scores(fitted))
+    return 0
+
+
+def _cell(x: tuple[float, float, float]) -> str:
+    return f"{x[0]:.3f} [{x[1]:.3f}, {x[2]:.3f}]"
+
+
+def format_scores(fitted: "Fitted") -> str:
+    """The scores as a text table: bits a card on the evaluation half."""
+    lines = [f"{fitted.records:,} records read ({fitted.errors} unreadable); alpha {fitted.model.alpha} "
+             f"(validation bits a card: " + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.alphas.items()) + ")", "",
+             "bits a card on the evaluation half (95% interval, bootstrapped by record)",
+             f"{'':16} {'cards':>8}  {'model':24} {'uniform over cards':24} {'uniform over classes':24}"]
+
+    def row(name: str, s: "Score") -> None:
+        lines.append(f"{name[:16]:16} {s.cards:8,}  {_cell(s.model):24} {_cell(s.uniform_cards):24} "
+                     f"{_cell(s.uniform_classes):24}")
+
+    row("all", fitted.overall)
+    for name, s in fitted.phases.items():
+        row(name, s)
+    for name, s in fitted.groups.items():
+        row(f"group {name}", s)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,238 @@
+"""A defender's card as a choice: the situation it was played in, and which class of equal cards it came from.
+
+Cards of one holding are *equal* when every card between them is in the same holding or has been
+played already: they win the same tricks, so they form one *class*. A card is a choice of a class,
+then of a card inside it: its top, its bottom, or (shared) one of the inner cards. Real defenders
+do not choose among equals at random (they lead the top of a sequence, win with the lowest), so
+the second choice is fitted too; restricted choice falls out with the fitted odds: the queen from
+Q-J is "the Q-J class, its top card"; from a singleton queen, "the queen's class, its only card".
+
+A card is coded by where its class stands among the holding's classes, in one of two ways:
+
+* **by position** (leads, discards): the classes from the top; with five or more, ``top``,
+  ``second``, ``middle`` (shared among the middle classes), ``second lowest``, ``bottom``;
+* **by winning** (following suit, ruffing): the classes that beat the trick's best card so far and
+  those that do not; ``cheapest winner``, ``other winner`` (shared), ``lowest loser``,
+  ``second lowest loser``, ``other loser`` (shared).
+
+Everything here is a function of public facts (cards played, the trick so far) and the defender's
+holding in the suit at that moment, so the declarer can weigh any holding the defender may have.
+
+>>> [bin(c) for c in classes(0b0000000000110, 0)]    # K Q (bits: A=0 ... 2=12): one class
+['0b110']
+>>> code_of(Way.POSITION, 0b0000000000110, 0b0000000000010, 0, None)   # the K from K-Q
+Choice(key='n1', code='0', bucket=1, within='top', inner=1, size=2)
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Iterator, NamedTuple, Sequence
+
+from dealer import Card, Seat
+
+from ..contract import Strain
+from ..trick import trick_winner
+
+__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations"]
+
+_SUIT = 0x1FFF
+
+
+class Phase(str, Enum):
+    """Where in a trick a defender's card was played."""
+
+    OPENING_LEAD = "opening lead"
+    LEAD = "lead"
+    SECOND = "second hand"
+    THIRD = "third hand"
+    FOURTH = "fourth hand"
+    DISCARD = "discard"
+    RUFF = "ruff"
+
+
+class Way(str, Enum):
+    """How a card's class is coded (see the module's text)."""
+
+    POSITION = "position"
+    WINNING = "winning"
+
+
+#: How each phase codes its cards.
+WAY = {Phase.OPENING_LEAD: Way.POSITION, Phase.LEAD: Way.POSITION, Phase.DISCARD: Way.POSITION,
+       Phase.SECOND: Way.WINNING, Phase.THIRD: Way.WINNING, Phase.FOURTH: Way.WINNING, Phase.RUFF: Way.WINNING}
+
+
+class Situation(NamedTuple):
+    """The public facts of one defender's card: the phase, notrump or not, partner winning the trick so
+    far (third and fourth hand, discards and ruffs; else False), the suit the card came from, the
+    cards of that suit played before it (a 13-bit mask) and the position of the best card of that suit
+    in the trick so far (None: none, or the trick is ruffed by a higher suit)."""
+
+    phase: Phase
+    notrump: bool
+    partner_winning: bool
+    suit: int
+    gone: int
+    best: int | None
+
+    @property
+    def context(self) -> str:
+        """The situation's part of a model's key: ``phase|nt or suit|partner winning or not``."""
+        partner = "-" if self.phase in (Phase.OPENING_LEAD, Phase.LEAD, Phase.SECOND) else (
+            "pw" if self.partner_winning else "pl")
+        return f"{self.phase.value}|{'nt' if self.notrump else 'suit'}|{partner}"
+
+
+class Choice(NamedTuple):
+    """A card coded: the holding's key (its shape of classes), the code of the card's class and how many
+    classes share that code; the card's place in its class (``only``, ``top``, ``inner``, ``bottom``),
+    how many of the class's cards share that place, and the class's size."""
+
+    key: str
+    code: str
+    bucket: int
+    within: str
+    inner: int
+    size: int
+
+    @property
+    def class_key(self) -> str:
+        """The key of the choice inside the class: ``in1``, ``in2`` or ``in3`` (three or more cards)."""
+        return f"in{min(self.size, 3)}"
+
+
+def within_class(cls: int, card: int) -> tuple[str, int]:
+    """A card's place in its class (a 13-bit mask) and how many of the class's cards share that place."""
+    size = cls.bit_count()
+    if size == 1:
+        return "only", 1
+    if card == cls & -cls:
+        return "top", 1
+    if card == 1 << (cls.bit_length() - 1):
+        return "bottom", 1
+    return "inner", size - 2
+
+
+def allowed_within(class_key: str) -> tuple[str, ...]:
+    """The places a class of ``in1``, ``in2`` or ``in3`` (three or more) cards allows."""
+    return {"in1": ("only",), "in2": ("top", "bottom")}.get(class_key, ("top", "inner", "bottom"))
+
+
+def classes(holding: int, gone: int) -> list[int]:
+    """The classes of equal cards of a 13-bit holding, the highest first (``gone``: cards played already)."""
+    out: list[int] = []
+    current = 0
+    for b in range(13):
+        bit = 1 << b
+        if holding & bit:
+            current |= bit
+        elif not gone & bit and current:  # a card still out elsewhere parts the classes
+            out.append(current)
+            current = 0
+    if current:
+        out.append(current)
+    return out
+
+
+def _position_codes(n: int) -> list[tuple[str, int]]:
+    """The code of each of ``n`` classes (from the top) and how many share it, coded by position."""
+    if n < 5:
+        return [(str(k), 1) for k in range(n)]
+    middle = n - 4
+    return [("top", 1), ("second", 1)] + [("middle", middle)] * middle + [("second lowest", 1), ("bottom", 1)]
+
+
+def _winning_codes(wins: int, loses: int) -> list[tuple[str, int]]:
+    """The codes of ``wins`` winning classes (the highest first) then ``loses`` losing ones."""
+    won = [("other winner", wins - 1)] * (wins - 1) + [("cheapest winner", 1)] * min(wins, 1)
+    lost = ([("other loser", loses - 2)] * (loses - 2) + [("second lowest loser", 1)] * min(max(loses - 1, 0), 1)
+            + [("lowest loser", 1)] * min(loses, 1))
+    return won + lost
+
+
+def allowed(key: str) -> tuple[str, ...]:
+    """The codes a holding's key allows (``n1``..``n5``: by position; ``w0l1``..``w2l3``: by winning)."""
+    if key.startswith("n"):
+        n = int(key[1:])
+        return tuple(dict.fromkeys(code for code, _ in _position_codes(n)))
+    wins, loses = int(key[1]), int(key[3])
+    return tuple(dict.fromkeys(code for code, _ in _winning_codes(wins, loses)))
+
+
+def codes_for(way: Way, holding: int, gone: int, best: int | None) -> tuple[str, list[int], list[tuple[str, int]]]:
+    """A holding's key, its classes (the highest first) and each class's (code, how many share it)."""
+    found = classes(holding, gone)
+    if way == Way.POSITION:
+        return f"n{min(len(found), 5)}", found, _position_codes(len(found))
+    wins = sum(1 for c in found if best is None or (c & -c).bit_length() - 1 < best)  # the class's top card
+    loses = len(found) - wins
+    return f"w{min(wins, 2)}l{min(loses, 3)}", found, _winning_codes(wins, loses)
+
+
+def code_of(way: Way, holding: int, card: int, gone: int, best: int | None) -> Choice:
+    """The choice of the card ``card`` (a 13-bit mask of one card) from ``holding``."""
+    key, found, codes = codes_for(way, holding, gone, best)
+    for c, (code, bucket) in zip(found, codes):
+        if c & card:
+            return Choice(key, code, bucket, *within_class(c, card), c.bit_count())
+    raise ValueError(f"the card {card:#x} is not in the holding {holding:#x}")
+
+
+class Observation(NamedTuple):
+    """One defender's card in a record: who, the situation, the holding it came from, and the card."""
+
+    seat: Seat
+    situation: Situation
+    holding: int
+    card: Card
+
+    @property
+    def way(self) -> Way:
+        """How the card is coded."""
+        return WAY[self.situation.phase]
+
+    def choice(self) -> Choice:
+        """The card as a choice from its holding."""
+        s = self.situation
+        return code_of(self.way, self.holding, 1 << (self.card.index % 13), s.gone, s.best)
+
+
+def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Sequence[Card]) -> Iterator[Observation]:
+    """Every defender's card of a legal play, in order (``hands``: the dealt hands as 52-bit masks, N E S W)."""
+    left = list(hands)
+    played = 0
+    leader = declarer.lho
+    for start in range(0, len(play), 4):
+        trick = play[start:start + 4]
+        seats = [Seat((leader + j) % 4) for j in range(len(trick))]
+        for j, (seat, card) in enumerate(zip(seats, trick)):
+            suit = int(card.suit)
+            if seat not in (declarer, declarer.partner):
+                situation = _situation(trick[:j], seats[:j], seat, card, strain, start == 0)
+                gone = played >> (13 * suit) & _SUIT
+                yield Observation(seat, situation._replace(gone=gone), left[seat] >> (13 * suit) & _SUIT, card)
+            left[seat] &= ~card.bit
+            played |= card.bit
+        if len(trick) == 4:
+            leader = trick_winner(list(zip(seats, trick)), strain)
+
+
+def _situation(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card: Card, strain: Strain,
+               first_trick: bool) -> Situation:
+    """The situation of ``card`` played by ``seat`` after ``before`` (played by ``seats``) in a trick (``gone``
+    left 0: the caller knows the cards played)."""
+    nt, suit = strain == Strain.NT, int(card.suit)
+    if not before:
+        return Situation(Phase.OPENING_LEAD if first_trick else Phase.LEAD, nt, False, suit, 0, None)
+    winner = trick_winner(list(zip(seats, before)), strain)
+    top = before[seats.index(winner)]
+    partner = winner == seat.partner
+    pos = top.index % 13
+    if card.suit == before[0].suit:
+        phase = (Phase.SECOND, Phase.THIRD, Phase.FOURTH)[len(before) - 1]
+        best = pos if top.suit == card.suit else -1  # ruffed already: no card of the suit wins
+        return Situation(phase, nt, partner and phase != Phase.SECOND, suit, 0, best)
+    if strain.trump is not None and card.suit == strain.trump:
+        return Situation(Phase.RUFF, nt, partner, suit, 0, pos if top.suit == card.suit else None)
+    return Situation(Phase.DISCARD, nt, partner, suit, 0, None)

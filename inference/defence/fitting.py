@@ -1,0 +1,210 @@
+"""Fitting the defence model on the corpus's calibration half and scoring it on the evaluation half.
+
+:func:`fit` reads every record with legal play under the paths (:func:`inference.records.read_records`),
+codes each defender's card (:mod:`inference.defence.cards`) and tallies, per half of the split
+(:mod:`inference.halves`): on the calibration half, the counts the model is made of; on the
+evaluation half, each card's coded choice, kept per record. The smoothing ``alpha`` is chosen on the
+calibration half's validation part (fitted on the rest of the half), then the model is fitted on the
+whole half. The score: bits a card (``-log2`` of the probability of the card really played, given
+the suit it came from) for the model and two baselines, uniform over the cards of that suit the
+defender held and uniform over their classes of equal cards, per phase, with 95% intervals
+bootstrapped by record. Each file is tallied on its own and the tallies folded in file order, so
+the files can be shared among Dask workers with the same result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+from ..errors import RecordError
+from ..halves import CALIBRATION, CorpusFile, corpus_files
+from ..records import PlayRecord, read_records
+from .cards import Choice, classes, observations
+from .model import DefenceModel
+
+__all__ = ["ROBOT_FOLDERS", "ALPHAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
+           "corpus_digest", "BOOTSTRAP_SEED"]
+
+#: Source folders whose players are robots (the rest: humans).
+ROBOT_FOLDERS = frozenset({"bot-matches-ben", "bbo-robot-daylongs-ben"})
+#: The smoothings tried on the validation part.
+ALPHAS = (Fraction(1, 8), Fraction(1, 2), Fraction(2))
+#: Bootstrap resamples, and their seed (the intervals are reproducible).
+BOOTSTRAP = 1000
+BOOTSTRAP_SEED = 20261126
+
+
+class Seen(NamedTuple):
+    """One coded card: its group and context, the choice, and how many classes and cards the holding had."""
+
+    group: str
+    context: str
+    choice: Choice
+    classes: int
+    cards: int
+
+
+@dataclass
+class FileTally:
+    """One file's tally: records read, unreadable ones, and each part's coded cards per record."""
+
+    records: int = 0
+    errors: int = 0
+    training: list[list[Seen]] = field(default_factory=list)    # calibration, validation part excluded
+    validation: list[list[Seen]] = field(default_factory=list)
+    evaluation: list[list[Seen]] = field(default_factory=list)
+
+
+def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
+    hands = [rec.deal[s].mask for s in range(4)]
+    out = []
+    for ob in observations(hands, rec.declarer, rec.contract.strain, rec.play):
+        ch = ob.choice()
+        out.append(Seen(group, ob.situation.context, ch, len(classes(ob.holding, ob.situation.gone)),
+                        ob.holding.bit_count()))
+    return out
+
+
+def tally_file(work: CorpusFile) -> FileTally:
+    """Code every defender's card of one file, by half (a pure function of ``work``)."""
+    tally = FileTally()
+    group = "robot" if work.folder in ROBOT_FOLDERS else "human"
+    for item in read_records(work.path):
+        if isinstance(item, RecordError):
+            tally.errors += 1
+            continue
+        if not isinstance(item, PlayRecord):
+            continue
+        tally.records += 1
+        cards = _record_cards(item, group)
+        if work.half(item.index) != CALIBRATION:
+            tally.evaluation.append(cards)
+        elif work.halves.in_validation(work.name, item.index):
+            tally.validation.append(cards)
+        else:
+            tally.training.append(cards)
+    return tally
+
+
+def _counts(records: Iterable[Sequence[Seen]]) -> dict[str, dict[str, dict[str, int]]]:
+    tally: Counter[tuple[str, str, str]] = Counter()
+    for cards in records:
+        for s in cards:
+            tally[(s.group, f"{s.context}|{s.choice.key}", s.choice.code)] += 1
+            tally[(s.group, f"{s.context}|{s.choice.class_key}", s.choice.within)] += 1
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for (group, key, code), n in sorted(tally.items()):
+        out.setdefault(group, {}).setdefault(key, {})[code] = n
+    return out
+
+
+def _bits(model: DefenceModel, s: Seen) -> tuple[float, float, float]:
+    """A card's bits under the model, uniform over the suit's cards held, uniform over their classes."""
+    p = model.choice_probability(s.group, s.context, s.choice)
+    return -math.log2(p), math.log2(s.cards), math.log2(s.classes) + math.log2(s.choice.size)
+
+
+@dataclass(frozen=True)
+class Score:
+    """Bits a card on some records: cards, and (mean, 95% interval) for the model and the two baselines."""
+
+    cards: int
+    model: tuple[float, float, float]
+    uniform_cards: tuple[float, float, float]
+    uniform_classes: tuple[float, float, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"cards": self.cards, "model": list(self.model), "uniform_cards": list(self.uniform_cards),
+                "uniform_classes": list(self.uniform_classes)}
+
+
+def score(model: DefenceModel, records: Sequence[Sequence[Seen]], keep: Any = None) -> Score:
+    """Mean bits a card over ``records`` (only the cards ``keep(seen)`` accepts), intervals by record."""
+    sums = np.zeros((len(records), 3))
+    counts = np.zeros(len(records))
+    for r, cards in enumerate(records):
+        for s in cards:
+            if keep is None or keep(s):
+                sums[r] += _bits(model, s)
+                counts[r] += 1
+    n = int(counts.sum())
+    if not n:
+        return Score(0, (math.nan,) * 3, (math.nan,) * 3, (math.nan,) * 3)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    picks = rng.integers(0, len(records), size=(BOOTSTRAP, len(records)))
+    means = sums[picks].sum(axis=1) / np.maximum(counts[picks].sum(axis=1), 1)[:, None]
+    lo, hi = np.percentile(means, [2.5, 97.5], axis=0)
+    mean = sums.sum(axis=0) / n
+    return Score(n, *((float(mean[j]), float(lo[j]), float(hi[j])) for j in range(3)))
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A fitted model and its scores on the evaluation half (overall, per phase, per group)."""
+
+    model: DefenceModel
+    records: int
+    errors: int
+    alphas: dict[str, float]   # the validation part's bits a card for each alpha tried
+    overall: Score
+    phases: dict[str, Score]
+    groups: dict[str, Score]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready (the model's counts left out: see :meth:`DefenceModel.as_dict`)."""
+        return {"records": self.records, "errors": self.errors, "alpha": str(self.model.alpha), "alphas": self.alphas,
+                "provenance": dict(self.model.provenance), "overall": self.overall.as_dict(),
+                "phases": {k: v.as_dict() for k, v in self.phases.items()},
+                "groups": {k: v.as_dict() for k, v in self.groups.items()}}
+
+
+def corpus_digest(files: Sequence[Path]) -> str:
+    """A short hash of the files' bytes, in order (the model's provenance)."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1, scheduler: str | None = None,
+        command: str = "") -> Fitted:
+    """Fit the defence model on the calibration half of the records under ``paths``; score it on the evaluation half."""
+    work = corpus_files(paths)
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(work), unit="file", desc="defence", file=sys.stderr)
+    try:
+        from ..distributed import run_map
+
+        tallies = run_map(tally_file, work, jobs=jobs, scheduler=scheduler, name="defence",
+                          on_result=None if bar is None else lambda k, t: bar.update(1))
+    finally:
+        if bar is not None:
+            bar.close()
+    training = [r for t in tallies for r in t.training]
+    validation = [r for t in tallies for r in t.validation]
+    evaluation = [r for t in tallies for r in t.evaluation]
+    trial = _counts(training)
+    alphas = {str(a): score(DefenceModel(trial, a), validation).model[0] for a in ALPHAS}
+    best = min(ALPHAS, key=lambda a: (alphas[str(a)], a))
+    provenance = {"command": command, "corpus": corpus_digest([w.path for w in work]),
+                  "split": work[0].halves.digest() if work else "", "records": sum(t.records for t in tallies),
+                  "alpha chosen on": "the calibration half's validation part"}
+    model = DefenceModel(_counts(training + validation), best, provenance)
+    phases = {}
+    for phase in sorted({s.context.split("|")[0] for r in evaluation for s in r}):
+        phases[phase] = score(model, evaluation, lambda s, p=phase: s.context.split("|")[0] == p)
+    groups = {g: score(model, evaluation, lambda s, g=g: s.group == g) for g in sorted({s.group for r in evaluation for s in r})}
+    return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas,
+                  score(model, evaluation), phases, groups)

@@ -1,0 +1,124 @@
+"""A model of real defenders' play: the probability of each card from the holding it came from.
+
+For each group of players (``human``, ``robot``) and each context (the situation's phase, notrump or
+trumps, partner winning or not, and the holding's key: its classes of equal cards, see
+:mod:`inference.defence.cards`), the model holds how often each class code was chosen on the
+calibration half, and how often each place inside a class (top, inner, bottom) by the class's size.
+A code's probability is its count plus ``alpha`` over the context's total plus ``alpha`` per code
+allowed (add-alpha smoothing, so no lawful card gets probability 0); a card's is its class code's,
+shared equally among the classes with that code, times its place's, shared equally among the inner
+cards. Every probability is an exact :class:`~fractions.Fraction`.
+
+The fitted model ships as data (``inference/data/defence/default.json``) with its provenance: the
+command, the corpus's digest, the split's digest and the date. Refitting is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import InvalidArgumentError
+from .cards import Choice, Observation, Way, allowed, allowed_within, code_of
+
+__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA"]
+
+#: The groups of players fitted apart.
+GROUPS = ("human", "robot")
+#: The smoothing: what each allowed code's count starts from.
+DEFAULT_ALPHA = Fraction(1, 2)
+
+Counts = Mapping[str, Mapping[str, Mapping[str, int]]]  # group -> "context|key" -> code -> count
+
+
+@dataclass(frozen=True)
+class DefenceModel:
+    """Counts of real defenders' choices by group and context, and the smoothing that makes them probabilities."""
+
+    counts: Counts
+    alpha: Fraction = DEFAULT_ALPHA
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.alpha <= 0:
+            raise InvalidArgumentError(f"the smoothing alpha must be above 0, not {self.alpha}")
+        unknown = set(self.counts) - set(GROUPS)
+        if unknown:
+            raise InvalidArgumentError(f"unknown group(s) {sorted(unknown)} in a defence model (known: {GROUPS})")
+
+    def code_probability(self, group: str, context: str, key: str, code: str, codes: tuple[str, ...]) -> Fraction:
+        """The smoothed probability of ``code`` among the ``codes`` a holding's key allows in a context."""
+        table = self.counts.get(group, {}).get(f"{context}|{key}", {})
+        total = sum(table.get(c, 0) for c in codes)
+        return (table.get(code, 0) + self.alpha) / (total + self.alpha * len(codes))
+
+    def probability(self, observation: Observation, group: str = "human") -> Fraction:
+        """The probability of the observed card from the observed holding, in its situation."""
+        return self.card_probability(observation.situation, observation.holding, observation.card.index % 13, group,
+                                     observation.way)
+
+    def card_probability(self, situation: Any, holding: int, position: int, group: str, way: Way) -> Fraction:
+        """The probability of the card at ``position`` (0: the ace) of ``holding`` in ``situation``; 0 if the
+        holding lacks it."""
+        if not holding >> position & 1:
+            return Fraction(0)
+        choice = code_of(way, holding, 1 << position, situation.gone, situation.best)
+        return self.choice_probability(group, situation.context, choice)
+
+    def choice_probability(self, group: str, context: str, choice: Choice) -> Fraction:
+        """The probability of a coded card in a context: its class code's, then its place's in the class."""
+        p = self.code_probability(group, context, choice.key, choice.code, allowed(choice.key)) / choice.bucket
+        return p * self.code_probability(group, context, choice.class_key, choice.within,
+                                         allowed_within(choice.class_key)) / choice.inner
+
+    def as_dict(self) -> dict[str, Any]:
+        """The model as JSON-ready data (counts sorted; ``alpha`` as ``"n/d"``)."""
+        return {"format": "kibitz-defence-model/1", "alpha": str(self.alpha), "provenance": dict(self.provenance),
+                "counts": {g: {k: dict(sorted(v.items())) for k, v in sorted(t.items())}
+                           for g, t in sorted(self.counts.items())}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], source: str = "<model>") -> "DefenceModel":
+        """A model from :meth:`as_dict`'s form (a clear error, naming ``source``, for anything else)."""
+        if not isinstance(data, Mapping) or data.get("format") != "kibitz-defence-model/1":
+            raise InvalidArgumentError(f"{source}: not a defence model (expected format 'kibitz-defence-model/1')")
+        try:
+            counts = {str(g): {str(k): {str(c): int(n) for c, n in v.items()} for k, v in t.items()}
+                      for g, t in data["counts"].items()}
+            alpha = Fraction(str(data.get("alpha", DEFAULT_ALPHA)))
+        except (KeyError, AttributeError, TypeError, ValueError, ZeroDivisionError) as exc:
+            raise InvalidArgumentError(f"{source}: a malformed defence model ({exc})") from None
+        if any(n < 0 for t in counts.values() for v in t.values() for n in v.values()):
+            raise InvalidArgumentError(f"{source}: a defence model's counts must not be negative")
+        return cls(counts, alpha, dict(data.get("provenance", {})))
+
+    def save(self, path: "str | Path") -> None:
+        """Write the model as JSON."""
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(self.as_dict(), fh, indent=1, sort_keys=False)
+            fh.write("\n")
+
+
+@lru_cache(maxsize=8)
+def load_model(name: str = "default") -> DefenceModel:
+    """A shipped model by name (``default``), or a model file by path."""
+    if name.endswith(".json") or "/" in name:
+        path = Path(name)
+        if not path.is_file():
+            raise InvalidArgumentError(f"no defence model file {name!r}")
+        text, source = path.read_text(encoding="utf-8"), name
+    else:
+        found = resources.files("inference").joinpath("data", "defence", f"{name}.json")
+        if not found.is_file():
+            raise InvalidArgumentError(f"no shipped defence model {name!r} (shipped: default)")
+        text, source = found.read_text(encoding="utf-8"), f"data/defence/{name}.json"
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InvalidArgumentError(f"{source}: not JSON ({exc})") from None
+    return DefenceModel.from_dict(data, source)
