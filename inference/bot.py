@@ -396,7 +396,9 @@ class HeardAuction:
 class CardReader:
     """Declarer's reading of the auction and the defenders' carding: the auction (if given) with its
     book, the opening lead by ``lead`` (an XOR group of tagged readings) and count by ``carding`` from
-    a defender's first two cards that followed suit to tricks declarer's side led without winning them."""
+    a defender's first two cards that followed suit to tricks declarer's side led without winning them.
+    When the state weighs the defenders' cards by a defence model (:attr:`PlayState.defence`), the lead and
+    count readings are not also added: the model already counts those cards as evidence."""
 
     def __init__(self, lead: LeadAgreement | None, carding: CardingAgreement | None, *,
                  auction: HeardAuction | None = None) -> None:
@@ -412,7 +414,7 @@ class CardReader:
             if state.add_auction(a.dealer, a.calls, book=a.book, vulnerability=a.vulnerability,
                                  explanations=a.explanations or None) is not None:
                 self.read.append(f"auction: {len(a.calls)} calls read with {a.book}")
-        if self.lead is None:
+        if self.lead is None or state.defence is not None:
             return
         snap = state.snapshot
         unseen = snap.unseen | lead.bit
@@ -424,7 +426,7 @@ class CardReader:
 
     def after_trick(self, state: PlayState) -> None:
         """Call after each completed trick: adds a count signal once a defender has followed twice."""
-        if self.carding is None or not state.snapshot.tricks:
+        if self.carding is None or not state.snapshot.tricks or state.defence is not None:
             return
         trick = state.snapshot.tricks[-1]
         defenders = (state.declarer.lho, state.declarer.rho)
@@ -475,12 +477,13 @@ class DealResult:
 def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence: Defence, *, n: int = 100,
               seed: int = 0, view: str = "lawful", solver: DoubleDummy | None = None, reader: CardReader | None = None,
               on_card: Callable[[PlayedCard], None] | None = None,
-              tricks: int = 13) -> DealResult:
+              tricks: int = 13, defence_model: object = "default") -> DealResult:
     """Play ``deal`` out: declarer's side by :func:`choose_card` from ``view``, the defenders by ``defence``.
 
     Each of declarer's decisions samples with seed ``seed`` + the card's number, so runs repeat
     exactly. After ``tricks`` tricks the rest is played double dummy by both sides (13: all by the
-    bot). ``on_card`` is called after every card (progress, printing).
+    bot). ``on_card`` is called after every card (progress, printing). ``defence_model``: what weighs the
+    weighted view by the defenders' cards (:class:`~inference.play.PlayState`; None: nothing).
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidArgumentError(f"invalid seed {seed!r}: expected an integer >= 0")
@@ -488,7 +491,7 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
         raise InvalidArgumentError(f"invalid tricks={tricks!r}: expected 0 .. 13")
     strain = contract.strain if isinstance(contract, Contract) else Strain.parse(contract)
     solver = solver or DoubleDummy()
-    state = PlayState(deal[declarer], declarer=declarer, contract=strain)
+    state = PlayState(deal[declarer], declarer=declarer, contract=strain, defence_model=defence_model)
     dealt = deal.masks
     hands = list(dealt)
     history = GameHistory(dealt=dealt, declarer=declarer, strain=strain)

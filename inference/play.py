@@ -41,14 +41,16 @@ from .arguments import (
 )
 from .claims import Claim
 from .contract import Contract, Strain
+from .defence.evidence import DefenceEvidence, defence_evidence
 from .errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
-from .events import Change, Snapshot, Update, agree, possessive, relative_name
+from .events import Snapshot, Update, agree, possessive, relative_name
 from .inferences import Inference, InferenceState, StatusChange, Tag
 from .lawful import Bounds, lawful_bounds
 from .layouts import Layouts, Odds, View, layout_space
 from .reasons import explain
 from .reexamination import Event, StatusKeeper
 from .trick import Fault, Irregularity, Trick, irregularity
+from .weights import HoldingWeights
 
 __all__ = ["PlayState"]
 
@@ -73,6 +75,12 @@ class PlayState:
     ``voids`` (suits each seat has shown out of), ``leader`` (on lead now),
     ``won`` (tricks won by N-S and E-W) and, if dummy is down, ``dummy``
     (its remaining cards).
+
+    ``defence_model`` weighs the weighted view by the defenders' cards (:mod:`inference.defence`):
+    ``"default"`` (the shipped model), a model file, a
+    :class:`~inference.defence.model.DefenceModel`, a
+    :class:`~inference.defence.evidence.DefenceEvidence`, a function ``(situation, holding,
+    position) -> probability``, or None (no evidence from the play).
     """
 
     #: Re-examine only the inferences a card can affect (False: every one, every card; the
@@ -83,8 +91,9 @@ class PlayState:
                  contract: "Contract | Strain | str" = "NT", viewer: "Seat | str | None" = None,
                  dummy: "CardSet | str | None" = None, played: "Mapping[Seat | str, CardSet | str] | None" = None,
                  voids: "Mapping[Seat | str, str] | None" = None, leader: "Seat | str | None" = None,
-                 won: tuple[int, int] = (0, 0)) -> None:
+                 won: tuple[int, int] = (0, 0), defence_model: object = "default") -> None:
         decl = seat_argument(declarer, "declarer")
+        self._defence = defence_evidence(defence_model)
         view = decl if viewer is None else seat_argument(viewer, "viewer")
         contract_v = contract_argument(contract)
         played_m = [0, 0, 0, 0]
@@ -385,8 +394,29 @@ class PlayState:
     def _layout_space(self, view: str | View) -> Layouts:
         snap = self.snapshot
         claims = {i.name: self._keeper.claims(i) for i in snap.inferences}
+        v = view if isinstance(view, View) else View(str(view))
+        if v.kind == "weighted" and self._defence is not None and (snap.tricks or snap.current.cards):
+            evidence = self.defence_weights()
+            v = replace(v, holdings=evidence if v.holdings is None else v.holdings.times(evidence))
         return layout_space(snap.position(), snap.inferences, claims, {st.name: st for st in snap.states},
-                            self.viewer, view)
+                            self.viewer, v)
+
+    @property
+    def defence(self) -> "DefenceEvidence | None":
+        """What weighs the weighted view by the defenders' cards (None: nothing)."""
+        return self._defence
+
+    def defence_weights(self) -> HoldingWeights:
+        """The defenders' cards so far as per-holding weights (empty when no model is set)."""
+        if self._defence is None:
+            return HoldingWeights()
+        snap = self.snapshot
+        tricks = snap.tricks + ((snap.current,) if snap.current.cards else ())
+        visible = 0
+        for seat in range(4):
+            if snap.remaining[seat] >= 0:
+                visible |= snap.remaining[seat] | snap.played[seat]
+        return self._defence.weights(tricks, self.declarer, self.strain, self._stack[0].played, visible)
 
     def _parsed_claims(self, inf: Inference) -> tuple[Claim, ...]:
         """The inference's claims, parsed once (the layouts module reads them through here)."""

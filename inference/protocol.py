@@ -9,7 +9,8 @@ a card), an unknown field, or a fault of the engine itself (``"kind": "InternalE
 checked strictly, request by request, before the state is touched. Commands:
 
 ==========  ===========================================================================================
-new         ``hand``, ``declarer``, optional ``contract`` (default NT) and ``viewer`` (default declarer)
+new         ``hand``, ``declarer``, optional ``contract`` (default NT), ``viewer`` (default declarer) and
+            ``defence_model`` (``default``: the shipped model of real defenders; a model file; ``none``)
 inference   an inference: ``name``, ``by`` (LHO, RHO, partner, N...), ``claim``, optional ``tag``,
             ``action``, ``kind``, ``fallbacks``, ``group``
 lead        read a lead: ``card``, optional ``agreement`` (default fourth-best-nt)
@@ -74,10 +75,13 @@ class Session:
         return handler(_fields(cmd, request))
 
     def cmd_new(self, r: dict[str, Any]) -> dict[str, Any]:
-        """``new``: a fresh play state from ``hand``, ``declarer``, ``contract`` and ``viewer``."""
+        """``new``: a fresh play state from ``hand``, ``declarer``, ``contract``, ``viewer`` and ``defence_model``
+        (a shipped model's name, ``default``; a model file; or ``none``)."""
         from .play import PlayState
 
-        self.state = PlayState(r["hand"], declarer=r["declarer"], contract=r["contract"], viewer=r["viewer"])
+        model = None if r["defence_model"] in (None, "none") else r["defence_model"]
+        self.state = PlayState(r["hand"], declarer=r["declarer"], contract=r["contract"], viewer=r["viewer"],
+                               defence_model=model)
         return self.cmd_state({})
 
     def cmd_inference(self, r: dict[str, Any]) -> dict[str, Any]:
@@ -164,7 +168,8 @@ _VIEWS = ("lawful", "agreement", "weighted")
 #: Each command's fields: name -> (kind, required, default, choices or a (lo, hi) range).
 _FIELDS: dict[str, dict[str, tuple[str, bool, Any, Any]]] = {
     "new": {"hand": (_TEXT, True, None, None), "declarer": (_TEXT, True, None, None),
-            "contract": (_TEXT, False, "NT", None), "viewer": (_TEXT, False, None, None)},
+            "contract": (_TEXT, False, "NT", None), "viewer": (_TEXT, False, None, None),
+            "defence_model": (_TEXT, False, "default", None)},
     "inference": {"name": (_TEXT, True, None, None), "by": (_TEXT, True, None, None),
                   "claim": (_TEXT, True, None, None), "tag": (_TEXT, False, None, None),
                   "action": (_TEXT, False, None, None), "kind": (_TEXT, False, None, None),

@@ -366,9 +366,10 @@ def _play_line(text: str, token_index: int) -> int:
     return text.count("\n", 0, m.end()) + 1
 
 
-def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | None = None
-                    ) -> Iterator[tuple[str, PlayState, Update | None]]:
-    """Build the play state and yield ``(label, state, update)`` after the start and each event."""
+def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | None = None,
+                    defence_model: object = "default") -> Iterator[tuple[str, PlayState, Update | None]]:
+    """Build the play state and yield ``(label, state, update)`` after the start and each event (``defence_model``
+    as :class:`~inference.play.PlayState` takes it)."""
     try:
         viewer = scenario.viewer if scenario.viewer is not None else scenario.declarer
         if viewer not in scenario.hands:
@@ -382,7 +383,7 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
             if start.dummy_tabled:
                 kwargs["dummy"] = dummy_hand
         state = PlayState(scenario.hands[viewer], declarer=scenario.declarer, contract=scenario.contract,
-                          viewer=viewer, **kwargs)
+                          viewer=viewer, defence_model=defence_model, **kwargs)
     except (InferenceError, DealerError) as exc:
         if isinstance(exc, ScenarioError):
             raise

@@ -111,6 +111,30 @@ class HoldingWeights:
             numerators, denominator = _table(seat, suit, given)
             numerators.setflags(write=False)
             built[(seat, int(suit))] = (numerators, denominator)
+        self._freeze(built)
+
+    @classmethod
+    def from_arrays(cls, tables: Mapping[tuple[Seat, int], tuple[np.ndarray, int]]) -> "HoldingWeights":
+        """Weights given as integer numerators over the 8,192 holdings and a denominator per (seat, suit) (the
+        fast form: no Fractions are built)."""
+        built: dict[tuple[Seat, int], tuple[np.ndarray, int]] = {}
+        for (seat, suit), (numerators, denominator) in tables.items():
+            where = f"{Seat(seat).name} {Suit(suit).name}"
+            if numerators.shape != (8192,) or numerators.dtype not in (np.int64, object):
+                raise InvalidArgumentError(f"invalid weights for {where}: expected 8,192 integer numerators")
+            if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator < 1:
+                raise InvalidArgumentError(f"invalid denominator {shown(denominator)} for {where}: expected an int >= 1")
+            if (numerators < 0).any():
+                raise InvalidArgumentError(f"invalid weights for {where}: a numerator is below 0")
+            table = numerators.copy()
+            table.setflags(write=False)
+            built[(Seat(seat), int(suit))] = (table, denominator)
+        out = cls.__new__(cls)
+        out._freeze(built)
+        return out
+
+    def _freeze(self, built: dict[tuple[Seat, int], tuple[np.ndarray, int]]) -> None:
+        """Keep the tables, and the key that makes the weights hashable (after which nothing changes)."""
         self._tables = built
         self._key = tuple(sorted((k, d, hash(n.tobytes()) if n.dtype != object else hash(tuple(n.tolist())))
                                  for k, (n, d) in built.items()))

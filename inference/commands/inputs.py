@@ -137,21 +137,22 @@ def refuse_record_options(path: str, board: str | None, record: int | None, seat
 
 
 def state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None,
-                book: str | None = None) -> PlayState:
+                book: str | None = None, defence_model: str | None = "default") -> PlayState:
     """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view;
-    with ``book``, the record's auction read with it first."""
+    with ``book``, the record's auction read with it first; ``defence_model`` as :class:`PlayState` takes it."""
     if after < 0:
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
     if Path(path).suffix.lower() == ".toml":
         refuse_record_options(path, board, record, seat)
-        return _scenario_state_after(path, after)
+        return _scenario_state_after(path, after, defence_model)
     from ..play import PlayState
 
     rec = select_records(path, board, record)[0]
     if after > len(rec.play):
         raise InvalidArgumentError(f"{rec.label}: only {len(rec.play)} cards were played, fewer than --after {after}")
     view = Seat.parse(seat) if seat else rec.declarer
-    state = PlayState(rec.deal[view], declarer=rec.declarer, contract=rec.contract, viewer=view)
+    state = PlayState(rec.deal[view], declarer=rec.declarer, contract=rec.contract, viewer=view,
+                      defence_model=defence_model)
     if book and rec.calls and rec.dealer is not None:
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
                           explanations=rec.explanations)
@@ -165,7 +166,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     return state
 
 
-def _scenario_state_after(path: str, after: int) -> PlayState:
+def _scenario_state_after(path: str, after: int, defence_model: str | None = "default") -> PlayState:
     from ..scenario import add_entry, by_after, parse_scenario, read_scenario_text, scenario_events
 
     text = read_scenario_text(path)
@@ -174,7 +175,7 @@ def _scenario_state_after(path: str, after: int) -> PlayState:
     has_dummy = scenario.declarer.partner in scenario.hands and scenario.declarer.partner != (
         scenario.viewer if scenario.viewer is not None else scenario.declarer)
     played = 0
-    for label, st, update in scenario_events(scenario, path, text):
+    for label, st, update in scenario_events(scenario, path, text, defence_model):
         for entry in adds.get(label, []):
             add_entry(entry, st, path, text)
         if update is not None and update.card is not None:

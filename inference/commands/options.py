@@ -57,6 +57,8 @@ __all__ = [
     "add_spec",
     "add_limit",
     "add_book",
+    "add_defence_model",
+    "defence_model",
     "add_workers",
 ]
 
@@ -203,6 +205,19 @@ def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:
     p.add_argument("--book", required=required,
                    help=f"bidding book to read the auction with: {known}, or a .toml file"
                         + ("" if required else " (default: the auction is not read)"))
+
+
+def add_defence_model(p: argparse.ArgumentParser) -> None:
+    """``--defence-model M``: what weighs the weighted view by the defenders' cards."""
+    p.add_argument("--defence-model", default="default", metavar="M",
+                   help="weigh the weighted view by the defenders' cards with this model of real defenders: "
+                        "'default' (shipped), a model file (.json), or 'none' (default: default)")
+
+
+def defence_model(args: argparse.Namespace) -> str | None:
+    """The ``--defence-model`` option as ``PlayState`` takes it (None for 'none')."""
+    given: str | None = getattr(args, "defence_model", "default")
+    return None if given in (None, "none") else given
 
 
 def add_workers(p: argparse.ArgumentParser) -> None:

@@ -34,7 +34,7 @@ from dealer import Card, Seat
 from ..contract import Strain
 from ..trick import trick_winner
 
-__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations"]
+__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "situation_of"]
 
 _SUIT = 0x1FFF
 
@@ -209,7 +209,7 @@ def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Seq
         for j, (seat, card) in enumerate(zip(seats, trick)):
             suit = int(card.suit)
             if seat not in (declarer, declarer.partner):
-                situation = _situation(trick[:j], seats[:j], seat, card, strain, start == 0)
+                situation = situation_of(trick[:j], seats[:j], seat, card, strain, start == 0)
                 gone = played >> (13 * suit) & _SUIT
                 yield Observation(seat, situation._replace(gone=gone), left[seat] >> (13 * suit) & _SUIT, card)
             left[seat] &= ~card.bit
@@ -218,10 +218,10 @@ def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Seq
             leader = trick_winner(list(zip(seats, trick)), strain)
 
 
-def _situation(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card: Card, strain: Strain,
+def situation_of(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card: Card, strain: Strain,
                first_trick: bool) -> Situation:
-    """The situation of ``card`` played by ``seat`` after ``before`` (played by ``seats``) in a trick (``gone``
-    left 0: the caller knows the cards played)."""
+    """The situation of ``card`` played by ``seat`` after ``before`` (played by ``seats``) in a trick
+    (``gone`` left 0: the caller knows the cards played)."""
     nt, suit = strain == Strain.NT, int(card.suit)
     if not before:
         return Situation(Phase.OPENING_LEAD if first_trick else Phase.LEAD, nt, False, suit, 0, None)

@@ -44,11 +44,11 @@ def random_play(deal: Deal, declarer: Seat, strain: Strain, rng: random.Random, 
     return out
 
 
-def replay(deal: Deal, declarer: Seat, strain: Strain, cards: list[Card], viewer: Seat | None = None
-           ) -> Iterator[PlayState]:
+def replay(deal: Deal, declarer: Seat, strain: Strain, cards: list[Card], viewer: Seat | None = None,
+           defence_model: object = None) -> Iterator[PlayState]:
     """A PlayState from ``viewer`` (default declarer) yielded after the start and each event."""
     viewer = declarer if viewer is None else viewer
-    state = PlayState(deal[viewer], declarer=declarer, contract=strain, viewer=viewer)
+    state = PlayState(deal[viewer], declarer=declarer, contract=strain, viewer=viewer, defence_model=defence_model)
     yield state
     for i, card in enumerate(cards):
         state.play(card)

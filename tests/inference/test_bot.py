@@ -191,7 +191,7 @@ def test_whole_deal_is_legal_and_counted() -> None:
     carding = load_carding_agreement("standard-count")
     reader = CardReader(lead, carding)
     result = play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
-                       view="agreement", solver=solver, reader=reader)
+                       view="agreement", solver=solver, reader=reader, defence_model=None)  # the readings, alone
     cards = [p.card for p in result.cards]
     assert len(cards) == 52 and len(set(cards)) == 52
     back = next(read_pbn(pbn_text(rec.deal, rec.declarer, "3NT",
@@ -214,7 +214,7 @@ def test_whole_deal_is_legal_and_counted() -> None:
         first, _, second = action.split()
         assert [str(c) for c in _signal_cards(history, Seat.parse(seat), Suit.parse(suit))[:2]] == [first, second]
     again = play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
-                      view="agreement", solver=solver, reader=CardReader(lead, carding))
+                      view="agreement", solver=solver, reader=CardReader(lead, carding), defence_model=None)
     assert [p.card for p in again.cards] == cards  # same seed, same play
 
 
@@ -224,3 +224,16 @@ def test_choose_card_rejects_an_unknown_view() -> None:
     state.table_dummy("AQ4.KJ5.AT92.K73")
     with pytest.raises(InvalidArgumentError, match="invalid view 'lawfull'"):
         choose_card(state, n=3, view="lawfull")
+
+
+def test_readings_are_not_added_when_the_defence_model_weighs_the_cards() -> None:
+    """With the defence model on, the lead and count readings would count the same cards twice: none is added."""
+    from inference.bot import DoubleDummy
+
+    rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
+    solver = DoubleDummy()
+    lead, carding = load_lead_agreement("fourth-best-nt"), load_carding_agreement("standard-count")
+    reader = CardReader(lead, carding)
+    play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
+              view="weighted", solver=solver, reader=reader, tricks=4)
+    assert not any(r.startswith(("lead ", "count ")) for r in reader.read)

@@ -21,14 +21,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer import Card, Seat
+from dealer import Card, CardSet, Deal, Seat
 from inference.contract import Strain
 from inference.defence import DefenceModel, Phase, Situation, Way, classes, code_of, load_model, observations
+from inference.defence.evidence import DefenceEvidence
 from inference.defence.cards import WAY, allowed, allowed_within
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
 from inference.halves import CALIBRATION, EVALUATION, Halves, corpus_files
-from tests.inference.helpers import random_play
+from inference.play import PlayState
+from tests.inference.helpers import brute_force_layouts, random_play, replay
 from tests.strategies import deals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,3 +227,90 @@ def test_the_command(tmp_path: Path) -> None:
     assert scores["records"] == 12 and load_model(str(tmp_path / "m.json")).counts
     bad = subprocess.run([*run, str(tmp_path / "missing")], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "missing" in bad.stderr
+
+
+# -- the defenders' cards as evidence in the weighted view ---------------------------------------------
+
+def brute_weighted(state: PlayState, deal: Deal, factor: object) -> tuple[Fraction, dict[tuple[Card, Seat], Fraction]]:
+    """Every lawful layout weighed by the product, over the defenders' cards so far, of ``factor(observation)``
+    computed on the layout's own deal: the total and each unseen card's weight by holder."""
+    snap = state.snapshot
+    play = [c for t in snap.tricks + (snap.current,) for _, c in t.cards]
+    total, holder = Fraction(0), {}
+    for layout in brute_force_layouts(state):
+        hands = [layout.get(s, deal[s].mask) for s in Seat]
+        w = Fraction(1)
+        for ob in observations(hands, state.declarer, state.strain, play):
+            w *= factor(ob)  # type: ignore[operator]
+        total += w
+        for seat, mask in layout.items():
+            for card in CardSet(mask & snap.unseen):
+                holder[(card, seat)] = holder.get((card, seat), 0) + w
+    return total, holder
+
+
+def assert_weighted_equals_brute_force(state: PlayState, deal: Deal, factor: object) -> None:
+    total, holder = brute_weighted(state, deal, factor)
+    odds = state.layouts("weighted").odds()
+    for card, by in odds.holder.items():
+        for seat, p in by.items():
+            assert p == holder.get((card, seat), 0) / total, (card, seat)
+
+
+@settings(max_examples=25, deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.integers(34, 44),
+       st.randoms(use_true_random=False), st.integers(0, 10 ** 6))
+def test_the_weighted_view_weighs_each_defenders_card_exactly(deal: Deal, declarer: Seat, strain: Strain, n: int,
+                                                               rnd: random.Random, seed: int) -> None:
+    """Exact products (no grid): the weighted view's odds equal every layout weighed, on its own deal, by the
+    model's probability of each card the defenders played (leads, follows, discards, ruffs alike)."""
+    model = random_model(random.Random(seed))
+    cards = random_play(deal, declarer, strain, rnd, n)
+    state = list(replay(deal, declarer, strain, cards, defence_model=DefenceEvidence(model, bits=None)))[-1]
+    assert_weighted_equals_brute_force(state, deal, model.probability)
+
+
+def test_restricted_choice_in_the_weighted_view() -> None:
+    """Three cards left each (hearts trumps); dummy leads the ace of spades and East follows with the queen.
+    East may have been dealt Q, Q-J, Q-8 or Q-J-8 of the unseen spades (the T 9 are gone, so Q-J-8 is one
+    class). When defenders play either of two equal cards alike, Q-J weighs half of Q and the jack moves
+    towards West (lawful: 2/5 with East)."""
+    context = f"{Phase.SECOND.value}|suit|-"
+    model = DefenceModel({"human": {f"{context}|in2": {"top": 40, "bottom": 40},
+                                    f"{context}|w0l2": {"second lowest loser": 30, "lowest loser": 70}}})
+    state = PlayState("2..34.", declarer="S", contract="4H", dummy="A4..2.", leader="N", won=(10, 0),
+                      played={"N": "K.AKQJ.AKQ9.A", "E": "T.T98.JT87.KQ", "S": "9765.4.65.JT9",
+                              "W": "3.32..8765432"}, defence_model=DefenceEvidence(model, bits=None))
+    state.play("SA")
+    state.play("SQ")
+    jack = Card.parse("SJ")
+    assert state.layouts("lawful").odds().holder[jack][Seat.E] == Fraction(2, 5)
+    f_q, f_qj = Fraction(1), Fraction(1, 2)  # w0l1: the lowest loser is the only code; then the top of a pair
+    f_q8 = Fraction(61, 202)                 # w0l2: the second lowest loser, (30 + 1/2) / (100 + 1)
+    f_qj8 = Fraction(1, 3)                   # w0l1, the top of three equal cards (no counts: 1/2 over 3/2)
+    want = (3 * f_qj + f_qj8) / (3 * f_q + 3 * f_qj + 3 * f_q8 + f_qj8)
+    assert state.layouts("weighted").odds().holder[jack][Seat.E] == want < Fraction(2, 5)
+
+
+def test_the_switch_in_the_protocol_and_the_commands(tmp_path: Path) -> None:
+    """``defence_model`` in the protocol's ``new``, ``--defence-model`` on ``kibitz odds``: on by default, off by
+    ``none``, a bad model refused with one line naming it."""
+    from inference.protocol import Session
+
+    session = Session()
+    session.handle({"cmd": "new", "hand": "AKQ2.KJ3.Q87.A54", "declarer": "S", "contract": "3NT"})
+    assert session.state is not None and session.state.defence is not None
+    session.handle({"cmd": "new", "hand": "AKQ2.KJ3.Q87.A54", "declarer": "S", "defence_model": "none"})
+    assert session.state.defence is None
+    with pytest.raises(InvalidArgumentError, match="no shipped defence model 'nope'"):
+        session.handle({"cmd": "new", "hand": "AKQ2.KJ3.Q87.A54", "declarer": "S", "defence_model": "nope"})
+    assert session.state.defence is None  # the state the refused request found
+    run = [sys.executable, "-m", "inference.commands", "odds", str(EXAMPLE), "--after", "12", "--view", "weighted",
+           "--json"]
+    on = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
+    off = subprocess.run([*run, "--defence-model", "none"], capture_output=True, text=True, cwd=ROOT)
+    assert on.returncode == off.returncode == 0, on.stderr + off.stderr
+    assert json.loads(on.stdout)["holder"] != json.loads(off.stdout)["holder"]
+    bad = subprocess.run([*run, "--defence-model", str(tmp_path / "missing.json")], capture_output=True, text=True,
+                         cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "missing.json" in bad.stderr

@@ -191,7 +191,7 @@ def test_sampled_frequencies_match_exact_odds(view: str, seed: int) -> None:
 
 
 def test_weighted_view_weights_by_tag() -> None:
-    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H", defence_model=None)  # the tags alone
     state.play("SQ")
     state.table_dummy(DEAL[Seat.N])
     state.add_inference(dict(name="five hearts", by="RHO", claim="hearts(RHO) >= 5", tag="consistent"))

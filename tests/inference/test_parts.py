@@ -56,8 +56,9 @@ def test_parts_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: r
         text = data.draw(claim_texts(("LHO", "RHO", "partner"), list(CardSet(state.snapshot.unseen))))
         pos = state.snapshot.position()
         claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
-        local = {s for s in range(4) if plan(pos, claim).filters[s]}
-        assert split_suits(LayoutGraph(plan(pos, claim))) == splittable(state) - local
+        compiled = plan(pos, claim)  # a suit read whole: a filter or a claim's local atoms there
+        whole = {s for s in range(4) if compiled.filters[s] or any(c.atoms and c.at(s).atoms[0] for c in compiled.columns)}
+        assert split_suits(LayoutGraph(compiled)) == splittable(state) - whole
         targets = [Feature.length(s, q) for s in pos.concealed for q in range(4)] + [Feature.hcp(s) for s in pos.concealed]
         good = [h for h in layouts_hands(state) if holds(claim, h)]
         support = Solver(pos).support(claim, targets)

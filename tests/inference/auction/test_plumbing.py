@@ -187,7 +187,7 @@ def test_measured_weight_in_the_weighted_view() -> None:
     """A claim of weight w: the weighted view's probability of it is w p / (w p + 1 - p), p its lawful one."""
     from fractions import Fraction
 
-    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S", defence_model=None)  # the claim alone
     _ = state.play("H6")
     _ = state.table_dummy("J543.A54.A54.A65")
     lawful = state.odds("lawful").length[Seat.W][0]  # W's spade length

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "scipy", "pydantic", "networkx", "tqdm", "constraint", "inference.play", "inference.layouts",
          "dealer.exact", "dealer.engine")
 COMMANDS = {"number", "count", "deal", "dealer", "stats", "replay", "sample", "odds", "serve", "play", "view",
-            "rules"}
+            "rules", "defence"}
 
 
 def imported_by(code: str) -> list[str]:

@@ -1,0 +1,178 @@
+"""Knowledge benchmark: how much each view knows about who holds each unseen card, on the evaluation half.
+
+Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--book sayc]
+[--corpus PATH] [--seed 1]``. Records: the complete records (all 52 cards played, legal) of the
+evaluation half of the corpus's split (:mod:`inference.halves`), shuffled with ``--seed``, the first
+``--records``. Each is replayed from declarer's view; at each card of declarer's side once dummy is
+down (a *decision*), each view's exact odds give, for every unseen card, the probability that its
+true holder holds it; the measure is ``-log2`` of it, averaged over the (decision, card) pairs:
+**bits a card**. Views: lawful; agreement (the auction read with ``--book`` and the explanations);
+weighted with the auction only; weighted with the defence model only (``inference/data/defence``);
+weighted with both; and the ceiling "each defender's true lengths and HCP known" (the agreement view
+of one claim per defender). The truth is 0 bits. A true card with probability 0 is counted (it must
+not happen in a weighted view). Intervals: 95%, bootstrapped by record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from corpus import DEFAULT_CORPUS  # noqa: E402
+from dealer import Card, Seat  # noqa: E402
+from inference.halves import EVALUATION, corpus_files  # noqa: E402
+from inference.play import PlayState  # noqa: E402
+from inference.records import PlayRecord, read_records  # noqa: E402
+
+#: name -> (uses the auction, uses the defence model, the view asked, adds the true lengths and HCP)
+VIEWS: dict[str, tuple[bool, bool, str, bool]] = {
+    "lawful": (False, False, "lawful", False),
+    "agreement (auction)": (True, False, "agreement", False),
+    "weighted, auction only": (True, False, "weighted", False),
+    "weighted, defence model only": (False, True, "weighted", False),
+    "weighted, auction and defence model": (True, True, "weighted", False),
+    "true lengths and HCP known": (False, False, "agreement", True),
+}
+
+
+def evaluation_records(corpus: str, n: int, seed: int) -> list[PlayRecord]:
+    """``n`` complete records of the evaluation half, in a fixed shuffled order."""
+    files = corpus_files([corpus])
+    random.Random(seed).shuffle(files)
+    out: list[PlayRecord] = []
+    for f in files:
+        for r in read_records(f.path):
+            if isinstance(r, PlayRecord) and r.complete and f.half(r.index) == EVALUATION:
+                out.append(r)
+                break  # one a file: the files are many, the records in one file alike
+        if len(out) >= n:
+            break
+    return out
+
+
+def tight(rec: PlayRecord) -> list[dict[str, str]]:
+    """One claim per defender: its true shape and HCP."""
+    out = []
+    for who, seat in (("LHO", rec.declarer.lho), ("RHO", rec.declarer.rho)):
+        hand = rec.deal[seat]
+        s, h, d, c = hand.shape
+        out.append(dict(name=f"{who} true", by=who, claim=f"spades({who}) == {s} && hearts({who}) == {h} && "
+                                                          f"diamonds({who}) == {d} && clubs({who}) == {c} && "
+                                                          f"hcp({who}) == {hand.hcp}"))
+    return out
+
+
+def state_for(rec: PlayRecord, auction: bool, model: bool, truth: bool, book: str) -> PlayState:
+    """Declarer's state at the start of play with what the view hears."""
+    state = PlayState(str(rec.deal[rec.declarer]), declarer=rec.declarer, contract=str(rec.contract),
+                      defence_model="default" if model else None)
+    if auction and rec.calls and rec.dealer is not None:
+        state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
+                          explanations=rec.explanations)
+    if truth:
+        state.add_inferences(tight(rec))
+    return state
+
+
+def record_bits(rec: PlayRecord, book: str, timings: dict[str, list[float]]) -> dict[str, tuple[float, int, int]]:
+    """Per view: the record's summed bits, (decision, card) pairs, and true cards given probability 0."""
+    holder = {Card.from_index(i): s for s in Seat for i in range(52) if rec.deal[s].mask >> i & 1}
+    out = {}
+    for name, (auction, model, view, truth) in VIEWS.items():
+        state = state_for(rec, auction, model, truth, book)
+        bits, pairs, zeros = 0.0, 0, 0
+        for i, card in enumerate(rec.play):
+            if i >= 1 and state.to_play in (rec.declarer, rec.declarer.partner):
+                t = time.perf_counter()
+                odds = state.odds(view)
+                timings[name].append(time.perf_counter() - t)
+                for c, by in odds.holder.items():
+                    p = by.get(holder[c], 0)
+                    pairs += 1
+                    if p == 0:
+                        zeros += 1
+                    else:
+                        bits -= math.log2(p)
+            state.play(card)
+            if i == 0:
+                state.table_dummy(str(rec.deal[rec.declarer.partner]))
+        out[name] = (bits, pairs, zeros)
+    return out
+
+
+def bootstrap(per_record: list[tuple[float, int, int]], seed: int = 1) -> tuple[float, float, float]:
+    """Mean bits a card and its 95% interval, resampling records."""
+    bits = np.array([b for b, _, _ in per_record])
+    pairs = np.array([n for _, n, _ in per_record])
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(bits), size=(1000, len(bits)))
+    means = bits[picks].sum(axis=1) / np.maximum(pairs[picks].sum(axis=1), 1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return float(bits.sum() / max(pairs.sum(), 1)), float(lo), float(hi)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--records", type=int, default=300)
+    ap.add_argument("--corpus", default=DEFAULT_CORPUS)
+    ap.add_argument("--book", default="sayc")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    records = evaluation_records(args.corpus, args.records, args.seed)
+    per: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
+    timings: dict[str, list[float]] = defaultdict(list)
+    failed: list[str] = []
+    start = time.time()
+    for k, rec in enumerate(records, 1):
+        print(f"{k}/{len(records)} {rec.label}", file=sys.stderr, flush=True)
+        try:
+            found = record_bits(rec, args.book, timings)
+        except Exception as exc:  # noqa: BLE001  (counted and shown, never fatal)
+            failed.append(f"{rec.label}: {type(exc).__name__}: {str(exc)[:200]}")
+            continue
+        for name, value in found.items():
+            per[name].append(value)
+    report(args, records, per, timings, failed, time.time() - start)
+
+
+def report(args: argparse.Namespace, records: list[PlayRecord], per: dict[str, list[tuple[float, int, int]]],
+           timings: dict[str, list[float]], failed: list[str], seconds: float) -> None:
+    """The table: bits a card per view, the share of lawful's bits removed, zeros, the odds' median time."""
+    print(f"# Kibitz knowledge benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; {len(records) - len(failed)} evaluation-half records "
+          f"(seed {args.seed}, book {args.book}), {seconds:.0f} s")
+    print()
+    print("| view | (decision, card) pairs | bits a card [95%] | lawful's bits removed | true cards at p=0 | odds median |")
+    print("|---|---:|---:|---:|---:|---:|")
+    lawful = bootstrap(per["lawful"])[0] if per["lawful"] else math.nan
+    for name in VIEWS:
+        rows = per[name]
+        if not rows:
+            continue
+        mean, lo, hi = bootstrap(rows)
+        removed = 1 - mean / lawful if lawful else math.nan
+        zeros = sum(z for _, _, z in rows)
+        med = statistics.median(timings[name]) * 1000 if timings[name] else math.nan
+        print(f"| {name} | {sum(n for _, n, _ in rows):,} | {mean:.4f} [{lo:.4f}, {hi:.4f}] | {100 * removed:.1f}% | "
+              f"{zeros} | {med:.1f} ms |")
+    print("| the truth | | 0 | 100% | | |")
+    if failed:
+        print()
+        print(f"{len(failed)} records failed:")
+        for f in failed:
+            print(f"  - {f}")
+
+
+if __name__ == "__main__":
+    main()

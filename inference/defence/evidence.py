@@ -1,0 +1,185 @@
+"""The defenders' cards as evidence: per-holding weights for the weighted view, from a defence model.
+
+Each card a defender has played multiplies the weight of every holding he may have been dealt in
+that suit by the model's probability of that card from what the holding was at that moment (the
+dealt holding less his earlier cards of the suit), in that card's situation (the phase, the trick
+so far, the cards of the suit gone). A layout's weight is the product over the defenders' cards, so
+the posterior over layouts is the prior times the likelihood of the play the defenders chose.
+
+Factors that depend on more than one suit (which suit to lead or to discard from) are *per-suit
+approximations*: the card is weighed given the suit it came from; the choice of suit weighs
+nothing. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its
+likeliest holding (``round(2**bits * w / max w)``, at least 1 where ``w > 0``), so the weights stay
+small integers; ``bits=None`` keeps the exact products (Python integers in the graph).
+
+>>> from inference.defence.model import load_model
+>>> evidence = DefenceEvidence(load_model())
+>>> evidence.bits
+16
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from dealer import Card, Seat
+
+from ..contract import Strain
+from ..trick import Trick
+from ..weights import HoldingWeights
+from ..errors import InvalidArgumentError
+from .cards import WAY, Situation, situation_of
+from .model import DefenceModel, load_model
+
+__all__ = ["DefenceEvidence", "DEFAULT_BITS", "CardFactor", "defenders_cards", "defence_evidence"]
+
+#: The grid the weights are set on (bits relative to the likeliest holding of a seat in a suit).
+DEFAULT_BITS = 16
+_SUIT = 0x1FFF
+
+#: A model as a function: (situation, holding at that moment, the card's position 0..12) -> probability.
+CardFactor = Callable[[Situation, int, int], Fraction]
+
+
+def defenders_cards(tricks: Sequence[Trick], declarer: Seat, strain: Strain, first_trick: bool, gone_before: int = 0
+                    ) -> Iterator[tuple[Seat, Card, Situation, int]]:
+    """Every defender's card in ``tricks`` (completed ones, then the trick in progress), with its situation and
+    every card played before it (a 52-bit mask); ``first_trick``: whether ``tricks[0]`` is the first trick of
+    the hand (its lead is the opening lead); ``gone_before``: the cards played before ``tricks``."""
+    played = gone_before
+    for t, trick in enumerate(tricks):
+        cards = [c for _, c in trick.cards]
+        seats = [s for s, _ in trick.cards]
+        for j, (seat, card) in enumerate(trick.cards):
+            suit = int(card.suit)
+            if seat not in (declarer, declarer.partner):
+                situation = situation_of(cards[:j], seats[:j], seat, card, strain, first_trick and t == 0)
+                yield seat, card, situation._replace(gone=played >> (13 * suit) & _SUIT), played
+            played |= card.bit
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One defender's evidence in one suit so far: the exact product for each holding he may have been dealt
+    (those left out weigh 0), and his cards of the suit played so far."""
+
+    products: dict[int, Fraction]
+    earlier: int
+
+
+#: Evidence kept for this many plays (prefixes), so a card played costs one table's update.
+KEPT = 512
+
+
+@dataclass(frozen=True)
+class DefenceEvidence:
+    """A defence model (or any card factor) turned into per-holding weights for the weighted view."""
+
+    model: "DefenceModel | CardFactor"
+    group: str = "human"
+    bits: int | None = DEFAULT_BITS
+    _factors: dict[tuple[Situation, int, int], Fraction] = field(default_factory=dict, compare=False, repr=False)
+    _steps: "OrderedDict[tuple[object, ...], dict[tuple[Seat, int], _Table]]" = field(
+        default_factory=OrderedDict, compare=False, repr=False)
+    _grids: dict[int, tuple[_Table, np.ndarray, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def factor(self, situation: Situation, holding: int, position: int) -> Fraction:
+        """The probability of the card at ``position`` from ``holding`` (13-bit, what was held then)."""
+        key = (situation, holding, position)
+        found = self._factors.get(key)
+        if found is None:
+            if isinstance(self.model, DefenceModel):
+                found = self.model.card_probability(situation, holding, position, self.group, WAY[situation.phase])
+            else:
+                found = Fraction(self.model(situation, holding, position))
+            self._factors[key] = found
+        return found
+
+    def weights(self, tricks: Sequence[Trick], declarer: Seat, strain: Strain, played_before: Sequence[int],
+                visible: int) -> HoldingWeights:
+        """The weights of every holding a defender may have been dealt, given the defenders' cards in ``tricks``.
+
+        ``played_before[seat]``: its cards played before ``tricks`` (a mid-hand start's); ``visible``: the
+        dealt cards of the hands the viewer sees (its own, and dummy's once tabled). A defender's table in a
+        suit covers every holding with his cards of the suit played so far and any of the cards neither
+        visible nor played when he first played in it, so it serves every later position of the same play.
+        """
+        gone_before = played_before[0] | played_before[1] | played_before[2] | played_before[3]
+        key: tuple[object, ...] = (declarer, strain, tuple(played_before), visible)
+        tables: dict[tuple[Seat, int], _Table] = {}
+        for seat, card, situation, played in defenders_cards(tricks, declarer, strain, not gone_before, gone_before):
+            key += (card.index, situation, played)  # what the update reads
+            found = self._steps.get(key)
+            if found is None:
+                found = dict(tables)
+                pair = (seat, int(card.suit))
+                before = found.get(pair) or _Table(self._domain(pair, played_before[seat], visible | played, card),
+                                                   played_before[seat] >> (13 * pair[1]) & _SUIT)
+                found[pair] = self._update(before, situation, card.index % 13)
+                self._steps[key] = found
+                if len(self._steps) > KEPT:
+                    self._steps.popitem(last=False)
+            tables = found
+        return HoldingWeights.from_arrays({pair: self._grid(table) for pair, table in tables.items()})
+
+    def _update(self, table: _Table, situation: Situation, position: int) -> _Table:
+        """The table times the card's probability from each holding (what it was when the card was played)."""
+        products = {h: w * self.factor(situation, h & ~table.earlier, position) if w else w
+                    for h, w in table.products.items()}
+        return _Table(products, table.earlier | 1 << position)
+
+    @staticmethod
+    def _domain(pair: tuple[Seat, int], played_before: int, out: int, card: Card) -> dict[int, Fraction]:
+        """Every holding ``pair``'s seat may have been dealt in the suit, each weighing 1: its cards played
+        (before the ones weighed, and ``card``) and any subset of the suit's cards not in ``out``."""
+        suit = pair[1]
+        base = (played_before >> (13 * suit) & _SUIT) | 1 << (card.index % 13)
+        free = ~(out >> (13 * suit)) & _SUIT & ~base
+        holdings, sub = [], free
+        while True:  # every subset of the free cards
+            holdings.append(base | sub)
+            if not sub:
+                break
+            sub = (sub - 1) & free
+        return dict.fromkeys(holdings, Fraction(1))
+
+    def _grid(self, table: _Table) -> tuple[np.ndarray, int]:
+        """A table as numerators over the 8,192 holdings: on the grid of :attr:`bits` (``round(2**bits * w /
+        max w)``, at least 1 where ``w > 0``), or exact over a common denominator when ``bits`` is None."""
+        cached = self._grids.get(id(table))
+        if cached is not None and cached[0] is table:
+            return cached[1], cached[2]
+        top = max(table.products.values(), default=Fraction(0))
+        holdings = np.fromiter(table.products, dtype=np.int64, count=len(table.products))
+        if self.bits is None or not top:
+            denominator = lcm(*(w.denominator for w in table.products.values()))
+            values: list[int] = [int(w * denominator) for w in table.products.values()]
+        else:
+            denominator, scale = 1, 2 ** self.bits / top
+            values = [max(1, round(w * scale)) if w else 0 for w in table.products.values()]
+        dtype: object = np.int64 if max(values, default=0) < 2 ** 62 else object
+        out = np.zeros(1 << 13, dtype=dtype)  # type: ignore[call-overload]
+        out[holdings] = np.array(values, dtype=dtype)  # type: ignore[call-overload]
+        if len(self._grids) > KEPT:
+            self._grids.clear()
+        self._grids[id(table)] = (table, out, denominator)
+        return out, denominator
+
+
+def defence_evidence(given: object) -> DefenceEvidence | None:
+    """What a ``defence_model`` argument stands for: None; a shipped model's name or a model file (str); a
+    :class:`DefenceModel`; a :class:`DefenceEvidence`; or a function ``(situation, holding, position)``."""
+    if given is None or isinstance(given, DefenceEvidence):
+        return given
+    if isinstance(given, str):
+        return DefenceEvidence(load_model(given))
+    if isinstance(given, DefenceModel) or callable(given):
+        return DefenceEvidence(given)
+    raise InvalidArgumentError(f"invalid defence model {given!r}: expected a name such as 'default', a model file, "
+                               "a DefenceModel, a DefenceEvidence, a function, or None")
