@@ -34,7 +34,8 @@ from dealer import Card, Seat
 from ..contract import Strain
 from ..trick import trick_winner
 
-__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "situation_of"]
+__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "situation_of", "CHOOSES_SUIT",
+           "suit_feature", "candidate_suits"]
 
 _SUIT = 0x1FFF
 
@@ -179,13 +180,33 @@ def code_of(way: Way, holding: int, card: int, gone: int, best: int | None) -> C
     raise ValueError(f"the card {card:#x} is not in the holding {holding:#x}")
 
 
+#: The phases where the defender chooses the suit (the rest follow the suit led, or ruff).
+CHOOSES_SUIT = frozenset({Phase.OPENING_LEAD, Phase.LEAD, Phase.DISCARD})
+
+
+def suit_feature(holding: int) -> str:
+    """What a suit's choice is modelled on: its length (6 for six or more) and how many of A K Q it holds
+    (2 for two or three): ``"L4T1"``."""
+    return f"L{min(holding.bit_count(), 6)}T{min((holding & 0b111).bit_count(), 2)}"
+
+
+def candidate_suits(hand: int, situation: Situation, trump: int | None) -> list[int]:
+    """The suits a defender could have chosen his card from (``hand``: his 52-bit hand then): any he held on
+    lead; on a discard, any but trumps (a trump would be a ruff)."""
+    return [t for t in range(4) if hand >> (13 * t) & _SUIT
+            and not (situation.phase == Phase.DISCARD and t == trump)]
+
+
 class Observation(NamedTuple):
-    """One defender's card in a record: who, the situation, the holding it came from, and the card."""
+    """One defender's card in a record: who, the situation, the holding it came from, the card, his whole hand
+    then and the cards played before it (52-bit masks)."""
 
     seat: Seat
     situation: Situation
     holding: int
     card: Card
+    hand: int = 0
+    played: int = 0
 
     @property
     def way(self) -> Way:
@@ -211,7 +232,8 @@ def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Seq
             if seat not in (declarer, declarer.partner):
                 situation = situation_of(trick[:j], seats[:j], seat, card, strain, start == 0)
                 gone = played >> (13 * suit) & _SUIT
-                yield Observation(seat, situation._replace(gone=gone), left[seat] >> (13 * suit) & _SUIT, card)
+                yield Observation(seat, situation._replace(gone=gone), left[seat] >> (13 * suit) & _SUIT, card,
+                                  left[seat], played)
             left[seat] &= ~card.bit
             played |= card.bit
         if len(trick) == 4:

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import RecordError
 from ..halves import CALIBRATION, CorpusFile, corpus_files
 from ..records import PlayRecord, read_records
-from .cards import Choice, classes, observations
+from .cards import CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature
 from .model import DefenceModel
 
 __all__ = ["ROBOT_FOLDERS", "ALPHAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
@@ -44,13 +44,18 @@ BOOTSTRAP_SEED = 20261126
 
 
 class Seen(NamedTuple):
-    """One coded card: its group and context, the choice, and how many classes and cards the holding had."""
+    """One coded card: its group and context, the choice, and how many classes and cards the holding had; on a
+    lead or a discard, each suit he could choose from (its feature), which he chose, and their classes and cards."""
 
     group: str
     context: str
     choice: Choice
     classes: int
     cards: int
+    suits: tuple[str, ...] = ()
+    chosen: int = -1
+    all_classes: int = 0
+    all_cards: int = 0
 
 
 @dataclass
@@ -69,8 +74,16 @@ def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
     out = []
     for ob in observations(hands, rec.declarer, rec.contract.strain, rec.play):
         ch = ob.choice()
-        out.append(Seen(group, ob.situation.context, ch, len(classes(ob.holding, ob.situation.gone)),
-                        ob.holding.bit_count()))
+        sit = ob.situation
+        seen = Seen(group, sit.context, ch, len(classes(ob.holding, sit.gone)), ob.holding.bit_count())
+        if sit.phase in CHOOSES_SUIT:
+            suits = candidate_suits(ob.hand, sit, rec.contract.strain.trump)
+            holdings = [ob.hand >> (13 * t) & 0x1FFF for t in suits]
+            seen = seen._replace(suits=tuple(suit_feature(h) for h in holdings), chosen=suits.index(int(ob.card.suit)),
+                                 all_cards=sum(h.bit_count() for h in holdings),
+                                 all_classes=sum(len(classes(h, ob.played >> (13 * t) & 0x1FFF))
+                                                 for h, t in zip(holdings, suits)))
+        out.append(seen)
     return out
 
 
@@ -101,6 +114,10 @@ def _counts(records: Iterable[Sequence[Seen]]) -> dict[str, dict[str, dict[str, 
         for s in cards:
             tally[(s.group, f"{s.context}|{s.choice.key}", s.choice.code)] += 1
             tally[(s.group, f"{s.context}|{s.choice.class_key}", s.choice.within)] += 1
+            if s.suits:
+                tally[(s.group, f"{s.context}|suit chosen", s.suits[s.chosen])] += 1
+                for feature in s.suits:
+                    tally[(s.group, f"{s.context}|suit held", feature)] += 1
     out: dict[str, dict[str, dict[str, int]]] = {}
     for (group, key, code), n in sorted(tally.items()):
         out.setdefault(group, {}).setdefault(key, {})[code] = n
@@ -110,7 +127,11 @@ def _counts(records: Iterable[Sequence[Seen]]) -> dict[str, dict[str, dict[str, 
 def _bits(model: DefenceModel, s: Seen) -> tuple[float, float, float]:
     """A card's bits under the model, uniform over the suit's cards held, uniform over their classes."""
     p = model.choice_probability(s.group, s.context, s.choice)
-    return -math.log2(p), math.log2(s.cards), math.log2(s.classes) + math.log2(s.choice.size)
+    if not s.suits:
+        return -math.log2(p), math.log2(s.cards), math.log2(s.classes) + math.log2(s.choice.size)
+    rates = [model.rate(s.group, s.context, f) for f in s.suits]  # the suit chosen among those he could choose
+    p *= rates[s.chosen] / sum(rates)
+    return -math.log2(p), math.log2(s.all_cards), math.log2(s.all_classes) + math.log2(s.choice.size)
 
 
 @dataclass(frozen=True)

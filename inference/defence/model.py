@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import InvalidArgumentError
-from .cards import Choice, Observation, Way, allowed, allowed_within, code_of
+from .cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
+                    code_of, suit_feature)
 
 __all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA"]
 
@@ -57,12 +58,52 @@ class DefenceModel:
         total = sum(table.get(c, 0) for c in codes)
         return (table.get(code, 0) + self.alpha) / (total + self.alpha * len(codes))
 
-    def probability(self, observation: Observation, group: str = "human") -> Fraction:
-        """The probability of the observed card from the observed holding, in its situation."""
-        return self.card_probability(observation.situation, observation.holding, observation.card.index % 13, group,
-                                     observation.way)
+    def evidence(self, observation: Observation, group: str = "human", trump: int | None = None) -> Fraction:
+        """The weight the observed card gives the defender's hand: :meth:`card_evidence` for the suit it came
+        from, times :meth:`passed_over` for each other suit he could have chosen (on a lead or a discard)."""
+        ob = observation
+        weight = self.card_evidence(ob.situation, ob.holding, ob.card.index % 13, group)
+        if ob.situation.phase in CHOOSES_SUIT:
+            for t in candidate_suits(ob.hand, ob.situation, trump):
+                if t != int(ob.card.suit):
+                    weight *= self.passed_over(group, ob.situation, ob.hand >> (13 * t) & 0x1FFF)
+        return weight
 
-    def card_probability(self, situation: Any, holding: int, position: int, group: str, way: Way) -> Fraction:
+    def passed_over(self, group: str, situation: Situation, holding: int) -> Fraction:
+        """The weight a suit the defender held and did not choose gets: ``1 - rate`` (1 for a void). With the
+        chosen suit's rate, each suit of the hand weighs as if chosen or passed over on its own (a per-suit
+        approximation of the choice among them)."""
+        return 1 - self.suit_rate(group, situation.context, holding) if holding else Fraction(1)
+
+    def card_evidence(self, situation: Situation, holding: int, position: int, group: str = "human") -> Fraction:
+        """The weight a card gives the holding it came from: its probability from the holding, times (on a lead
+        or a discard) the rate at which defenders choose a suit like the holding (:meth:`suit_rate`). The choice of
+        suit is a *per-suit approximation*: the other suits the defender held weigh nothing."""
+        p = self.card_probability(situation, holding, position, group, WAY[situation.phase])
+        if situation.phase in CHOOSES_SUIT:
+            p *= self.suit_rate(group, situation.context, holding)
+        return p
+
+    def suit_rate(self, group: str, context: str, holding: int) -> Fraction:
+        """How often defenders in ``context`` chose a suit like ``holding`` when they held one (smoothed):
+        ``(chosen + alpha) / (held + 2 alpha)``, by :func:`~inference.defence.cards.suit_feature`."""
+        return self.rate(group, context, suit_feature(holding))
+
+    def rate(self, group: str, context: str, feature: str) -> Fraction:
+        """:meth:`suit_rate` for a suit's feature."""
+        tables = self.counts.get(group, {})
+        chosen = tables.get(f"{context}|suit chosen", {}).get(feature, 0)
+        held = tables.get(f"{context}|suit held", {}).get(feature, 0)
+        return (chosen + self.alpha) / (held + 2 * self.alpha)
+
+    def suit_probability(self, group: str, situation: Situation, hand: int, suit: int, trump: int | None) -> Fraction:
+        """The probability of choosing ``suit`` among the suits of ``hand`` (52 bits) the defender could choose
+        from, in proportion to their rates (for scoring a model; the weighted view uses the rate alone)."""
+        rates = {t: self.suit_rate(group, situation.context, hand >> (13 * t) & 0x1FFF)
+                 for t in candidate_suits(hand, situation, trump)}
+        return rates[suit] / sum(rates.values())
+
+    def card_probability(self, situation: Situation, holding: int, position: int, group: str, way: Way) -> Fraction:
         """The probability of the card at ``position`` (0: the ace) of ``holding`` in ``situation``; 0 if the
         holding lacks it."""
         if not holding >> position & 1:

@@ -73,6 +73,9 @@ def random_model(rnd: random.Random) -> DefenceModel:
                     counts.setdefault("human", {})[f"{context}|{key}"] = {c: rnd.randrange(5) for c in allowed(key)}
                 for key in ("in1", "in2", "in3"):
                     counts["human"][f"{context}|{key}"] = {c: rnd.randrange(5) for c in allowed_within(key)}
+                held = {f"L{n}T{t}": rnd.randrange(1, 9) for n in range(1, 7) for t in range(3) if t <= n}
+                counts["human"][f"{context}|suit held"] = held
+                counts["human"][f"{context}|suit chosen"] = {f: rnd.randrange(n + 1) for f, n in held.items()}
     return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2))
 
 
@@ -212,7 +215,13 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     assert fit([root]).model == first.model
     cal = sum(1 for f in files for i in (1, 2) if f.half(i) == CALIBRATION)
     per_record = 26  # every card of the defenders, coded twice (its class, its place in the class)
-    assert sum(n for t in first.model.counts.values() for v in t.values() for n in v.values()) == 2 * per_record * cal
+    cards = [(k, v) for t in first.model.counts.values() for k, v in t.items() if "|suit " not in k]
+    assert sum(n for _, v in cards for n in v.values()) == 2 * per_record * cal
+    chosen = sum(n for t in first.model.counts.values() for k, v in t.items() if k.endswith("|suit chosen")
+                 for n in v.values())
+    leads_and_discards = sum(n for k, v in cards if k.split("|")[0] in ("opening lead", "lead", "discard")
+                             and k.split("|")[-1].startswith("n") for n in v.values())
+    assert chosen == leads_and_discards > 0
     assert first.overall.cards == per_record * (12 - cal)
     assert set(first.model.counts) == {"human", "robot"}
 
@@ -241,7 +250,7 @@ def brute_weighted(state: PlayState, deal: Deal, factor: object) -> tuple[Fracti
         hands = [layout.get(s, deal[s].mask) for s in Seat]
         w = Fraction(1)
         for ob in observations(hands, state.declarer, state.strain, play):
-            w *= factor(ob)  # type: ignore[operator]
+            w *= factor(ob, "human", state.strain.trump)  # type: ignore[operator]
         total += w
         for seat, mask in layout.items():
             for card in CardSet(mask & snap.unseen):
@@ -267,7 +276,7 @@ def test_the_weighted_view_weighs_each_defenders_card_exactly(deal: Deal, declar
     model = random_model(random.Random(seed))
     cards = random_play(deal, declarer, strain, rnd, n)
     state = list(replay(deal, declarer, strain, cards, defence_model=DefenceEvidence(model, bits=None)))[-1]
-    assert_weighted_equals_brute_force(state, deal, model.probability)
+    assert_weighted_equals_brute_force(state, deal, model.evidence)
 
 
 def test_restricted_choice_in_the_weighted_view() -> None:
