@@ -34,7 +34,7 @@ from ..contract import Strain
 from ..trick import Trick
 from ..weights import HoldingWeights
 from ..errors import InvalidArgumentError
-from .cards import CHOOSES_SUIT, Phase, Situation, situation_of
+from .cards import Situation, situation_of
 from .model import DefenceModel, load_model
 
 __all__ = ["DefenceEvidence", "DEFAULT_BITS", "CardFactor", "defenders_cards", "defence_evidence"]
@@ -123,37 +123,11 @@ class DefenceEvidence:
                 before = found.get(pair) or _Table(self._domain(pair, played_before[seat], visible | played, card),
                                                    played_before[seat] >> (13 * pair[1]) & _SUIT)
                 found[pair] = self._update(before, situation, card.index % 13)
-                for other in self._passed_over(seat, card, situation, strain):
-                    table = found.get(other) or _Table(self._domain(other, played_before[seat], visible | played),
-                                                       played_before[seat] >> (13 * other[1]) & _SUIT)
-                    found[other] = self._pass(table, situation)
                 self._steps[key] = found
                 if len(self._steps) > KEPT:
                     self._steps.popitem(last=False)
             tables = found
         return HoldingWeights.from_arrays({pair: self._grid(table) for pair, table in tables.items()})
-
-    def _passed_over(self, seat: Seat, card: Card, situation: Situation, strain: Strain) -> list[tuple[Seat, int]]:
-        """The (seat, suit) tables a lead or a discard also weighs: the suits not chosen (a model's only)."""
-        if not isinstance(self.model, DefenceModel) or situation.phase not in CHOOSES_SUIT:
-            return []
-        skip = {int(card.suit)} | ({strain.trump} if situation.phase == Phase.DISCARD and strain.trump is not None
-                                   else set())
-        return [(seat, t) for t in range(4) if t not in skip]
-
-    def _pass(self, table: _Table, situation: Situation) -> _Table:
-        """The table times the weight of a suit passed over (what the holding was then)."""
-        assert isinstance(self.model, DefenceModel)
-        products = {h: w * self._passing(situation, h & ~table.earlier) if w else w for h, w in table.products.items()}
-        return _Table(products, table.earlier)
-
-    def _passing(self, situation: Situation, holding: int) -> Fraction:
-        key = (situation, holding, -1)
-        found = self._factors.get(key)
-        if found is None:
-            assert isinstance(self.model, DefenceModel)
-            found = self._factors[key] = self.model.passed_over(self.group, situation, holding)
-        return found
 
     def _update(self, table: _Table, situation: Situation, position: int) -> _Table:
         """The table times the card's probability from each holding (what it was when the card was played)."""
@@ -162,11 +136,11 @@ class DefenceEvidence:
         return _Table(products, table.earlier | 1 << position)
 
     @staticmethod
-    def _domain(pair: tuple[Seat, int], played_before: int, out: int, card: Card | None = None) -> dict[int, Fraction]:
+    def _domain(pair: tuple[Seat, int], played_before: int, out: int, card: Card) -> dict[int, Fraction]:
         """Every holding ``pair``'s seat may have been dealt in the suit, each weighing 1: its cards played
         (before the ones weighed, and ``card``) and any subset of the suit's cards not in ``out``."""
         suit = pair[1]
-        base = (played_before >> (13 * suit) & _SUIT) | (1 << (card.index % 13) if card is not None else 0)
+        base = (played_before >> (13 * suit) & _SUIT) | 1 << (card.index % 13)
         free = ~(out >> (13 * suit)) & _SUIT & ~base
         holdings, sub = [], free
         while True:  # every subset of the free cards

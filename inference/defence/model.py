@@ -58,27 +58,15 @@ class DefenceModel:
         total = sum(table.get(c, 0) for c in codes)
         return (table.get(code, 0) + self.alpha) / (total + self.alpha * len(codes))
 
-    def evidence(self, observation: Observation, group: str = "human", trump: int | None = None) -> Fraction:
-        """The weight the observed card gives the defender's hand: :meth:`card_evidence` for the suit it came
-        from, times :meth:`passed_over` for each other suit he could have chosen (on a lead or a discard)."""
-        ob = observation
-        weight = self.card_evidence(ob.situation, ob.holding, ob.card.index % 13, group)
-        if ob.situation.phase in CHOOSES_SUIT:
-            for t in candidate_suits(ob.hand, ob.situation, trump):
-                if t != int(ob.card.suit):
-                    weight *= self.passed_over(group, ob.situation, ob.hand >> (13 * t) & 0x1FFF)
-        return weight
-
-    def passed_over(self, group: str, situation: Situation, holding: int) -> Fraction:
-        """The weight a suit the defender held and did not choose gets: ``1 - rate`` (1 for a void). With the
-        chosen suit's rate, each suit of the hand weighs as if chosen or passed over on its own (a per-suit
-        approximation of the choice among them)."""
-        return 1 - self.suit_rate(group, situation.context, holding) if holding else Fraction(1)
+    def evidence(self, observation: Observation, group: str = "human") -> Fraction:
+        """The weight the observed card gives the holding it came from (:meth:`card_evidence`)."""
+        return self.card_evidence(observation.situation, observation.holding, observation.card.index % 13, group)
 
     def card_evidence(self, situation: Situation, holding: int, position: int, group: str = "human") -> Fraction:
         """The weight a card gives the holding it came from: its probability from the holding, times (on a lead
         or a discard) the rate at which defenders choose a suit like the holding (:meth:`suit_rate`). The choice of
-        suit is a *per-suit approximation*: the other suits the defender held weigh nothing."""
+        suit is a *per-suit approximation*: the other suits the defender held weigh nothing (weighing each by
+        ``1 - rate`` was measured: no gain in bits, odds 40% slower)."""
         p = self.card_probability(situation, holding, position, group, WAY[situation.phase])
         if situation.phase in CHOOSES_SUIT:
             p *= self.suit_rate(group, situation.context, holding)

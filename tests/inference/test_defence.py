@@ -250,7 +250,7 @@ def brute_weighted(state: PlayState, deal: Deal, factor: object) -> tuple[Fracti
         hands = [layout.get(s, deal[s].mask) for s in Seat]
         w = Fraction(1)
         for ob in observations(hands, state.declarer, state.strain, play):
-            w *= factor(ob, "human", state.strain.trump)  # type: ignore[operator]
+            w *= factor(ob)  # type: ignore[operator]
         total += w
         for seat, mask in layout.items():
             for card in CardSet(mask & snap.unseen):
