@@ -71,8 +71,8 @@ class Part(NamedTuple):
     """A position of the walk: a suit, its unseen cards dealt there, and whether it is the suit's first
     part (which counts the known cards) and last part (after which the suit is complete)."""
 
-    suit: int
-    cards: int
+    in_suit: int
+    unseen: int
     first: bool
     last: bool
 
@@ -221,7 +221,7 @@ class LayoutGraph:
         self.parts = tuple(part for suit in WALK for part in self._parts(suit, weights))
         steps = [self._step(part, weights) for part in self.parts]
         #: The suit each position of the walk reads (layers, links and steps are by position).
-        self.suits = tuple(part.suit for part in self.parts)
+        self.suits = tuple(part.in_suit for part in self.parts)
         self.depth = len(self.parts)
         self.steps = tuple(step for step, _ in steps)
         self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
@@ -248,16 +248,16 @@ class LayoutGraph:
     def _key(self, part: Part) -> tuple[int, tuple[bool, ...], tuple[int, ...]]:
         """A part's unseen cards, the seats' voids there, and the known cards it counts (its suit's first part only)."""
         pos = self.position
-        void = tuple(pos.void(seat, part.suit) for seat in self.seats)
-        bases = tuple(holding_of(pos.known[seat], part.suit) if part.first else 0 for seat in self.seats)
-        return part.cards, void, bases
+        void = tuple(pos.void(seat, part.in_suit) for seat in self.seats)
+        bases = tuple(holding_of(pos.known[seat], part.in_suit) if part.first else 0 for seat in self.seats)
+        return part.unseen, void, bases
 
     def _parts(self, suit: int, weights: HoldingWeights | None) -> tuple[Part, ...]:
         """A suit's parts: the whole suit, or its honours then its spot cards when nothing reads the suit's
         holdings whole and that cuts the groups a state meets (each part's groups: at most 81 and 55)."""
         whole = Part(suit, self.position.unseen_in(suit), True, True)
         columns, filters, _ = self.plan.step_key(suit)
-        honours, spots = whole.cards & HONOUR_CARDS, whole.cards & ~HONOUR_CARDS
+        honours, spots = whole.unseen & HONOUR_CARDS, whole.unseen & ~HONOUR_CARDS
         if (not honours or not spots or filters or any(c.atoms and c.atoms[0] for c in columns)
                 or (weights and any(weights.table(seat, suit) is not None for seat in self.seats))):
             return (whole,)
@@ -267,7 +267,7 @@ class LayoutGraph:
         return parts if len(unique_rows(pairs)) >= SPLIT_FROM else (whole,)  # the whole suit's groups
 
     def _step(self, part: Part, weights: HoldingWeights | None) -> tuple[SuitStep, int]:
-        s = part.suit
+        s = part.in_suit
         cards, void, bases = self._key(part)
         if not len(assignments(cards, self.k, void)):
             raise InconsistentCardsError(f"no lawful layout: no concealed hand can take the unseen {Suit(s).name_long}")
@@ -285,8 +285,8 @@ class LayoutGraph:
         the range of their total (the last seat takes the rest), and what the later parts can give each."""
         pos, vac = self.position, self.vacancy
         rest = self.parts[p + 1:]
-        later = [sum(t.cards.bit_count() for t in rest if not pos.void(seat, t.suit)) for seat in self.seats]
-        dealt = sum(t.cards.bit_count() for t in self.parts[:p + 1])
+        later = [sum(t.unseen.bit_count() for t in rest if not pos.void(seat, t.in_suit)) for seat in self.seats]
+        dealt = sum(t.unseen.bit_count() for t in self.parts[:p + 1])
         lo = np.array([v - n for v, n in zip(vac[:-1], later[:-1])], dtype=np.int64)
         hi = np.array(vac[:-1], dtype=np.int64)
         return lo, hi, dealt - vac[-1], dealt - vac[-1] + later[-1], later
@@ -315,7 +315,7 @@ class LayoutGraph:
         combo = prev[src] + adds[grp]
         for col, top in self.tops:
             np.minimum(combo[:, col], top, out=combo[:, col])
-        suit, last = self.parts[p].suit, self.parts[p].last
+        suit, last = self.parts[p].in_suit, self.parts[p].last
         for col, (table, dead) in self._classes(suit) if last else ():  # shape prefixes replaced by their classes
             combo[:, col] = table[combo[:, col]]
         for col, op, value in self.plan.prunes:  # a sum that only grows has passed its bound for good
@@ -452,7 +452,7 @@ class LayoutGraph:
     def _group_extremes(self, p: int, targets: Sequence[Feature]) -> tuple[np.ndarray, np.ndarray]:
         """Each group's least and greatest value of each target in the part at position ``p`` (a group x
         target array each; the known cards count in the suit's first part)."""
-        step, (s, cards, first, _) = self.steps[p], self.parts[p]
+        step, (s, unseen, first, _) = self.steps[p], self.parts[p]
         k, groups = self.k, len(step.adds)
         lo = np.zeros((groups, len(targets)), dtype=np.int64)
         hi = np.zeros_like(lo)
@@ -462,7 +462,7 @@ class LayoutGraph:
             i = self.seats.index(t.seat)
             base = holding_of(self.position.known[t.seat], s) if first else 0
             if t.kind == Kind.LENGTH:  # a count of cards: the group's own key (the last seat's: the rest)
-                taken = step.adds[:, i] if i < k - 1 else cards.bit_count() - step.adds[:, :k - 1].sum(axis=1)
+                taken = step.adds[:, i] if i < k - 1 else unseen.bit_count() - step.adds[:, :k - 1].sum(axis=1)
                 lo[:, j] = hi[:, j] = taken + base.bit_count()
                 continue
             value = holding_values(t.kind, t.bit, step.masks[step.order, i] | base)

@@ -239,9 +239,9 @@ class LayoutSpace:
             by_holding = np.zeros(1 << 13, dtype=member_w.dtype)  # each sum is at most the total: it fits
             np.add.at(by_holding, masks[:, i], member_w)
             for b in range(13):
-                if part.cards >> b & 1:
+                if part.unseen >> b & 1:
                     held = int(by_holding[_WITH_CARD[b]].sum())
-                    holder.setdefault(CARDS[13 * part.suit + b], {})[seat] = Fraction(held, total)
+                    holder.setdefault(CARDS[13 * part.in_suit + b], {})[seat] = Fraction(held, total)
         return member_w
 
     def _suit_odds(self, s: int, total: int, holder: dict[Card, dict[Seat, Fraction]],

@@ -73,7 +73,7 @@ class Situation(NamedTuple):
     phase: Phase
     notrump: bool
     partner_winning: bool
-    suit: int
+    card_suit: int
     gone: int
     best: int | None
 
@@ -201,7 +201,7 @@ class Observation(NamedTuple):
     """One defender's card in a record: who, the situation, the holding it came from, the card, his whole hand
     then and the cards played before it (52-bit masks)."""
 
-    seat: Seat
+    defender: Seat
     situation: Situation
     holding: int
     card: Card

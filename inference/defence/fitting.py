@@ -51,7 +51,7 @@ class Seen(NamedTuple):
     context: str
     choice: Choice
     classes: int
-    cards: int
+    held: int
     suits: tuple[str, ...] = ()
     chosen: int = -1
     all_classes: int = 0
@@ -128,7 +128,7 @@ def _bits(model: DefenceModel, s: Seen) -> tuple[float, float, float]:
     """A card's bits under the model, uniform over the suit's cards held, uniform over their classes."""
     p = model.choice_probability(s.group, s.context, s.choice)
     if not s.suits:
-        return -math.log2(p), math.log2(s.cards), math.log2(s.classes) + math.log2(s.choice.size)
+        return -math.log2(p), math.log2(s.held), math.log2(s.classes) + math.log2(s.choice.size)
     rates = [model.rate(s.group, s.context, f) for f in s.suits]  # the suit chosen among those he could choose
     p *= rates[s.chosen] / sum(rates)
     return -math.log2(p), math.log2(s.all_cards), math.log2(s.all_classes) + math.log2(s.choice.size)

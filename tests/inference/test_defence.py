@@ -117,12 +117,12 @@ def test_observations_follow_the_play(deal: object, declarer: Seat, strain: Stra
     hands = [deal[s].mask for s in Seat]  # type: ignore[index]
     found = list(observations(hands, declarer, strain, play))
     assert len(found) == 26
-    assert found[0].situation.phase == Phase.OPENING_LEAD and found[0].seat == declarer.lho
+    assert found[0].situation.phase == Phase.OPENING_LEAD and found[0].defender == declarer.lho
     assert sum(o.situation.phase == Phase.OPENING_LEAD for o in found) == 1
     for o in found:
-        assert o.seat in (declarer.lho, declarer.rho)
+        assert o.defender in (declarer.lho, declarer.rho)
         assert o.holding >> (o.card.index % 13) & 1 and not o.situation.gone >> (o.card.index % 13) & 1
-        assert o.holding & ~(deal[o.seat].mask >> (13 * o.card.suit)) == 0  # type: ignore[index]
+        assert o.holding & ~(deal[o.defender].mask >> (13 * o.card.suit)) == 0  # type: ignore[index]
         assert (o.situation.phase == Phase.RUFF) <= (strain.trump == o.card.suit)
         choice = o.choice()
         assert choice.code in allowed(choice.key) and choice.within in allowed_within(choice.class_key)
