@@ -46,7 +46,7 @@ def splittable(state: PlayState) -> set[int]:
 
 
 @settings(max_examples=20, deadline=None)
-@given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), st.data())
+@given(deals(), st.sampled_from(list(Seat)), st.integers(10, 11), st.randoms(use_true_random=False), st.data())
 def test_parts_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                  data: st.DataObject) -> None:
     """Three concealed hands, every suit that can be split split: odds, counts, bounds and verdicts."""
