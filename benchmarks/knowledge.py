@@ -29,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from beforelead import tight_claims  # noqa: E402  (the one form of the true-hand claims)
 from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Seat  # noqa: E402
 from inference.halves import EVALUATION, corpus_files  # noqa: E402
@@ -61,18 +62,6 @@ def evaluation_records(corpus: str, n: int, seed: int) -> list[PlayRecord]:
     return out
 
 
-def tight(rec: PlayRecord) -> list[dict[str, str]]:
-    """One claim per defender: its true shape and HCP."""
-    out = []
-    for who, seat in (("LHO", rec.declarer.lho), ("RHO", rec.declarer.rho)):
-        hand = rec.deal[seat]
-        s, h, d, c = hand.shape
-        out.append(dict(name=f"{who} true", by=who, claim=f"spades({who}) == {s} && hearts({who}) == {h} && "
-                                                          f"diamonds({who}) == {d} && clubs({who}) == {c} && "
-                                                          f"hcp({who}) == {hand.hcp}"))
-    return out
-
-
 def state_for(rec: PlayRecord, auction: bool, model: bool, truth: bool, book: str) -> PlayState:
     """Declarer's state at the start of play with what the view hears."""
     state = PlayState(str(rec.deal[rec.declarer]), declarer=rec.declarer, contract=str(rec.contract),
@@ -81,7 +70,7 @@ def state_for(rec: PlayRecord, auction: bool, model: bool, truth: bool, book: st
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
                           explanations=rec.explanations)
     if truth:
-        state.add_inferences(tight(rec))
+        state.add_inferences(tight_claims(rec))
     return state
 
 
