@@ -19,14 +19,16 @@ The solver (:mod:`inference.solver`) decides which one answers.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, DealerError, Seat, Suit
+from dealer.errors import ImpossibleSpecError
 from dealer.exact import ExactDealer
-from dealer.expr import And, Compare, Const, Cond, Length, Pos
+from dealer.expr import Always, And, Compare, Const, Cond, HasCard, Length, Node, Pos
 from dealer.rng import RandomSource
+from dealer.sidecount import replace_nodes
 from dealer.spec import DealSpec, SeatSpec
 
 from .claims import Claim, Honours, Longest, Rank
@@ -48,7 +50,7 @@ def lawful_spec(position: Position, claim: Claim | None = None, holdings: Holdin
     the dealer cannot take it."""
     if claim is not None and any(isinstance(n, (Longest, Honours, Rank)) for n in claim.walk()):
         return None
-    conds: list[Cond] = [] if claim is None else [claim]
+    conds: list[Cond] = [] if claim is None else [_known_cards_read(position, claim)]
     for seat in position.concealed:
         for s in range(4):
             if position.void(seat, s):
@@ -56,9 +58,21 @@ def lawful_spec(position: Position, claim: Claim | None = None, holdings: Holdin
     predeals = {seat: (CardSet(position.known[seat]), Pos()) for seat in Seat if position.known[seat]}
     try:
         spec = DealSpec.from_conditions(conds, predeals)
+    except ImpossibleSpecError:  # no deal at all (a known card claimed by another seat): seen by the caller
+        raise
     except DealerError:  # a relation between seats, or anything the per-seat tables cannot deal exactly
         return None
     return spec if not holdings else _weighted(spec, holdings)
+
+
+def _known_cards_read(position: Position, claim: Claim) -> Cond:
+    """The claim with each test of a known card replaced by its truth (the dealer deals a known card once)."""
+    def swap(node: Node) -> Node | None:
+        if isinstance(node, HasCard) and any(position.known[s] >> node.card.index & 1 for s in Seat):
+            return Always(bool(position.known[node.seat] >> node.card.index & 1))
+        return None
+
+    return cast(Cond, replace_nodes(claim, swap))
 
 
 def _weighted(spec: DealSpec, holdings: HoldingWeights) -> DealSpec:
@@ -80,8 +94,28 @@ def _holding_weight(holdings: HoldingWeights, seat: Seat, suit: int, before: Any
     return weight
 
 
-def _dealer(position: Position, claim: Claim | None, holdings: HoldingWeights | None = None) -> ExactDealer | None:
-    spec = lawful_spec(position, claim, holdings)
+class _NoDeal:
+    """The dealer of a spec no deal satisfies (known statically): every count 0."""
+
+    is_empty = True
+
+    def count(self) -> int:
+        return 0
+
+    def distribution(self, seat: Seat | str, feature: str) -> dict[int | str, int]:
+        return {}
+
+    def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
+        raise InconsistentCardsError("no layout in this view: it is empty")
+
+
+def _dealer(position: Position, claim: Claim | None, holdings: HoldingWeights | None = None
+            ) -> ExactDealer | _NoDeal | None:
+    """The dealer of the lawful layouts where ``claim`` holds (None: it cannot take them)."""
+    try:
+        spec = lawful_spec(position, claim, holdings)
+    except ImpossibleSpecError:
+        return _NoDeal()
     if spec is None:
         return None
     try:
@@ -159,7 +193,7 @@ class DealerLayouts:
         return Fraction(found.count()) / Fraction(self.dealer.count())
 
     def odds(self) -> Odds:
-        """Exact odds, from the dealer's distributions and one count per unseen card and concealed seat."""
+        """Exact odds, from the dealer's distributions and one count per unseen card and concealed seat but one."""
         if self.empty:
             raise InconsistentCardsError("no layout in this view: it is empty")
         total = Fraction(self.dealer.count())
@@ -169,9 +203,13 @@ class DealerLayouts:
                for seat in self.seats}
         holder: dict[Card, dict[Seat, Fraction]] = {}
         for i in range(52):
-            if self.position.unseen >> i & 1:  # a seat void in the suit holds none of it
-                holder[CARDS[i]] = {seat: Fraction(0) if self.position.void(seat, CARDS[i].suit) else
-                                    self._share(position=self.position.with_card(CARDS[i], seat)) for seat in self.seats}
+            if self.position.unseen >> i & 1:  # a seat void in the suit holds none of it; the last, the rest
+                card = CARDS[i]
+                by = {seat: Fraction(0) if self.position.void(seat, card.suit) else
+                      self._share(position=self.position.with_card(card, seat)) for seat in self.seats[:-1]}
+                last = self.seats[-1]
+                by[last] = Fraction(0) if self.position.void(last, card.suit) else 1 - sum(by.values(), Fraction(0))
+                holder[card] = by
         split = {s: self._split(s, length) for s in range(4)}
         return Odds(self.support(), self.count(), holder, length, hcp, split)
 

@@ -18,7 +18,8 @@ A forward pass weighs the ways to reach each state; each final state gets its we
 read off it); a backward pass sums weights. Odds are read off the edges, sampling walks the suits
 choosing edges in proportion to their exact weight and then one of the group's card assignments in
 proportion to its own weight (integers only). Nothing is rejected. Past the graph's limit the lawful
-and agreement views come from the exact dealer (:class:`~inference.dealing.DealerLayouts`).
+and agreement views come from the exact dealer (:class:`~inference.dealing.DealerLayouts`), and the
+weighted view from a signed sum of the dealer's views (:class:`~inference.mixture.DealerMixture`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from .inferences import (
 )
 from .columns import plan
 from .dealing import DealerLayouts
+from .mixture import DealerMixture
 from .graph import LayoutGraph, sum_by
 from .odds import Odds
 from .sampling import Sampler
@@ -298,7 +300,7 @@ class LayoutSpace:
 
 
 #: The layouts of a view, from the layout graph or (past its limit) the exact dealer.
-Layouts = Union[LayoutSpace, DealerLayouts]
+Layouts = Union[LayoutSpace, DealerLayouts, DealerMixture]
 
 
 def layout_space(position: Position, inferences: Sequence[Inference], claims: Mapping[str, Sequence[Claim]],
@@ -311,7 +313,7 @@ def layout_space(position: Position, inferences: Sequence[Inference], claims: Ma
     agreement view, when the claims can all hold (the space is not empty) the conflict policy has
     nothing to decide; otherwise it decides, and the view is built on its claim. The solver
     (:class:`~inference.solver.Solver`) builds it on the layout graph, or past the graph's limit on
-    the exact dealer (lawful and agreement views, when the dealer can take the claims).
+    the exact dealer (when the dealer can take the claims; the weighted view as a sum of its terms).
     """
     v = view if isinstance(view, View) else View(view, parse_policy(policy), weights)
     parsed = {name: tuple(cs) for name, cs in claims.items()}
@@ -321,7 +323,13 @@ def layout_space(position: Position, inferences: Sequence[Inference], claims: Ma
         def graph() -> Layouts:
             return LayoutSpace(position, v, inferences, parsed, live)
 
-        return solver.answer(graph, lambda: DealerLayouts(position, None, v.holdings) if v.kind == "lawful" else None)
+        def dealer() -> Layouts:
+            if v.kind == "lawful":
+                return DealerLayouts(position, None, v.holdings)
+            singles, groups = _view_claims(v, inferences, parsed, live)
+            return DealerMixture(position, singles, groups, v.holdings)
+
+        return solver.answer(graph, dealer)
     units = agreement_units(inferences, parsed, live, v.policy, viewer)
     space = _agreement(solver, position, v, inferences, parsed, live, And(tuple(c for _, _, c in units)))
     if not space.empty or not units:

@@ -120,18 +120,3 @@ def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypat
         assert all(known[s] & deal[s].mask == known[s] for s in Seat)
         if view == "agreement":
             assert all(holds(c, {s: deal[s] for s in Seat}) for c in claims)
-
-
-def test_the_weighted_view_past_the_graphs_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The dealer weighs no claims: past the graph's limit the weighted view is refused, and nothing changes."""
-    import inference.kernel as kernel
-    import inference.solver as solver_module
-    from inference.errors import TooComplexError
-
-    monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
-    monkeypatch.setattr(solver_module, "_RECENT", {})
-    state = _opening_lead()
-    before = (state.ply, state.snapshot)
-    with pytest.raises(TooComplexError, match="over the limit of 10"):
-        state.layouts("weighted")
-    assert (state.ply, state.snapshot) == before
