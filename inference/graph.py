@@ -47,7 +47,7 @@ from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
 from .weights import HoldingWeights
 
-__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPLIT_FROM", "SPLIT_ROWS", "sum_by"]
+__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPLIT_FROM", "SPLIT_TAKERS", "sum_by"]
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
@@ -56,9 +56,9 @@ SPARSE_FROM = 20_000
 #: A suit is walked as its honours then its spot cards when its whole step has at least this many groups
 #: (and nothing reads its holdings whole): a state then meets at most 81 honour groups, not thousands.
 SPLIT_FROM = 256
-#: A suit whose unseen cards can be dealt in at most this many ways is walked whole, without a look at
-#: its parts (with two hands concealed, every suit).
-SPLIT_ROWS = 1 << 13
+#: A suit is looked at for parts only when at least this many concealed hands can take its cards (with
+#: two, every suit is walked whole: its groups are few, and the look cost a fifth of a mid-play build).
+SPLIT_TAKERS = 3
 #: The honours of a suit (A K Q J, as 13-bit positions): the cards with HCP.
 HONOUR_CARDS = 0b1111
 #: Joins of at most this many (state, group) pairs are formed whole and checked, not searched.
@@ -259,9 +259,8 @@ class LayoutGraph:
         """A suit's parts: the whole suit, or its honours then its spot cards when nothing reads the suit's
         holdings whole and that cuts the groups a state meets (each part's groups: at most 81 and 55)."""
         whole = Part(suit, self.position.unseen_in(suit), True, True)
-        takers = sum(not self.position.void(seat, suit) for seat in self.seats)
-        if takers ** whole.unseen.bit_count() <= SPLIT_ROWS:  # a cheap step whole: splitting cannot pay
-            return (whole,)
+        if sum(not self.position.void(seat, suit) for seat in self.seats) < SPLIT_TAKERS:
+            return (whole,)  # two hands share a suit in few groups: no look at its parts (it would cost)
         columns, filters, _ = self.plan.step_key(suit)
         honours, spots = whole.unseen & HONOUR_CARDS, whole.unseen & ~HONOUR_CARDS
         if (not honours or not spots or filters or any(c.atoms and c.atoms[0] for c in columns)

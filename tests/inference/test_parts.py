@@ -52,7 +52,7 @@ def test_parts_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: r
     """Three concealed hands, every suit that can be split split: odds, counts, bounds and verdicts."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(graph_module, "SPLIT_FROM", 0)
-        mp.setattr(graph_module, "SPLIT_ROWS", 0)
+        mp.setattr(graph_module, "SPLIT_TAKERS", 0)
         state = three_concealed(deal, declarer, tricks, rnd)
         text = data.draw(claim_texts(("LHO", "RHO", "partner"), list(CardSet(state.snapshot.unseen))))
         pos = state.snapshot.position()
