@@ -68,13 +68,17 @@ class View:
 
     ``weights`` replace the likelihoods of the tags in the weighted view; ``holdings``
     (:class:`~inference.weights.HoldingWeights`) weigh every layout, in any view, by the
-    concealed seats' dealt holdings (what a model of the defenders' play gives).
+    concealed seats' dealt holdings (what a model of the defenders' play gives). ``power`` raises
+    each layout's weight to that power: with 2, the view's count is the sum of the squared weights,
+    so ``count(weighted) ** 2 / (count(lawful) * count(power 2))`` is the share of the lawful
+    layouts the weighted view effectively keeps (its effective sample size over the number drawn).
     """
 
     kind: str = "lawful"
     policy: frozenset[Tag] = frozenset({Tag.CONSISTENT})
     weights: Mapping[Tag, Fraction] | None = None
     holdings: HoldingWeights | None = None
+    power: int = 1
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or self.kind not in VIEWS:
@@ -92,13 +96,23 @@ class View:
             object.__setattr__(self, "weights", weights)
         if self.holdings is not None and not isinstance(self.holdings, HoldingWeights):
             raise InvalidArgumentError(f"invalid holdings {shown(self.holdings)}: expected HoldingWeights")
+        check_int(self.power, "the power of the weights", InvalidArgumentError, lo=1, hi=4)
+
+    def weighing(self) -> HoldingWeights | None:
+        """The holding weights to the view's power."""
+        if self.holdings is None or self.power == 1:
+            return self.holdings
+        out = self.holdings
+        for _ in range(self.power - 1):
+            out = out.times(self.holdings)
+        return out
 
 
 def _view_claims(view: View, inferences: Sequence[Inference], claims: Mapping[str, Sequence[Claim]] | None,
                  states: Mapping[str, InferenceState] | None) -> tuple[list[tuple[Claim, Fraction, Fraction]],
                                                                         list[list[tuple[Claim, Fraction]]]]:
     """The weighted view's claims: (claim, weight if true, weight if false), and each group's (claim, weight)."""
-    weights = {**DEFAULT_WEIGHTS, **(view.weights or {})}  # a tag left out keeps its default
+    weights = {tag: w ** view.power for tag, w in {**DEFAULT_WEIGHTS, **(view.weights or {})}.items()}
     singles: list[tuple[Claim, Fraction, Fraction]] = []
     groups: dict[str, list[tuple[Claim, Fraction]]] = {}
     if view.kind != "weighted":
@@ -111,7 +125,7 @@ def _view_claims(view: View, inferences: Sequence[Inference], claims: Mapping[st
         if inf.group:
             groups.setdefault(inf.group, []).append((claim, weights[inf.tag]))
         elif inf.weight is not None:  # a measured likelihood ratio (inference.auction): true vs false
-            singles.append((claim, Fraction(inf.weight).limit_denominator(10 ** 6), Fraction(1)))
+            singles.append((claim, Fraction(inf.weight).limit_denominator(10 ** 6) ** view.power, Fraction(1)))
         else:
             singles.append((claim, weights[inf.tag], weights[Tag.INCONSISTENT]))
     return singles, [members + [(And(()), weights[Tag.INCONSISTENT])] for members in groups.values()]
@@ -177,7 +191,7 @@ class LayoutSpace:
         # with two hands concealed, their exact HCP in the state cost no state (the second's is the rest
         # of the first's) and give the HCP odds off the final states; with three, a pass gives them
         exact = [Feature.hcp(seat) for seat in self.seats] if self.k == 2 else []
-        self.graph = LayoutGraph(plan(position, filter_claim, read, exact), view.holdings)
+        self.graph = LayoutGraph(plan(position, filter_claim, read, exact), view.weighing())
         self.final_weight, self.scale = _final_weights(self.graph, singles, groups)
         self.flow = self.graph.flow(self.final_weight)
         self.total_scaled: int = self.flow.total
@@ -325,9 +339,9 @@ def layout_space(position: Position, inferences: Sequence[Inference], claims: Ma
 
         def dealer() -> Layouts:
             if v.kind == "lawful":
-                return DealerLayouts(position, None, v.holdings)
+                return DealerLayouts(position, None, v.weighing())
             singles, groups = _view_claims(v, inferences, parsed, live)
-            return DealerMixture(position, singles, groups, v.holdings)
+            return DealerMixture(position, singles, groups, v.weighing())
 
         return solver.answer(graph, dealer)
     units = agreement_units(inferences, parsed, live, v.policy, viewer)
@@ -344,4 +358,4 @@ def _agreement(solver: Solver, position: Position, view: View, inferences: Seque
     def graph() -> Layouts:
         return LayoutSpace(position, view, inferences, parsed, live, claim)
 
-    return solver.answer(graph, lambda: DealerLayouts(position, claim, view.holdings))
+    return solver.answer(graph, lambda: DealerLayouts(position, claim, view.weighing()))

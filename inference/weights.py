@@ -175,18 +175,15 @@ class HoldingWeights:
         return Fraction(1) if found is None else Fraction(int(found[0][holding]), found[1])
 
     def times(self, other: "HoldingWeights") -> "HoldingWeights":
-        """Both sets of weights at once (their product where both weigh a pair)."""
-        merged: dict[tuple[Seat, int], WeightTable] = {}
-        for source in (self, other):
-            for (seat, suit), (num, den) in source._tables.items():
-                before = merged.get((seat, suit))
-                merged[(seat, suit)] = _product(before, num, den)
-        return HoldingWeights(merged)
-
-
-def _product(before: "WeightTable | None", num: np.ndarray, den: int) -> WeightTable:
-    values: dict[int | str, int | Fraction] = {h: Fraction(int(num[h]), den) for h in range(8192)}
-    if before is None:
-        return values
-    assert isinstance(before, dict)
-    return {h: v * before[h] for h, v in values.items()}
+        """Both sets of weights at once (their product where both weigh a pair), numerators times numerators
+        (int64 while the products fit, Python integers beyond) over the product of the denominators."""
+        merged = dict(self._tables)
+        for key, (num, den) in other._tables.items():
+            before = merged.get(key)
+            if before is None:
+                merged[key] = (num, den)
+                continue
+            top = int(before[0].max(initial=0)) * int(num.max(initial=0))
+            dtype: Any = np.int64 if top < 2 ** 62 else object
+            merged[key] = (before[0].astype(dtype) * num.astype(dtype), before[1] * den)
+        return HoldingWeights.from_arrays(merged)

@@ -144,3 +144,26 @@ def test_too_many_terms_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TooComplexError, match="4 dealer terms, over the limit of 3"):
         expand([(claim, Fraction(1), Fraction(1, 2))] * 2, [])
     assert len(expand([(claim, Fraction(1), Fraction(1, 2))], [])[1]) == 2
+
+
+def test_power_two_sums_each_layouts_squared_weight() -> None:
+    """``View(power=2)``: the count is the sum over every lawful layout of its weight squared (holding weights
+    on both defenders times a claim's tag weight), by brute force; power 1, the plain sum; power 0 refused."""
+    from inference.claims import parse_claim
+    from inference.errors import InvalidArgumentError
+    from tests.inference.test_inferences import holds
+    from tests.inference.test_weights import brute_force
+
+    state = PlayState("SQ SJ HQ HJ DK CK C3", declarer="S", contract="NT", dummy="SA SK HA HK DA CA C2",
+                      leader="S", voids={"W": "C"}, defence_model=None,  # sampling_state's, the evidence off
+                      played={"W": "HT H9 DQ DJ ST S6", "E": "H8 H7 CQ CJ DT S5",
+                              "N": "S4 S3 D5 D4 C7 C6", "S": "S2 D3 D2 CT C5 C4"})
+    text = "spades(W) >= 2 && hcp(W) >= 3"
+    state.add_inference(dict(name="W", by="W", claim=text, tag="unspecified"))
+    claim = parse_claim(text, viewer="S")
+    hw, reference = sampling_weights()
+    exp = brute_force(state, reference, lambda hands: Fraction(1, 2) if holds(claim, hands) else Fraction(1, 20))
+    assert state.layouts(View("weighted", holdings=hw)).count() == sum(w for _, w in exp.weights)
+    assert state.layouts(View("weighted", holdings=hw, power=2)).count() == sum(w * w for _, w in exp.weights)
+    with pytest.raises(InvalidArgumentError, match="power"):
+        View("weighted", power=0)
