@@ -41,7 +41,8 @@ from .arguments import (
 )
 from .claims import Claim
 from .contract import Contract, Strain
-from .defence.evidence import DefenceEvidence, defence_evidence
+from .defence.evidence import DefenceEvidence, defence_evidence, defenders_cards
+from .defence.reading import Reading, strongest_reading
 from .errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
 from .events import Snapshot, Update, agree, possessive, relative_name
 from .inferences import Inference, InferenceState, StatusChange, Tag
@@ -410,13 +411,33 @@ class PlayState:
         """The defenders' cards so far as per-holding weights (empty when no model is set)."""
         if self._defence is None:
             return HoldingWeights()
+        tricks, visible = self._defence_inputs()
+        return self._defence.weights(tricks, self.declarer, self.strain, self._stack[0].played, visible)
+
+    def reading(self) -> "Reading | None":
+        """What the last card says most strongly under the defence model, when it is a defender's (else None)."""
+        tricks, visible = self._defence_inputs()
+        if self._defence is None or not tricks:
+            return None
+        before = self._stack[0].played
+        gone = before[0] | before[1] | before[2] | before[3]
+        last = None
+        for last in defenders_cards(tricks, self.declarer, self.strain, not gone, gone):
+            pass
+        if last is None or last[:2] != tricks[-1].cards[-1]:
+            return None
+        seat, card, situation, played = last
+        free = ~(visible | played) >> (13 * int(card.suit)) & 0x1FFF
+        return strongest_reading(self._defence, seat, card, situation, free)
+
+    def _defence_inputs(self) -> "tuple[tuple[Trick, ...], int]":
+        """The tricks so far (the one in progress last) and the dealt cards of the hands the viewer sees."""
         snap = self.snapshot
-        tricks = snap.tricks + ((snap.current,) if snap.current.cards else ())
         visible = 0
         for seat in range(4):
             if snap.remaining[seat] >= 0:
                 visible |= snap.remaining[seat] | snap.played[seat]
-        return self._defence.weights(tricks, self.declarer, self.strain, self._stack[0].played, visible)
+        return snap.tricks + ((snap.current,) if snap.current.cards else ()), visible
 
     def _parsed_claims(self, inf: Inference) -> tuple[Claim, ...]:
         """The inference's claims, parsed once (the layouts module reads them through here)."""

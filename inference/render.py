@@ -59,14 +59,17 @@ def render_change(change: Change, names: SeatNames) -> str:
             f"({arithmetic(change.quantity, who, change.new)})\n      because {change.reason}")
 
 
-def render_update(update: Update, names: SeatNames) -> str:
-    """An event and every bound it changed, with reasons."""
+def render_update(update: Update, names: SeatNames, evidence: str | None = None) -> str:
+    """An event and every bound it changed, with reasons; ``evidence``: what the card says most strongly
+    under the defence model (:meth:`~inference.play.PlayState.reading`)."""
     lines = [update.event]
     if not update.changes and not update.statuses:
         lines.append("  (no bound changes)")
     lines += [render_change(c, names) for c in update.changes]
     for sc in update.statuses:
         lines.append(f"  inference {sc.name!r}: {sc.old} -> {sc.new}\n      because {sc.reason}")
+    if evidence:
+        lines.append(f"  evidence: {evidence}")
     return "\n".join(lines)
 
 

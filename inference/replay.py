@@ -34,15 +34,16 @@ class Step:
     bounds: Bounds
 
 
-def replay_record(record: PlayRecord, viewer: Seat | None = None, book: "str | None" = None
-                  ) -> Iterator[tuple[PlayState, Step]]:
+def replay_record(record: PlayRecord, viewer: Seat | None = None, book: "str | None" = None,
+                  defence_model: object = "default") -> Iterator[tuple[PlayState, Step]]:
     """Replay ``record`` from ``viewer`` (default: declarer); yields (state, step) after each card.
 
     ``book``: read the record's auction with this bidding book before the lead (its event comes
-    first in the first card's step).
+    first in the first card's step). ``defence_model``: as :class:`~inference.play.PlayState` takes it.
     """
     view = record.declarer if viewer is None else viewer
-    state = PlayState(record.deal[view], declarer=record.declarer, contract=record.contract, viewer=view)
+    state = PlayState(record.deal[view], declarer=record.declarer, contract=record.contract, viewer=view,
+                      defence_model=defence_model)
     auction = state.add_auction(record.dealer, record.calls, book=book, vulnerability=record.vulnerable,
                                 explanations=record.explanations) if book and record.calls and record.dealer is not None else None
     for n, card in enumerate(record.play):

@@ -526,8 +526,9 @@ def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Ch
     return out
 
 
-def run_scenario(path: str | Path) -> ScenarioRun:
-    """Replay a scenario file and check every expectation."""
+def run_scenario(path: str | Path, defence_model: object = "default") -> ScenarioRun:
+    """Replay a scenario file and check every expectation (``defence_model`` as
+    :class:`~inference.play.PlayState` takes it)."""
     p = Path(path)
     text = read_scenario_text(p)
     scenario = parse_scenario(text, str(p))
@@ -535,7 +536,7 @@ def run_scenario(path: str | Path) -> ScenarioRun:
     run: ScenarioRun | None = None
     seen: set[str] = set()
     adds = by_after([*scenario.inference, *scenario.lead, *([scenario.auction] if scenario.auction else [])])
-    for label, state, update in scenario_events(scenario, str(p), text):
+    for label, state, update in scenario_events(scenario, str(p), text, defence_model):
         if run is None:
             run = ScenarioRun(scenario, str(p), state)
         if update is not None:

@@ -117,6 +117,8 @@ def _step(state: PlayState, event: Update, group: Sequence[Update], ply: int) ->
                            "kind": inf.kind, "claim": inf.claim, "tag": inf.tag.value, "status": st.status.value,
                            "level": st.level, "in_force": (inf.claim, *inf.fallbacks)[st.level], "note": st.note})
     changed = [sc.as_dict() for u in group for sc in u.statuses]
+    reading = state.reading() if event.card is not None else None
+    evidence = reading.text() if reading is not None else None
     trick = snap.current
     last = snap.tricks[-1] if snap.tricks and not trick.cards else None
     shown = last if last is not None else trick
@@ -141,7 +143,8 @@ def _step(state: PlayState, event: Update, group: Sequence[Update], ply: int) ->
         "odds": odds,
         "inferences": inferences,
         "changed": changed,
-        "narration": [render_update(u, state) for u in group],
+        "narration": [render_update(u, state, evidence if u is event else None) for u in group],
+        "evidence": evidence,
     }
 
 
@@ -205,8 +208,10 @@ def _header(state: PlayState, title: str) -> dict[str, Any]:
 
 
 def record_page(record: PlayRecord, viewer: Seat | None = None,
-                claims: "Sequence[Sequence[str]] | None" = None, book: "str | None" = None) -> dict[str, Any]:
-    """The viewer's data for a played record, from ``viewer`` (default: declarer).
+                claims: "Sequence[Sequence[str]] | None" = None, book: "str | None" = None,
+                defence_model: object = "default") -> dict[str, Any]:
+    """The viewer's data for a played record, from ``viewer`` (default: declarer); ``defence_model`` (as
+    :class:`~inference.play.PlayState` takes it) gives each defender's card its evidence line.
 
     ``book``: read the auction with this bidding book (:mod:`inference.auction`): each call shows the
     claims it gives, and the claims are in force from the start of the play. ``claims``: instead, the
@@ -225,7 +230,7 @@ def record_page(record: PlayRecord, viewer: Seat | None = None,
         claims = [[f"{inf.claim} ({inf.tag.value.removeprefix('agreement-')}; {c.source})" for inf in c.inferences]
                   for c in reading.calls]
     state = None
-    for state, _ in replay_record(record, viewer, book=book):
+    for state, _ in replay_record(record, viewer, book=book, defence_model=defence_model):
         pass
     if state is None:
         raise InconsistentCardsError(f"{record.label}: no card was played")

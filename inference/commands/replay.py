@@ -6,7 +6,7 @@ is a scenario or a PBN/LIN file::
     {"board": "7" | null, "record": 1 | null, "event": "1.3", "trick": 1, "seat": "E", "card": "H5",
      "bounds": {"W": {"S": [lo, hi], "H": ..., "D": ..., "C": ..., "HCP": [lo, hi]}, "E": {...}},
      "changes": [{"seat", "quantity", "old", "new", "reason"}, ...],
-     "statuses": [{"inference", "old", "new", "reason"}, ...]}
+     "statuses": [{"inference", "old", "new", "reason"}, ...], "evidence": "E's SJ: ..." | null}
 
 ``board`` and ``record`` (the record's 1-based position in the file) are null for a scenario;
 ``event`` is the card's place, ``trick.card``, as scenarios name it. ``changes`` and ``statuses``
@@ -14,7 +14,9 @@ are what the card changed and what the events after it and before the next card 
 tabled after the opening lead, the inferences and leads a scenario reads there): the lines the
 text output prints under the card. The first row's ``statuses`` start with those set before the
 lead (the auction, read with ``--book``). ``bounds`` are the lawful bounds of the concealed seats after
-all of them, as the next card is about to be played.
+all of them, as the next card is about to be played. ``evidence`` is what a defender's card says most
+strongly under the defence model (``--defence-model``; :mod:`inference.defence.reading`), the text's
+``evidence:`` line; null for declarer's side's cards and with ``--defence-model none``.
 
 With several files or a folder (or ``--summary``), ``--json`` prints one summary object instead
 (:meth:`inference.bulk.Summary.as_json` and ``seconds``).
@@ -33,7 +35,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dealer import Seat
 
 from ..errors import InvalidArgumentError
-from .options import Subparsers, add_book, add_file, add_json, add_record, add_seat, add_workers
+from .options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_record, add_seat, add_workers,
+                      defence_model)
 
 if TYPE_CHECKING:
     from ..bulk import Summary
@@ -42,7 +45,22 @@ if TYPE_CHECKING:
 __all__ = ["ROW_KEYS", "register", "replay_rows", "run_replay"]
 
 #: The keys of every ``--json`` row, whatever the input.
-ROW_KEYS = ("board", "record", "event", "trick", "seat", "card", "bounds", "changes", "statuses")
+ROW_KEYS = ("board", "record", "event", "trick", "seat", "card", "bounds", "changes", "statuses", "evidence")
+
+
+def card_evidence(state: PlayState) -> dict[int, str]:
+    """What each defender's card of ``state``'s play says most strongly, by the card's ply, read as the next
+    card is about to be played (dummy tabled after the lead), as the text and the rows print it."""
+    out: dict[int, str] = {}
+    card = 0
+    for ply in range(1, state.ply + 1):
+        then = state.at(ply)
+        if then.snapshot.update.card is not None:
+            card = ply
+        reading = then.reading() if card else None
+        if reading is not None:
+            out[card] = reading.text()
+    return out
 
 
 def replay_rows(state: PlayState, board: str | None = None, record: int | None = None) -> list[dict[str, Any]]:
@@ -53,6 +71,7 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
     """
     rows: list[dict[str, Any]] = []
     before: list[dict[str, str]] = []
+    evidence = card_evidence(state)
     for ply in range(1, state.ply + 1):
         then = state.at(ply)
         update = then.snapshot.update
@@ -61,7 +80,8 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
             card_no = len(then.snapshot.current.cards) or 4
             rows.append({"board": board, "record": record, "event": f"{update.trick}.{card_no}",
                          "trick": update.trick, "seat": update.seat.name, "card": str(update.card),
-                         "bounds": {}, "changes": [], "statuses": [] if rows else before})
+                         "bounds": {}, "changes": [], "statuses": [] if rows else before,
+                         "evidence": evidence.get(ply)})
         elif not rows:
             before += [sc.as_dict() for sc in update.statuses]
             continue
@@ -94,10 +114,12 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
             lines.append(f"{rec.label}: {rec.contract} by {rec.declarer.name_long}; viewer {view.name_long}"
                          + (f" ({rec.quirk})" if rec.quirk else ""))
         state = None
-        for state, step in replay_record(rec, view, book=args.book):
+        for state, step in replay_record(rec, view, book=args.book, defence_model=defence_model(args)):
             if not args.json:
+                reading = state.reading()
                 for update in step.updates:
-                    lines.append(render_update(update, state))
+                    evidence = reading.text() if reading is not None and update.card is not None else None
+                    lines.append(render_update(update, state, evidence))
         if args.json and state is not None:
             lines += [json.dumps(row) for row in replay_rows(state, rec.board, rec.index)]
         elif state is not None:
@@ -169,15 +191,17 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
     from ..render import render_bounds, render_update
     from ..scenario import run_scenario
 
-    run = run_scenario(path)
+    run = run_scenario(path, defence_model(args))
     state = run.state
     lines = []
     if args.json:
         lines += [json.dumps(row) for row in replay_rows(state)]
     else:
         lines.append(f"{run.scenario.title}  [{path}]")
+        evidence = card_evidence(state)
+        plies = {id(state.at(p).snapshot.update): p for p in range(1, state.ply + 1)}
         for label, update in run.updates:
-            lines.append(render_update(update, state))
+            lines.append(render_update(update, state, evidence.get(plies.get(id(update), 0))))
         lines.append("bounds at the end:")
         lines.append(render_bounds(state.bounds(), state))
         passed = sum(c.ok for c in run.checks)
@@ -205,6 +229,7 @@ def register(sub: Subparsers) -> None:
     )
     add_file(p, "a scenario, a PBN/LIN file, or several files and folders (summary)", many=True)
     add_book(p)
+    add_defence_model(p)
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")

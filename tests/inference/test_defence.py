@@ -323,3 +323,75 @@ def test_the_switch_in_the_protocol_and_the_commands(tmp_path: Path) -> None:
     bad = subprocess.run([*run, "--defence-model", str(tmp_path / "missing.json")], capture_output=True, text=True,
                          cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "missing.json" in bad.stderr
+
+
+def hashed_factor(situation: Situation, holding: int, position: int) -> Fraction:
+    """An arbitrary model: a fixed pseudo-random probability per (holding, position), some of them 0."""
+    return Fraction(random.Random(holding * 13 + position).randrange(4), 3)
+
+
+@given(st.integers(0, 51), st.integers(0, 0x1FFF))
+@settings(max_examples=60, deadline=None)
+def test_the_strongest_reading_is_the_largest_ratio(index: int, free: int) -> None:
+    """Brute force over every pair of holdings one card apart, at most three cards long: the reading's ratio
+    is the largest either way, and its holdings' factors give it exactly."""
+    from itertools import combinations
+    from math import log
+
+    from inference.defence.reading import LONGEST_SHOWN, strongest_reading
+
+    evidence = DefenceEvidence(hashed_factor, bits=None)
+    card = Card.from_index(index)
+    situation = Situation(Phase.FOURTH, False, False, int(card.suit), 0, None)
+    position = index % 13
+    spare = [1 << b for b in range(13) if (free & ~(1 << position)) >> b & 1]
+    best = 0.0
+    for n in range(LONGEST_SHOWN - 1):
+        for more in combinations(spare, n):
+            short = 1 << position | sum(more)
+            p = hashed_factor(situation, short, position)
+            for x in spare:
+                q = hashed_factor(situation, short | x, position)
+                if p and q and not short & x:
+                    best = max(best, abs(log(q / p)))
+    reading = strongest_reading(evidence, Seat.E, card, situation, free)
+    if best == 0:
+        assert reading is None
+        return
+    assert reading is not None and abs(abs(log(reading.ratio)) - best) < 1e-9
+    assert reading.longer == reading.shorter | (reading.longer & ~reading.shorter)
+    assert (reading.longer & ~reading.shorter).bit_count() == 1 and reading.shorter >> position & 1
+    assert reading.ratio == hashed_factor(situation, reading.longer, position) / hashed_factor(
+        situation, reading.shorter, position)
+
+
+def test_restricted_choice_in_the_narration_and_the_commands(tmp_path: Path) -> None:
+    """East's queen under the ace: "from SQ 2 times as likely as from SQJ" (equal cards played alike); the
+    replay prints an evidence line for defenders' cards with the model on, none with ``--defence-model none``;
+    the viewer's steps carry it."""
+    context = f"{Phase.SECOND.value}|suit|-"
+    model = DefenceModel({"human": {f"{context}|in2": {"top": 40, "bottom": 40}}})
+    state = PlayState("2..34.", declarer="S", contract="4H", dummy="A4..2.", leader="N", won=(10, 0),
+                      played={"N": "K.AKQJ.AKQ9.A", "E": "T.T98.JT87.KQ", "S": "9765.4.65.JT9",
+                              "W": "3.32..8765432"}, defence_model=DefenceEvidence(model, bits=None))
+    state.play("SA")
+    assert state.reading() is None  # dummy's card says nothing
+    state.play("SQ")
+    reading = state.reading()
+    assert reading is not None and reading.text() == "E's SQ: from SQ 2 times as likely as from SQJ"
+    assert PlayState("AKQ2.KJ3.Q87.A54", declarer="S", contract="3NT", defence_model=None).reading() is None
+    run = [sys.executable, "-m", "inference.commands", "replay", str(EXAMPLE), "--record", "1"]
+    on = subprocess.run(run, capture_output=True, text=True, cwd=ROOT)
+    off = subprocess.run([*run, "--defence-model", "none"], capture_output=True, text=True, cwd=ROOT)
+    assert on.returncode == off.returncode == 0, on.stderr + off.stderr
+    lines = [line for line in on.stdout.splitlines() if line.startswith("  evidence: ")]
+    assert lines and all(line.split(": ")[1].split("'s ")[0] in ("E", "W") for line in lines)
+    assert "evidence: " not in off.stdout
+    from inference.records import PlayRecord, read_records
+    from inference.viewer import record_page
+
+    record = next(read_records(EXAMPLE, record=1))
+    assert isinstance(record, PlayRecord)
+    steps = record_page(record)["steps"]
+    assert [s["evidence"] for s in steps if s["evidence"]] == [line.removeprefix("  evidence: ") for line in lines]
+    assert not any(s["evidence"] for s in record_page(record, defence_model=None)["steps"])

@@ -96,7 +96,8 @@ def check_rows_against_text(rows: list[dict], text: str) -> None:
     for row, (_, _, _, block) in zip(rows, blocks):
         assert list(row) == list(ROW_KEYS)
         shown = [line for line in block.splitlines() if re.match(r"  \S", line) and "(no bound changes)" not in line]
-        assert len(shown) == len(row["changes"]) + len(row["statuses"])
+        assert len(shown) == len(row["changes"]) + len(row["statuses"]) + bool(row["evidence"])
+        assert (f"  evidence: {row['evidence']}" in block.splitlines()) == bool(row["evidence"])
         for item in row["changes"] + row["statuses"]:
             assert item["reason"] in block or item.get("quantity") == "located"
         last = {(c["seat"], c["quantity"]): c["new"] for c in row["changes"]}
