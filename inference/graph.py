@@ -556,14 +556,42 @@ class LayoutGraph:
         row's value at position ``start + j``; the positions past them add 0): a pass from the flow's
         forward sums at ``start``, carrying per state the weight of each total so far, closed by the
         backward sums."""
+        if flow.exact_python:
+            return self._packed_distribution(values, flow, start)
         top = sum(int(v.max(initial=0)) for v in values)
-        dtype: Any = object if flow.exact_python else np.int64
+        dtype: Any = np.int64
         ways = np.zeros((len(self.layers[start]), top + 1), dtype=dtype)
         ways[:, 0] = flow.forward[start]
         for j, v in enumerate(values):
             ways = self._convolve(start + j, ways, v, dtype)
         by_value = (ways * flow.backward[start + len(values)][:, None]).sum(axis=0)
         return [int(x) for x in by_value]
+
+    def _packed_distribution(self, values: Sequence[np.ndarray], flow: Flow, start: int) -> list[int]:
+        """:meth:`sum_distribution` on the exact path: each state's weights by total packed into one Python
+        integer, a total every ``slot`` bits (wider than any weight met, so no slot carries into the next),
+        so an edge's shift of its source's totals by its rows' values is one product of integers
+        (Kronecker substitution), not one product per total."""
+        stop = start + len(values)
+        widest = max(int(x).bit_length() for layer in flow.forward[start:stop + 1] for x in layer.tolist() + [0])
+        slot = max(widest, int(flow.total).bit_length()) + 1
+        packed = np.array([int(x) for x in flow.forward[start]] + [0], dtype=object)[:-1]
+        top = 0
+        for j, v in enumerate(values):
+            step, (src, grp, dst) = self.steps[start + j], self.links[start + j]
+            width = int(v.max(initial=0)) + 1
+            top += width - 1
+            by_key = sum_by(step.group * width + v, step.weight, len(step.adds) * width)
+            poly = [0] * len(step.adds)
+            for key in np.flatnonzero(by_key).tolist():
+                poly[key // width] += int(by_key[key]) << (key % width * slot)
+            product = packed[src] * np.array(poly + [0], dtype=object)[:-1][grp]
+            packed = np.array([0] * (len(self.layers[start + j + 1]) + 1), dtype=object)[:-1]
+            np.add.at(packed, dst, product)
+        ends = flow.backward[stop].tolist()
+        total = sum(int(a) * int(b) for a, b in zip(packed.tolist(), ends) if a and b)
+        mask = (1 << slot) - 1
+        return [total >> (k * slot) & mask for k in range(top + 1)]
 
     def pair_distribution(self, p: int, codes: tuple[np.ndarray, np.ndarray], flow: Flow) -> list[int]:
         """The weight of the layouts for each total ``0, 1, ...`` of a value of the groups at positions ``p``
