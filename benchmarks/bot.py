@@ -12,7 +12,11 @@ passed before anyone opened, taken in turn from each source folder (files in nam
 played at several tables is taken once). Each is played in its recorded contract by its recorded
 declarer; the recorded opening lead is made, then the defenders defend double dummy, giving standard
 count among double-dummy-equal cards when following to declarer's leads
-(:class:`inference.bot.AgreementDefence`). Without the corpus: deals from the exact dealer with a fixed
+(:class:`inference.bot.AgreementDefence`); with ``--defence model`` they choose among double-dummy-equal
+cards as a model of real defenders does (:class:`inference.bot.ModelDefence`; fit it on the evaluation
+half, ``kibitz defence CORPUS --half evaluation --model eval.json``, so that it is not declarer's own
+model, and pass ``--defence-model eval.json``), with ``--defence random`` at random (seeded by the deal
+and the position, so the views stay paired); then declarer reads no lead or count signals. Without the corpus: deals from the exact dealer with a fixed
 seed, 3NT by the North-South hand with more HCP, no auction.
 
 Declarer plays each deal four times: sampling ``n`` layouts a decision from the lawful, the agreement
@@ -23,7 +27,9 @@ view of a deal. Prints mean tricks, paired differences from the lawful view with
 approximation over deals), the share of the lawful-to-omniscient gap each view recovers (95% interval
 from a seeded paired bootstrap), and per decision: the tricks each view's choices lost double dummy,
 and at the first card where a view chose differently from the lawful view, which choice was right
-double dummy. ``--views lawful,reseeded`` plays the lawful view twice, the second time with another seed:
+double dummy. ``--views`` may add ``unweighted`` (the weighted view without the defence model: the
+auction alone) and ``true`` (declarer told each defender's true suit lengths and HCP once dummy is down:
+what any inference about lengths and HCP could win). ``--views lawful,reseeded`` plays the lawful view twice, the second time with another seed:
 the noise floor, what the samples alone change (``--report main.jsonl control.jsonl`` joins the rows).
 """
 
@@ -53,6 +59,12 @@ from inference.records import PlayRecord, read_records  # noqa: E402
 
 VIEWS = ("lawful", "agreement", "weighted")
 ALL = (*VIEWS, "omniscient")
+#: More declarers (``--views``): the weighted view without the defence model (the auction alone), and the
+#: declarer who knows each defender's true suit lengths and HCP (the agreement view on those claims).
+UNWEIGHTED, TRUE = "unweighted", "true"
+#: The defenders (``--defence``): signals by stated agreements, or double dummy choosing among equal cards by a
+#: model of real defenders (``--defence-model``), or at random.
+DEFENCES = ("agreement", "model", "random")
 #: The noise floor: the lawful view again with another seed (``--views lawful,reseeded``). What it changes
 #: against the lawful view is what 30 samples a decision change by chance.
 RESEEDED = "reseeded"
@@ -164,9 +176,59 @@ def _one(value: int) -> Any:
     return np.array([value])
 
 
+class TrueHands:
+    """A card reader that tells declarer each defender's true suit lengths and HCP once dummy is down."""
+
+    def __init__(self, deal: Deal, declarer: Seat) -> None:
+        self.deal, self.declarer = deal, declarer
+
+    def after_lead(self, state: Any, lead: Card) -> None:
+        claims = []
+        for who, seat in (("LHO", self.declarer.lho), ("RHO", self.declarer.rho)):
+            hand = self.deal[seat]
+            s, h, d, c = hand.shape
+            claims.append(dict(name=f"{who} true hand", by=who, claim=f"spades({who}) == {s} && hearts({who}) == {h} "
+                               f"&& diamonds({who}) == {d} && clubs({who}) == {c} && hcp({who}) == {hand.hcp}"))
+        state.add_inferences(claims)
+
+    def after_trick(self, state: Any) -> None:
+        """Nothing more to read."""
+
+
+def kept_share(state: Any) -> float:
+    """The share of the lawful layouts the weighted view effectively keeps: ``(sum w)**2 / (N * sum w**2)``
+    over every lawful layout, exactly (``n`` layouts drawn with these weights from the lawful view would
+    have an effective sample size of ``n`` times it)."""
+    from inference.layouts import View
+
+    try:
+        first, second = state.layouts("weighted").count(), state.layouts(View("weighted", power=2)).count()
+        return float(first * first / (state.layouts("lawful").count() * second))
+    except Exception:  # a view that cannot be built is counted by the bot's fallbacks
+        return float("nan")
+
+
+_MODELS: dict[str, Any] = {}
+
+
+def _defence(job: Job, solver: Any, lead: Any, carding: Any, opening: Card | None) -> Any:
+    """The job's defenders, fresh for one view (every view meets the same choices: seeded by the deal)."""
+    from inference.bot import AgreementDefence, ModelDefence
+    from inference.defence.model import load_model
+
+    kind = job.get("defence", "agreement")
+    if kind == "agreement":
+        return AgreementDefence(lead, carding, solver, opening=opening)
+    model = None
+    if kind == "model":
+        name = job.get("defence_model") or "default"
+        model = _MODELS.get(name) or _MODELS.setdefault(name, load_model(name))
+    return ModelDefence(model, solver, opening=opening, seed=job["index"])
+
+
 def play_one(job: Job) -> dict[str, object]:
     """Play one deal in every view; returns tricks, card sequences, per-decision losses and seconds per view."""
-    from inference.bot import AgreementDefence, CardReader, DoubleDummy, HeardAuction, play_deal
+    from inference.bot import CardReader, DoubleDummy, HeardAuction, play_deal
     from inference.leads import load_carding_agreement, load_lead_agreement
 
     deal = Deal.from_pbn(job["pbn"])
@@ -184,13 +246,23 @@ def play_one(job: Job) -> dict[str, object]:
                               "nt": contract.strain.trump is None}
     row["claims"], row["consistent"], row["false"] = auction_truth(job, declarer, deal, job["book"])
     views = tuple(job.get("views") or ALL)
+    signals = job.get("defence", "agreement") == "agreement"  # the readings of leads and count, when they hold
     for view in views:
         start = time.perf_counter()
-        reader = CardReader(lead if contract.strain.trump is None else None, carding, auction=heard)
-        result = play_deal(deal, declarer, contract, AgreementDefence(lead, carding, solver, opening=opening),
-                           n=job["n"], seed=1000 * job["index"] + (view == RESEEDED),
-                           view="lawful" if view in ("omniscient", RESEEDED) else view,
-                           solver=solver, reader=reader, tricks=0 if view == "omniscient" else job["tricks"])
+        reader: Any = CardReader(lead if contract.strain.trump is None and signals else None,
+                                 carding if signals else None, auction=heard)
+        if view == TRUE:
+            reader = TrueHands(deal, declarer)
+        plays = {"omniscient": "lawful", RESEEDED: "lawful", UNWEIGHTED: "weighted", TRUE: "agreement"}
+        shares: list[float] = []
+        result = play_deal(deal, declarer, contract, _defence(job, solver, lead, carding, opening),
+                           n=job["n"], seed=1000 * job["index"] + (view == RESEEDED), view=plays.get(view, view),
+                           solver=solver, reader=reader, tricks=0 if view == "omniscient" else job["tricks"],
+                           defence_model=None if view == UNWEIGHTED else job.get("declarer_model") or "default",
+                           on_decision=(lambda st: shares.append(kept_share(st))) if plays.get(view, view) == "weighted"
+                           else None)
+        if shares:
+            row[f"{view} kept"] = statistics.median(shares)
         row[view] = result.declarer_tricks
         row[f"{view} fallbacks"] = result.fallbacks
         row[f"{view} s"] = time.perf_counter() - start
@@ -257,7 +329,7 @@ def report(rows: list[dict[str, object]], header: str) -> None:
     def col(key: str) -> list[int]:
         return [int(r[key]) for r in rows]  # type: ignore[call-overload]
 
-    shown = [v for v in (*ALL, RESEEDED) if all(v in r for r in rows)]
+    shown = [v for v in (*ALL, UNWEIGHTED, TRUE, RESEEDED) if all(v in r for r in rows)]
     lawful, ceiling = col("lawful"), col("omniscient") if "omniscient" in shown else None
     print(header)
     print()
@@ -295,12 +367,20 @@ def report(rows: list[dict[str, object]], header: str) -> None:
         print(f"| {view} | {len(d)} of {len(rows)} | {better} / {len(d) - better - worse} / {worse} | {average} |")
     claims, consistent, false = sum(col("claims")), sum(col("consistent")), sum(col("false"))
     wrong_deals = sum(int(r["false"]) > 0 for r in rows)  # type: ignore[call-overload]
-    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in VIEWS[1:] if v in shown}
+    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in (*VIEWS[1:], UNWEIGHTED, TRUE) if v in shown}
     print()
     print(f"The auctions gave {claims} claims about the defenders ({claims / len(rows):.1f} a deal), {consistent} "
           f"tagged agreement-consistent; {false} of those were false on the real hand ({wrong_deals} deals: there "
           f"the agreement view excludes the real layout). Decisions that fell back to the lawful view: "
           + ", ".join(f"{v} {k}" for v, k in fallbacks.items()) + ".")
+    for view in shown:
+        kept = [float(r[f"{view} kept"]) for r in rows if f"{view} kept" in r]  # type: ignore[arg-type]
+        kept = [k for k in kept if k == k]
+        if kept:
+            print(f"The {view} view keeps effectively {statistics.median(kept):.1%} of the lawful layouts (median over "
+                  f"deals of each deal's median decision; 10th percentile {sorted(kept)[len(kept) // 10]:.1%}): "
+                  f"n layouts drawn from the lawful view and weighed would have an effective sample size "
+                  f"((sum w)^2 / sum w^2) of n times that.")
     nt = sum(bool(r["nt"]) for r in rows)
     sources: dict[str, int] = {}
     for r in rows:
@@ -320,7 +400,17 @@ def main() -> None:
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--json", metavar="OUT", help="also write every deal's row (JSON lines, as each deal finishes) to OUT")
     ap.add_argument("--views", default=",".join(ALL),
-                    help=f"the views to play, comma-separated, of {', '.join((*ALL, RESEEDED))} (lawful is needed)")
+                    help=f"the views to play, comma-separated, of {', '.join((*ALL, UNWEIGHTED, TRUE, RESEEDED))} "
+                         "(lawful is needed)")
+    ap.add_argument("--defence", choices=DEFENCES, default="agreement",
+                    help="the defenders: count signals by stated agreements (default), or double dummy choosing among "
+                         "equal cards by --defence-model, or at random (seeded by the deal and the position)")
+    ap.add_argument("--defence-model", default="default", metavar="M",
+                    help="the defenders' model with --defence model (a file; fit one on the evaluation half with "
+                         "kibitz defence CORPUS --half evaluation)")
+    ap.add_argument("--resume", metavar="ROWS",
+                    help="with --json ROWS: play only the deals not already in ROWS and append theirs (a long run "
+                         "continued in several sittings; the tables then cover every row)")
     ap.add_argument("--report", metavar="ROWS", nargs="+",
                     help="print the tables from --json files of rows instead of playing (rows of several runs, "
                          "e.g. one with --views lawful,reseeded, are joined by deal; deals missing from one are left out)")
@@ -339,31 +429,42 @@ def main() -> None:
         report(saved, f"# Kibitz bot benchmark, rows of {' + '.join(args.report)}: {len(saved)} deals")
         return
     views = tuple(v.strip() for v in args.views.split(",") if v.strip())
-    unknown = [v for v in views if v not in (*ALL, RESEEDED)]
+    known = (*ALL, UNWEIGHTED, TRUE, RESEEDED)
+    unknown = [v for v in views if v not in known]
     if unknown or "lawful" not in views:
-        ap.error(f"--views {args.views!r}: expected lawful and any of {', '.join((*ALL, RESEEDED))}")
+        ap.error(f"--views {args.views!r}: expected lawful and any of {', '.join(known)}")
     from tqdm import tqdm
 
     corpus = Path(args.corpus)
     jobs = corpus_jobs(args.deals, corpus) if corpus.is_dir() else []
     jobs += dealer_jobs(args.deals - len(jobs), len(jobs)) if len(jobs) < args.deals else []
     for job in jobs:
-        job.update(n=args.n, tricks=args.tricks, book=args.book, views=views)
+        job.update(n=args.n, tricks=args.tricks, book=args.book, views=views, defence=args.defence,
+                   defence_model=args.defence_model)
+    done: list[dict[str, Any]] = []
+    if args.resume:
+        if args.json != args.resume:
+            ap.error("--resume ROWS needs --json ROWS (the same file: its rows are kept and new ones appended)")
+        with open(args.resume, encoding="utf-8") as f:
+            done = [json.loads(line) for line in f if line.strip()]
+        have = {int(r["index"]) for r in done}
+        jobs = [j for j in jobs if j["index"] not in have]
     start = time.perf_counter()
-    out = open(args.json, "w", encoding="utf-8") if args.json else None  # rows as they finish: a stopped run keeps them
+    out = open(args.json, "a" if args.resume else "w", encoding="utf-8") if args.json else None  # a stopped run keeps rows
 
     def write(row: dict[str, object]) -> None:
         if out is not None:
             out.write(json.dumps(row) + "\n")
             out.flush()
 
-    rows = play_all(jobs, args.jobs, args.scheduler, tqdm(total=len(jobs), desc="deals", file=sys.stderr), write)
+    rows = done + play_all(jobs, args.jobs, args.scheduler, tqdm(total=len(jobs), desc="deals", file=sys.stderr), write)
+    rows.sort(key=lambda r: int(r["index"]))  # type: ignore[call-overload]
     elapsed = time.perf_counter() - start
     if out is not None:
         out.close()
     report(rows, f"# Kibitz bot benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
                  f"Python {platform.python_version()}; {len(rows)} deals, book {args.book}, {args.n} layouts a "
-                 f"decision, {args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
+                 f"decision, {args.defence} defence, {args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
 
 
 if __name__ == "__main__":

@@ -14,15 +14,17 @@ The solver is the optional extra ``kibitz[bot]`` (``pip install 'kibitz[bot]'``,
 endplay); without it, :class:`DoubleDummy` raises :class:`~inference.errors.BotUnavailableError`.
 Everything else here is pure Kibitz.
 
-Defenders come in two kinds: :class:`RecordedDefence` plays a record's cards while the play
+Defenders come in three kinds: :class:`RecordedDefence` plays a record's cards while the play
 follows the record and double-dummy defence after; :class:`AgreementDefence` leads and signals by stated agreements (its
-carding is read back by :class:`CardReader`, which turns leads and count signals into inferences).
+carding is read back by :class:`CardReader`, which turns leads and count signals into inferences);
+:class:`ModelDefence` plays double-dummy best cards, choosing among them as a model of real defenders does.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable, Iterator, Protocol, Sequence
 
 import numpy as np
@@ -31,6 +33,8 @@ from dealer import CARDS, Card, CardSet, Deal, Rank, Seat, Suit
 from dealer.suit import RANK_CHARS
 
 from .contract import Contract, Strain
+from .defence.cards import situation_of
+from .defence.model import DefenceModel
 from .errors import BotUnavailableError, InferenceError, InvalidArgumentError, InvalidBoardError
 from .inferences import Tag
 from .layouts import VIEWS
@@ -39,7 +43,7 @@ from .play import PlayState
 from .trick import Trick, irregularity, legal_cards, trick_winner
 
 __all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "Defence",
-           "RecordedDefence", "AgreementDefence", "CardReader", "HeardAuction", "GameHistory", "PlayedCard", "DealResult",
+           "RecordedDefence", "AgreementDefence", "ModelDefence", "CardReader", "HeardAuction", "GameHistory", "PlayedCard", "DealResult",
            "play_deal", "opening_lead"]
 
 _SUIT = 0x1FFF
@@ -366,6 +370,52 @@ class AgreementDefence:
         return min(right, key=lambda c: int(c.rank)) if right else max(best, key=tie_key)
 
 
+class ModelDefence:
+    """Double-dummy defenders who choose among the double-dummy best cards as real defenders do.
+
+    Each best card weighs its probability under ``model`` (a
+    :class:`~inference.defence.model.DefenceModel`: the card from its holding in its situation, times on
+    a lead or a discard the rate of a suit like it, :meth:`~inference.defence.model.DefenceModel.card_evidence`);
+    ``model=None`` weighs them alike (the robustness defence). The draw's generator is seeded by ``seed``,
+    the card's number and the seat, so every view of a deal meets the same choices in the same positions.
+    The opening lead is ``opening`` when given (a record's lead), else chosen the same way among every
+    legal card's double-dummy best.
+    """
+
+    def __init__(self, model: "DefenceModel | None", solver: DoubleDummy, *, opening: Card | None = None,
+                 seed: int = 0, group: str = "human") -> None:
+        self.model, self.solver, self.opening, self.seed, self.group = model, solver, opening, seed, group
+
+    def card(self, table: Table, seat: Seat, history: GameHistory) -> Card:
+        if not history.cards and self.opening is not None and table.hands[seat] & self.opening.bit:
+            return self.opening
+        best = sorted(_dd_best(self.solver, table, _legal_at(table, seat)), key=lambda c: c.index)
+        if len(best) == 1:
+            return best[0]
+        weights = [self._weight(table, seat, history, c) for c in best]
+        rng = random.Random(f"{self.seed}/{len(history.cards)}/{int(seat)}")
+        if not any(weights):
+            return rng.choice(best)
+        pick = Fraction(rng.random()) * sum(weights)
+        for card, w in zip(best, weights):
+            pick -= w
+            if pick < 0:
+                return card
+        return best[-1]
+
+    def _weight(self, table: Table, seat: Seat, history: GameHistory, card: Card) -> Fraction:
+        if self.model is None:
+            return Fraction(1)
+        before = [c for _, _, c in history.cards]
+        trick = list(table.trick)
+        seats = [Seat((int(table.leader) + i) % 4) for i in range(len(trick))]
+        suit = int(card.suit)
+        gone = sum(c.bit for c in before if int(c.suit) == suit) >> (13 * suit)  # the suit's cards played so far
+        situation = situation_of(trick, seats, seat, card, table.strain, not before)._replace(gone=gone)
+        holding = table.hands[seat] >> (13 * suit) & _SUIT  # what it holds now (the trick's cards are its own)
+        return self.model.card_evidence(situation, holding, card.index % 13, self.group)
+
+
 def _signal_cards(history: GameHistory, seat: Seat, suit: Suit) -> list[Card]:
     """The cards ``seat`` has played following suit in ``suit`` to completed tricks declarer's side led,
     without winning them: what :class:`CardReader` reads as count."""
@@ -477,13 +527,15 @@ class DealResult:
 def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence: Defence, *, n: int = 100,
               seed: int = 0, view: str = "lawful", solver: DoubleDummy | None = None, reader: CardReader | None = None,
               on_card: Callable[[PlayedCard], None] | None = None,
-              tricks: int = 13, defence_model: object = "default") -> DealResult:
+              tricks: int = 13, defence_model: object = "default",
+              on_decision: Callable[[PlayState], None] | None = None) -> DealResult:
     """Play ``deal`` out: declarer's side by :func:`choose_card` from ``view``, the defenders by ``defence``.
 
     Each of declarer's decisions samples with seed ``seed`` + the card's number, so runs repeat
     exactly. After ``tricks`` tricks the rest is played double dummy by both sides (13: all by the
-    bot). ``on_card`` is called after every card (progress, printing). ``defence_model``: what weighs the
-    weighted view by the defenders' cards (:class:`~inference.play.PlayState`; None: nothing).
+    bot). ``on_card`` is called after every card (progress, printing), ``on_decision`` with declarer's state
+    before each of the bot's choices (measures). ``defence_model``: what weighs the weighted view by the
+    defenders' cards (:class:`~inference.play.PlayState`; None: nothing).
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidArgumentError(f"invalid seed {seed!r}: expected an integer >= 0")
@@ -511,6 +563,8 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
         elif number > tricks:
             card = max(_dd_best(solver, table, _legal_at(table, seat)), key=tie_key)
         else:
+            if on_decision is not None:
+                on_decision(state)
             decision = choose_card(state, n=n, seed=seed + k, view=view, solver=solver)
             card = decision.card
             fallbacks += bool(decision.note)

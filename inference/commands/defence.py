@@ -33,6 +33,9 @@ def register(sub: Subparsers) -> None:
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_json(p, "the scores")
     p.add_argument("--model", metavar="OUT.json", help="also write the fitted model")
+    p.add_argument("--half", choices=("calibration", "evaluation"), default="calibration",
+                   help="the half to fit on (default calibration, scored on the evaluation half; evaluation: a "
+                        "model of the defenders a declarer is judged against, scored on the calibration half)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr (default: when stderr is a terminal)")
     add_workers(p)
@@ -51,7 +54,9 @@ def run_defence(args: argparse.Namespace, out: TextIO) -> int:
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     command = "kibitz defence " + " ".join(Path(f).name or f for f in args.file)
-    fitted = fit(args.file, progress=show, jobs=args.jobs, scheduler=args.scheduler, command=command)
+    if args.half != "calibration":
+        command += f" --half {args.half}"
+    fitted = fit(args.file, progress=show, jobs=args.jobs, scheduler=args.scheduler, command=command, half=args.half)
     if args.model:
         fitted.model.save(args.model)
     if args.json:
@@ -70,7 +75,8 @@ def format_scores(fitted: "Fitted") -> str:
     """The scores as a text table: bits a card on the evaluation half."""
     lines = [f"{fitted.records:,} records read ({fitted.errors} unreadable); alpha {fitted.model.alpha} "
              f"(validation bits a card: " + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.alphas.items()) + ")", "",
-             "bits a card on the evaluation half (95% interval, bootstrapped by record)",
+             f"bits a card on the {'calibration' if 'evaluation' in fitted.model.provenance.get('fitted on', '') else 'evaluation'}"
+             " half (95% interval, bootstrapped by record)",
              f"{'':16} {'cards':>8}  {'model':24} {'uniform over cards':24} {'uniform over classes':24}"]
 
     def row(name: str, s: "Score") -> None:

@@ -25,8 +25,8 @@ from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import RecordError
-from ..halves import CALIBRATION, CorpusFile, corpus_files
+from ..errors import InvalidArgumentError, RecordError
+from ..halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
 from ..records import PlayRecord, read_records
 from .cards import CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature
 from .model import DefenceModel
@@ -171,7 +171,7 @@ def score(model: DefenceModel, records: Sequence[Sequence[Seen]], keep: Any = No
 
 @dataclass(frozen=True)
 class Fitted:
-    """A fitted model and its scores on the evaluation half (overall, per phase, per group)."""
+    """A fitted model and its scores on the other half (the evaluation half, unless fitted there)."""
 
     model: DefenceModel
     records: int
@@ -198,8 +198,15 @@ def corpus_digest(files: Sequence[Path]) -> str:
 
 
 def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1, scheduler: str | None = None,
-        command: str = "") -> Fitted:
-    """Fit the defence model on the calibration half of the records under ``paths``; score it on the evaluation half."""
+        command: str = "", half: str = CALIBRATION) -> Fitted:
+    """Fit the defence model on the calibration half of the records under ``paths``; score it on the evaluation half.
+
+    ``half="evaluation"`` fits it on the evaluation half instead (a model of the defenders a declarer is
+    judged against, not declarer's own: the bot benchmark's defence) and scores it on the calibration
+    half; the smoothing is still the one chosen on the calibration half's validation part.
+    """
+    if half not in HALVES:
+        raise InvalidArgumentError(f"invalid half {half!r}: expected {' or '.join(HALVES)}")
     work = corpus_files(paths)
     bar: Any = None
     if progress:
@@ -221,7 +228,10 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     best = min(ALPHAS, key=lambda a: (alphas[str(a)], a))
     provenance = {"command": command, "corpus": corpus_digest([w.path for w in work]),
                   "split": work[0].halves.digest() if work else "", "records": sum(t.records for t in tallies),
-                  "alpha chosen on": "the calibration half's validation part"}
+                  "alpha chosen on": "the calibration half's validation part", "fitted on": f"the {half} half"}
+    if half == EVALUATION:
+        training, evaluation = evaluation, training + validation  # fitted on one half, scored on the other
+        validation = []
     model = DefenceModel(_counts(training + validation), best, provenance)
     phases = {}
     for phase in sorted({s.context.split("|")[0] for r in evaluation for s in r}):

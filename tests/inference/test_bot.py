@@ -237,3 +237,53 @@ def test_readings_are_not_added_when_the_defence_model_weighs_the_cards() -> Non
     play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
               view="weighted", solver=solver, reader=reader, tricks=4)
     assert not any(r.startswith(("lead ", "count ")) for r in reader.read)
+
+
+class TopCards:
+    """A stand-in model: a card weighs 1 when it is the top of its holding, else 0."""
+
+    def card_evidence(self, situation: Any, holding: int, position: int, group: str = "human") -> Any:
+        from fractions import Fraction
+
+        return Fraction(int(position == (holding & -holding).bit_length() - 1))
+
+
+@needs_solver
+def test_model_defence_plays_the_double_dummy_best_as_the_model_weighs() -> None:
+    """Every defender's card is double-dummy best and, under a model that weighs only the top card of each holding,
+    the top of its suit when one of the best is; the draw is seeded by the deal and the position (the same run twice, the same play); with
+    no model, any double-dummy best card."""
+    from inference.bot import ModelDefence
+
+    rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
+    solver = DoubleDummy()
+    for model in (TopCards(), None):
+        plays = []
+        for _ in range(2):
+            result = play_deal(rec.deal, rec.declarer, rec.contract, ModelDefence(model, solver, seed=5),  # type: ignore[arg-type]
+                               n=4, seed=3, solver=solver, tricks=0, defence_model=None)
+            plays.append([p.card for p in result.cards])
+        assert plays[0] == plays[1]
+        hands = list(rec.deal.masks)
+        trick: list[tuple[Seat, Card]] = []
+        leader = rec.declarer.lho
+        for card in plays[0]:
+            seat = Seat((int(leader) + len(trick)) % 4)
+            if seat in (rec.declarer.lho, rec.declarer.rho):
+                held = tuple(h | sum(c.bit for s, c in trick if s == i) for i, h in enumerate(hands))
+                scores = solver.solve([Table(held, leader, tuple(c for _, c in trick), rec.contract.strain)])[0]
+                legal = legal_cards(hands[seat], trick[0][1].suit if trick else None)
+                best = [c for c in legal if scores[c] == max(scores.values())]
+                assert card in best
+
+                def top(c: Card) -> bool:
+                    holding = hands[seat] >> (13 * int(c.suit)) & 0x1FFF
+                    return c.index % 13 == (holding & -holding).bit_length() - 1
+
+                if model is not None and any(top(c) for c in best):
+                    assert top(card)
+            hands[seat] &= ~card.bit
+            trick.append((seat, card))
+            if len(trick) == 4:
+                leader = trick_winner(trick, rec.contract.strain)
+                trick = []

@@ -224,6 +224,13 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     assert chosen == leads_and_discards > 0
     assert first.overall.cards == per_record * (12 - cal)
     assert set(first.model.counts) == {"human", "robot"}
+    other = fit([root], half=EVALUATION)  # the other way round: fitted on the evaluation half, scored on the rest
+    assert other.model.provenance["fitted on"] == "the evaluation half" != first.model.provenance["fitted on"]
+    assert other.overall.cards == per_record * cal and other.model.alpha == first.model.alpha
+    assert sum(n for t in other.model.counts.values() for k, v in t.items() if "|suit " not in k
+               for n in v.values()) == 2 * per_record * (12 - cal)
+    with pytest.raises(InvalidArgumentError, match="invalid half 'both'"):
+        fit([root], half="both")
 
 
 def test_the_command(tmp_path: Path) -> None:
