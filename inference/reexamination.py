@@ -21,14 +21,13 @@ from dealer import Card, Seat
 from .claims import Claim
 from .position import Position
 from .solver import support_bounds
-from .errors import InconsistentCardsError
 from .events import Change, Snapshot
 from .inferences import (
     DEFAULT_POLICY, DependencyGraph, Inference, InferenceState, Status, StatusChange, Tag, agreement_claim,
     evaluate_statuses,
     parse_policy,
 )
-from .lawful import Bounds, SeatBounds
+from .lawful import Bounds
 
 __all__ = ["CLAIMS_KEPT", "Event", "StatusKeeper"]
 

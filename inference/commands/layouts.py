@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import InvalidArgumentError
 from .options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
                       add_record, add_seat, add_seed, add_view, defence_model)
 

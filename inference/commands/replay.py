@@ -32,8 +32,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from dealer import Seat
-
 from ..errors import InvalidArgumentError
 from .options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_record, add_seat, add_workers,
                       defence_model)

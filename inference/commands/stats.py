@@ -67,7 +67,7 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     from dealer import ImpossibleSpecError, InvalidDealError
     from dealer.exact import ExactDealer
     from dealer.rng import make_rng
-    from dealer.stats import Tally, compare, tabulate, tabulate_masks
+    from dealer.stats import Tally, compare, tabulate_masks
 
     from .inputs import load_script
 

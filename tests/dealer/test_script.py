@@ -5,14 +5,13 @@ from __future__ import annotations
 import io
 import itertools
 import re
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from dealer import D, Deal, Seat, SpecSyntaxError, Suit, UnsupportedSpecError
+from dealer import Deal, Seat, SpecSyntaxError, Suit, UnsupportedSpecError
 from dealer.evaluate import evaluate, imps, score
 from dealer.exact import ExactDealer
 from dealer.expr import HandCount, Ternary, Truth

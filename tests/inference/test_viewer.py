@@ -24,7 +24,7 @@ from inference.play import PlayState
 from inference.records import PlayRecord, read_records
 from inference.replay import replay_record
 from inference.scenario import run_scenario
-from inference.viewer import auction_calls, play_steps, record_page, scenario_page
+from inference.viewer import auction_calls, record_page, scenario_page
 from inference.viewer_page import embedded_data, index_html, page_html, page_name
 from tests.inference.commands.helpers import run
 

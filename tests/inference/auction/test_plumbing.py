@@ -3,7 +3,6 @@ command, kibitz replay --book and kibitz rules."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 

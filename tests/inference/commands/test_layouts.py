@@ -12,7 +12,6 @@ import pytest
 
 from dealer import Card, Deal, Seat
 from inference.contract import Strain
-from inference.layouts import layout_space
 from inference.play import PlayState
 from tests.inference.commands.helpers import run
 from tests.inference.helpers import random_play

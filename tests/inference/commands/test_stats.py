@@ -6,7 +6,6 @@ import importlib.util
 import json
 from pathlib import Path
 
-import pytest
 
 from inference.commands.stats import TABLE_KEYS
 from tests.inference.commands.helpers import run
