@@ -16,12 +16,13 @@ the functions, so ``kibitz --help`` does not pay for it.
 from __future__ import annotations
 
 import logging
+import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from .errors import InvalidArgumentError
 
-__all__ = ["HTTP", "task_keys", "connect", "run_map"]
+__all__ = ["HTTP", "task_keys", "connect", "run_map", "run_files"]
 
 #: The scheduler's small HTTP server (health, metrics; no dashboard) on a free loopback port, not 8787.
 HTTP = {"dashboard_address": "127.0.0.1:0"}
@@ -111,3 +112,19 @@ def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: 
     finally:
         client.cancel([f for f in futures if not f.done()])
     return [results[k] for k in range(len(items))]
+
+
+def run_files(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: int = 1,
+              scheduler: str | None = None, name: str = "kibitz", progress: str | None = None) -> list[Result]:
+    """:func:`run_map` over a corpus's files, with a progress bar on standard error labelled ``progress``
+    (None: no bar), one step a file."""
+    bar: Any = None
+    if progress is not None:
+        from tqdm import tqdm
+        bar = tqdm(total=len(items), unit="file", desc=progress, file=sys.stderr)
+    try:
+        return run_map(function, items, jobs=jobs, scheduler=scheduler, name=name,
+                       on_result=None if bar is None else lambda k, r: bar.update(1))
+    finally:
+        if bar is not None:
+            bar.close()

@@ -18,7 +18,6 @@ read by :func:`inference.auction.measures.load_measures`).
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -202,18 +201,10 @@ def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progr
     if half is not None and half not in HALVES:
         raise InvalidArgumentError(f"unknown half {half!r} (expected one of {', '.join(HALVES)})")
     work = [FileWork(f, the_book, half) for f in corpus_files(paths)]
-    bar: Any = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(work), unit="file", desc=f"rules {the_book.name}", file=sys.stderr)
-    try:
-        from ..distributed import run_map  # in this process for one job and no scheduler
+    from ..distributed import run_files  # in this process for one job and no scheduler
 
-        tallies = run_map(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",
-                          on_result=None if bar is None else lambda k, t: bar.update(1))
-    finally:
-        if bar is not None:
-            bar.close()
+    tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",
+                        progress=f"rules {the_book.name}" if progress else None)
     seen: Seen = defaultdict(lambda: defaultdict(list))
     coverage: dict[tuple[str, bool], Coverage] = defaultdict(Coverage)
     for tally in tallies:  # in file order: the same lists, in the same order, as one pass

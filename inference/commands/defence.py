@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_file, add_json, add_workers
+from .options import Subparsers, add_file, add_json, add_progress, add_workers, progress_wanted
 
 if TYPE_CHECKING:
     from ..defence.fitting import Fitted, Score
@@ -36,8 +35,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--half", choices=("calibration", "evaluation"), default="calibration",
                    help="the half to fit on (default calibration, scored on the evaluation half; evaluation: a "
                         "model of the defenders a declarer is judged against, scored on the calibration half)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="a progress bar on stderr (default: when stderr is a terminal)")
+    add_progress(p)
     add_workers(p)
     p.set_defaults(handler=run_defence)
 
@@ -52,7 +50,7 @@ def run_defence(args: argparse.Namespace, out: TextIO) -> int:
     for f in args.file:
         if not Path(f).exists():
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    show = progress_wanted(args)
     command = "kibitz defence " + " ".join(Path(f).name or f for f in args.file)
     if args.half != "calibration":
         command += f" --half {args.half}"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Callable, TextIO, TypeAlias
 
 __all__ = [
@@ -58,6 +59,8 @@ __all__ = [
     "add_limit",
     "add_book",
     "add_defence_model",
+    "add_progress",
+    "progress_wanted",
     "defence_model",
     "add_workers",
 ]
@@ -218,6 +221,18 @@ def defence_model(args: argparse.Namespace) -> str | None:
     """The ``--defence-model`` option as ``PlayState`` takes it (None for 'none')."""
     given: str | None = getattr(args, "defence_model", "default")
     return None if given in (None, "none") else given
+
+
+def add_progress(p: argparse.ArgumentParser, when: str = "") -> None:
+    """``--progress`` / ``--no-progress``: a progress bar on standard error (default: when it is a terminal)."""
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=f"a progress bar on stderr{when} (default: when stderr is a terminal)")
+
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    """Whether to show the progress bar: ``--progress``, ``--no-progress``, else when stderr is a terminal."""
+    given: bool | None = args.progress
+    return given if given is not None else sys.stderr.isatty()
 
 
 def add_workers(p: argparse.ArgumentParser) -> None:

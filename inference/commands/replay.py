@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import InvalidArgumentError
-from .options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_record, add_seat, add_workers,
-                      defence_model)
+from .options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_progress, add_record, add_seat,
+                      add_workers, defence_model, progress_wanted)
 
 if TYPE_CHECKING:
     from ..bulk import Summary
@@ -141,7 +141,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     files = record_files(paths)
     if not files:
         raise InvalidArgumentError(f"no PBN or LIN files in {', '.join(map(repr, paths))}")
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    show = progress_wanted(args)
     bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, file=sys.stderr,
                disable=not show, dynamic_ncols=True)
     sizes = {f: f.stat().st_size for f in files}
@@ -232,8 +232,7 @@ def register(sub: Subparsers) -> None:
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")
     add_workers(p)
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="a progress bar on stderr during a summary (default: when stderr is a terminal)")
+    add_progress(p, " during a summary")
     add_record(p, "every record in the file")
     add_seat(p)
     add_json(p, "the replay (one object per card; a summary: one object)")

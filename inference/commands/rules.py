@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_book, add_file, add_json, add_workers
+from .options import Subparsers, add_book, add_file, add_json, add_progress, add_workers, progress_wanted
 
 if TYPE_CHECKING:
     from ..auction.calibration import Calibration
@@ -37,8 +36,7 @@ def register(sub: Subparsers) -> None:
                    help="also write the figures in the form a book ships with (data/auction/<book>.calibration.json)")
     p.add_argument("--half", choices=("calibration", "evaluation"),
                    help="only the records of this half of the corpus's split (default: every record)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="a progress bar on stderr (default: when stderr is a terminal)")
+    add_progress(p)
     add_workers(p)
     p.set_defaults(handler=run_rules)
 
@@ -55,7 +53,7 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
     for f in args.file:
         if not Path(f).exists():
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    show = progress_wanted(args)
     result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler, half=args.half)
     if args.calibration:
         import datetime

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -208,18 +207,10 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     if half not in HALVES:
         raise InvalidArgumentError(f"invalid half {half!r}: expected {' or '.join(HALVES)}")
     work = corpus_files(paths)
-    bar: Any = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(work), unit="file", desc="defence", file=sys.stderr)
-    try:
-        from ..distributed import run_map
+    from ..distributed import run_files
 
-        tallies = run_map(tally_file, work, jobs=jobs, scheduler=scheduler, name="defence",
-                          on_result=None if bar is None else lambda k, t: bar.update(1))
-    finally:
-        if bar is not None:
-            bar.close()
+    tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="defence",
+                        progress="defence" if progress else None)
     training = [r for t in tallies for r in t.training]
     validation = [r for t in tallies for r in t.validation]
     evaluation = [r for t in tallies for r in t.evaluation]
