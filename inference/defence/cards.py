@@ -27,14 +27,14 @@ Choice(key='n1', code='0', bucket=1, within='top', inner=1, size=2)
 from __future__ import annotations
 
 from enum import Enum
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from dealer import Card, Seat
 
 from ..contract import Strain
 from ..trick import trick_winner
 
-__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "situation_of", "CHOOSES_SUIT",
+__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of", "CHOOSES_SUIT",
            "suit_feature", "candidate_suits"]
 
 _SUIT = 0x1FFF
@@ -219,25 +219,38 @@ class Observation(NamedTuple):
         return code_of(self.way, self.holding, 1 << (self.card.index % 13), s.gone, s.best)
 
 
-def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Sequence[Card]) -> Iterator[Observation]:
-    """Every defender's card of a legal play, in order (``hands``: the dealt hands as 52-bit masks, N E S W)."""
-    left = list(hands)
-    played = 0
+def defenders_situations(tricks: Iterable[Sequence[tuple[Seat, Card]]], declarer: Seat, strain: Strain,
+                         first_trick: bool, gone_before: int = 0) -> Iterator[tuple[Seat, Card, Situation, int]]:
+    """Every defender's card of ``tricks`` (each its (seat, card) in order; completed ones, then any in
+    progress), with its situation and every card played before it (a 52-bit mask). ``first_trick``: whether
+    the first is the hand's first trick (its lead the opening lead); ``gone_before``: the cards played before."""
+    played = gone_before
+    for t, trick in enumerate(tricks):
+        cards = [c for _, c in trick]
+        seats = [s for s, _ in trick]
+        for j, (seat, card) in enumerate(trick):
+            if seat not in (declarer, declarer.partner):
+                situation = situation_of(cards[:j], seats[:j], seat, card, strain, first_trick and t == 0)
+                yield seat, card, situation._replace(gone=played >> (13 * int(card.suit)) & _SUIT), played
+            played |= card.bit
+
+
+def play_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> Iterator[list[tuple[Seat, Card]]]:
+    """A legal play's tricks as (seat, card) in order, from the opening lead (declarer's LHO)."""
     leader = declarer.lho
     for start in range(0, len(play), 4):
-        trick = play[start:start + 4]
-        seats = [Seat((leader + j) % 4) for j in range(len(trick))]
-        for j, (seat, card) in enumerate(zip(seats, trick)):
-            suit = int(card.suit)
-            if seat not in (declarer, declarer.partner):
-                situation = situation_of(trick[:j], seats[:j], seat, card, strain, start == 0)
-                gone = played >> (13 * suit) & _SUIT
-                yield Observation(seat, situation._replace(gone=gone), left[seat] >> (13 * suit) & _SUIT, card,
-                                  left[seat], played)
-            left[seat] &= ~card.bit
-            played |= card.bit
+        trick = [(Seat((leader + j) % 4), card) for j, card in enumerate(play[start:start + 4])]
+        yield trick
         if len(trick) == 4:
-            leader = trick_winner(list(zip(seats, trick)), strain)
+            leader = trick_winner(trick, strain)
+
+
+def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Sequence[Card]) -> Iterator[Observation]:
+    """Every defender's card of a legal play, in order (``hands``: the dealt hands as 52-bit masks, N E S W)."""
+    for seat, card, situation, played in defenders_situations(play_tricks(play, declarer, strain), declarer, strain,
+                                                              True):
+        held = hands[seat] & ~played  # what the defender held then
+        yield Observation(seat, situation, held >> (13 * int(card.suit)) & _SUIT, card, held, played)
 
 
 def situation_of(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card: Card, strain: Strain,

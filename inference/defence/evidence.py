@@ -34,7 +34,7 @@ from ..contract import Strain
 from ..trick import Trick
 from ..weights import HoldingWeights
 from ..errors import InvalidArgumentError
-from .cards import Situation, situation_of
+from .cards import Situation, defenders_situations
 from .model import DefenceModel, load_model
 
 __all__ = ["DefenceEvidence", "DEFAULT_BITS", "CardFactor", "defenders_cards", "defence_evidence"]
@@ -52,16 +52,7 @@ def defenders_cards(tricks: Sequence[Trick], declarer: Seat, strain: Strain, fir
     """Every defender's card in ``tricks`` (completed ones, then the trick in progress), with its situation and
     every card played before it (a 52-bit mask); ``first_trick``: whether ``tricks[0]`` is the first trick of
     the hand (its lead is the opening lead); ``gone_before``: the cards played before ``tricks``."""
-    played = gone_before
-    for t, trick in enumerate(tricks):
-        cards = [c for _, c in trick.cards]
-        seats = [s for s, _ in trick.cards]
-        for j, (seat, card) in enumerate(trick.cards):
-            suit = int(card.suit)
-            if seat not in (declarer, declarer.partner):
-                situation = situation_of(cards[:j], seats[:j], seat, card, strain, first_trick and t == 0)
-                yield seat, card, situation._replace(gone=played >> (13 * suit) & _SUIT), played
-            played |= card.bit
+    return defenders_situations((t.cards for t in tricks), declarer, strain, first_trick, gone_before)
 
 
 @dataclass(frozen=True)
