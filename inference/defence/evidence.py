@@ -68,9 +68,13 @@ class _Table:
 KEPT = 512
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class DefenceEvidence:
-    """A defence model (or any card factor) turned into per-holding weights for the weighted view."""
+    """A defence model (or any card factor) turned into per-holding weights for the weighted view.
+
+    Not a value: it owns its caches (the factors met, the tables of recent plays, their grids), the one
+    mutable part, shared by the play states that use it; ``model``, ``group`` and ``bits`` stay as given.
+    """
 
     model: "DefenceModel | CardFactor"
     group: str = "human"
