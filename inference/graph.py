@@ -51,8 +51,6 @@ __all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPL
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
-#: Edges from which the distribution pass uses sparse matrices (below, ``numpy.add.at``).
-SPARSE_FROM = 20_000
 #: A suit is walked as its honours then its spot cards when its whole step has at least this many groups
 #: (and nothing reads its holdings whole): a state then meets at most 81 honour groups, not thousands.
 SPLIT_FROM = 256
@@ -531,113 +529,6 @@ class LayoutGraph:
     def count(self) -> int:
         """Number of accepted layouts (weighted by the holdings' weights, times :attr:`scale`)."""
         return self.flow().total
-
-    def distribution(self, feature: Feature, flow: Flow) -> list[int]:
-        """The weight of the layouts for each value ``0, 1, ...`` of a concealed seat's feature (a sum over
-        the suits, such as HCP), exact. A feature the plan carries exactly is read off the final states;
-        any other takes a forward pass carrying, per state, the weight of each value so far."""
-        if feature in self.plan.exact:
-            carried = np.asarray(self.values(feature), dtype=np.int64)
-            weights = sum_by(carried, flow.forward[-1] * flow.final_weight, int(carried.max(initial=0)) + 1)
-            return [int(x) for x in weights]
-        return self.sum_distribution(self.row_values(feature), flow)
-
-    def row_values(self, feature: Feature) -> list[np.ndarray]:
-        """Per position of the walk, each row's share of a concealed seat's feature (the known cards count in
-        their suit's first part)."""
-        i = self.seats.index(feature.seat)
-        known = self.position.known[feature.seat]
-        return [holding_values(feature.kind, feature.bit, step.masks[:, i] | (holding_of(known, s) if first else 0))
-                if s in feature.suits else np.zeros(len(step.masks), dtype=np.int64)
-                for step, (s, _, first, _) in zip(self.steps, self.parts)]
-
-    def sum_distribution(self, values: Sequence[np.ndarray], flow: Flow, start: int = 0) -> list[int]:
-        """The weight of the layouts for each total ``0, 1, ...`` of per-row values, exact (``values[j]``: each
-        row's value at position ``start + j``; the positions past them add 0): a pass from the flow's
-        forward sums at ``start``, carrying per state the weight of each total so far, closed by the
-        backward sums."""
-        if flow.exact_python:
-            return self._packed_distribution(values, flow, start)
-        top = sum(int(v.max(initial=0)) for v in values)
-        dtype: Any = np.int64
-        ways = np.zeros((len(self.layers[start]), top + 1), dtype=dtype)
-        ways[:, 0] = flow.forward[start]
-        for j, v in enumerate(values):
-            ways = self._convolve(start + j, ways, v, dtype)
-        by_value = (ways * flow.backward[start + len(values)][:, None]).sum(axis=0)
-        return [int(x) for x in by_value]
-
-    def _packed_distribution(self, values: Sequence[np.ndarray], flow: Flow, start: int) -> list[int]:
-        """:meth:`sum_distribution` on the exact path: each state's weights by total packed into one Python
-        integer, a total every ``slot`` bits (wider than any weight met, so no slot carries into the next),
-        so an edge's shift of its source's totals by its rows' values is one product of integers
-        (Kronecker substitution), not one product per total."""
-        stop = start + len(values)
-        widest = max(int(x).bit_length() for layer in flow.forward[start:stop + 1] for x in layer.tolist() + [0])
-        slot = max(widest, int(flow.total).bit_length()) + 1
-        packed = np.array([int(x) for x in flow.forward[start]] + [0], dtype=object)[:-1]
-        top = 0
-        for j, v in enumerate(values):
-            step, (src, grp, dst) = self.steps[start + j], self.links[start + j]
-            width = int(v.max(initial=0)) + 1
-            top += width - 1
-            by_key = sum_by(step.group * width + v, step.weight, len(step.adds) * width)
-            poly = [0] * len(step.adds)
-            for key in np.flatnonzero(by_key).tolist():
-                poly[key // width] += int(by_key[key]) << (key % width * slot)
-            product = packed[src] * np.array(poly + [0], dtype=object)[:-1][grp]
-            packed = np.array([0] * (len(self.layers[start + j + 1]) + 1), dtype=object)[:-1]
-            np.add.at(packed, dst, product)
-        ends = flow.backward[stop].tolist()
-        total = sum(int(a) * int(b) for a, b in zip(packed.tolist(), ends) if a and b)
-        mask = (1 << slot) - 1
-        return [total >> (k * slot) & mask for k in range(top + 1)]
-
-    def pair_distribution(self, p: int, codes: tuple[np.ndarray, np.ndarray], flow: Flow) -> list[int]:
-        """The weight of the layouts for each total ``0, 1, ...`` of a value of the groups at positions ``p``
-        and ``p + 1`` (``codes[j][g]``: group ``g``'s value), exact: per state between the two, what comes in
-        and what goes out, by value, then their products summed over the states."""
-        width = int(codes[0].max(initial=0)) + int(codes[1].max(initial=0)) + 1
-        middle = len(self.layers[p + 1])
-        src, grp, dst = self.links[p]
-        into = sum_by(dst * width + codes[0][grp], flow.forward[p][src] * self.steps[p].group_weight[grp],
-                      middle * width).reshape(middle, width)
-        src, grp, dst = self.links[p + 1]
-        out = sum_by(src * width + codes[1][grp], self.steps[p + 1].group_weight[grp] * flow.backward[p + 2][dst],
-                     middle * width).reshape(middle, width)
-        if into.dtype == object or out.dtype == object:
-            into, out = into.astype(object), out.astype(object)
-        total = np.zeros(width, dtype=into.dtype)
-        for c in np.flatnonzero(into.any(axis=0)):
-            total[c:] += (into[:, c] @ out)[:width - c]
-        return [int(x) for x in total]
-
-    def _convolve(self, s: int, ways: np.ndarray, values: np.ndarray, dtype: Any) -> np.ndarray:
-        """One position of :meth:`sum_distribution`: each edge shifts its source's values by its rows' values.
-
-        For each shift, the edges form a sparse matrix from sources to destinations (duplicates summed),
-        applied to the sources' value vectors at once; integer arithmetic throughout (Python integers
-        for the exact path, where scipy's sparse matrices cannot go).
-        """
-        from scipy import sparse  # type: ignore[import-untyped]  # (loaded on first use: it is slow to import)
-
-        step = self.steps[s]
-        src, grp, dst = self.links[s]
-        width = ways.shape[1]
-        spread = np.zeros((len(step.adds), int(values.max(initial=0)) + 1), dtype=dtype)
-        np.add.at(spread, (step.group, values), step.weight.astype(dtype))
-        out = np.zeros((len(self.layers[s + 1]), width), dtype=dtype)
-        for v in range(spread.shape[1]):
-            by_edge = spread[grp, v]
-            live = by_edge != 0
-            if not live.any():
-                continue
-            if dtype is object or live.sum() < SPARSE_FROM:
-                np.add.at(out[:, v:], dst[live], ways[src[live], :width - v] * by_edge[live][:, None])
-                continue
-            moves = sparse.csr_matrix((by_edge[live], (dst[live], src[live])), shape=(len(out), len(ways)))
-            out[:, v:] += moves @ ways[:, :width - v]
-        return out
 
 
 def _past(values: np.ndarray, op: str, bound: int) -> np.ndarray:

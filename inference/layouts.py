@@ -43,6 +43,7 @@ from .inferences import (
 )
 from .columns import plan
 from .dealing import DealerLayouts
+from .distribution import distribution, pair_distribution
 from .mixture import DealerMixture
 from .graph import LayoutGraph, sum_by
 from .odds import Odds
@@ -243,7 +244,7 @@ class LayoutSpace:
             self._suit_odds(s, total, holder, length, split)
         hcp: dict[Seat, dict[int, Fraction]] = {}
         for seat in self.seats:
-            by_h = self.graph.distribution(Feature.hcp(seat), self.flow)
+            by_h = distribution(self.graph, Feature.hcp(seat), self.flow)
             hcp[seat] = {h: Fraction(w, total) for h, w in enumerate(by_h) if w}
         return Odds(self.support(), self.count(), holder, length, split=split, hcp=hcp)
 
@@ -277,7 +278,7 @@ class LayoutSpace:
             step = graph.steps[places[0]]
             by_split = [int(x) for x in sum_by(codes[0][step.group], member_w[0], 14 ** (self.k - 1))]
         else:
-            by_split = graph.pair_distribution(places[0], (codes[0], codes[1]), self.flow)
+            by_split = pair_distribution(graph, places[0], (codes[0], codes[1]), self.flow)
         rest = pos.unseen_in(s).bit_count() + sum(base)
         found: dict[tuple[int, ...], Fraction] = {}
         by_len: list[dict[int, int]] = [{} for _ in self.seats]
