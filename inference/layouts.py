@@ -31,9 +31,9 @@ from typing import Mapping, Sequence, Union, cast
 
 import numpy as np
 
-from dealer import CARDS, Card, Deal, DealerError, Seat
+from dealer import CARDS, Card, Deal, Seat
 from dealer.checks import check_int, shown
-from dealer.rng import RandomSource, make_rng
+from dealer.rng import RandomSource
 
 from .claims import And, Claim
 from .errors import InconsistentCardsError, InvalidArgumentError
@@ -47,7 +47,7 @@ from .distribution import distribution, pair_distribution
 from .mixture import DealerMixture
 from .graph import LayoutGraph, sum_by
 from .odds import Odds
-from .sampling import Sampler
+from .sampling import MAX_LAYOUTS_AT_ONCE, Sampler, draw_generator
 from .kernel import holding_of
 from .position import Position
 from .solver import Solver
@@ -56,8 +56,6 @@ from .weights import HoldingWeights
 __all__ = ["View", "Odds", "LayoutSpace", "Layouts", "DEFAULT_WEIGHTS", "VIEWS", "MAX_LAYOUTS_AT_ONCE", "layout_space"]
 
 VIEWS = ("lawful", "agreement", "weighted")
-#: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).
-MAX_LAYOUTS_AT_ONCE = 1_000_000
 #: Likelihood of an action given a layout, by the tag of the reading that holds in it.
 DEFAULT_WEIGHTS: Mapping[Tag, Fraction] = {
     Tag.CONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(1, 2), Tag.INCONSISTENT: Fraction(1, 20)}
@@ -300,14 +298,7 @@ class LayoutSpace:
         Exact: each layout is drawn with probability its weight over the total, with integer
         arithmetic only (vectorised while the weights fit in 63 bits, Python integers beyond).
         """
-        check_int(n, "the number of layouts", InvalidArgumentError, lo=0, hi=MAX_LAYOUTS_AT_ONCE)
-        if self.empty:
-            raise InconsistentCardsError("no layout in this view: it is empty")
-        try:
-            gen = make_rng(seed)
-        except DealerError as exc:
-            raise InvalidArgumentError(str(exc)) from None
-        return self.sampler.draw(n, gen)
+        return self.sampler.draw(n, draw_generator(n, self.empty, seed))
 
     def sample(self, n: int, seed: RandomSource = None) -> list[Deal]:
         """``n`` complete deals (every seat's 13 dealt cards) drawn exactly from the view."""

@@ -26,15 +26,15 @@ from typing import Iterable, Sequence, TypeVar
 
 import numpy as np
 
-from dealer import Card, Deal, DealerError, Seat
-from dealer.checks import check_int
-from dealer.rng import RandomSource, make_rng
+from dealer import Card, Deal, Seat
+from dealer.rng import RandomSource
 
 from .claims import And, Claim
 from .dealing import DealerLayouts
-from .errors import InconsistentCardsError, InvalidArgumentError, TooComplexError
+from .errors import InconsistentCardsError, TooComplexError
 from .features import Feature, evaluate, hand_values
 from .odds import Odds
+from .sampling import draw_generator
 from .position import Position
 from .weights import HoldingWeights
 
@@ -44,8 +44,6 @@ __all__ = ["Polynomial", "expand", "DealerMixture", "MAX_TERMS", "MIN_KEPT"]
 MAX_TERMS = 64
 #: The least share of drawn layouts the sampler keeps (below it, the view is refused rather than slow).
 MIN_KEPT = Fraction(1, 64)
-#: The most layouts one call returns (as :data:`inference.layouts.MAX_LAYOUTS_AT_ONCE`).
-_MOST = 1_000_000
 
 #: A sum of ``coef * [every claim of the set holds]``, by the set of claims' indices.
 Polynomial = dict[frozenset[int], Fraction]
@@ -200,13 +198,7 @@ class DealerMixture:
 
     def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
         """``n`` layouts drawn exactly, as an ``(n, 4)`` uint64 array of dealt hands (N, E, S, W)."""
-        check_int(n, "the number of layouts", InvalidArgumentError, lo=0, hi=_MOST)
-        if self.empty:
-            raise InconsistentCardsError("no layout in this view: it is empty")
-        try:
-            gen = make_rng(seed)
-        except DealerError as exc:
-            raise InvalidArgumentError(str(exc)) from None
+        gen = draw_generator(n, self.empty, seed)
         rng = random.Random(int(gen.integers(0, 2 ** 63)))
         positive = [(coef * Fraction(t.count()), t) for coef, t in self.terms if coef > 0]
         scale = lcm(*(w.denominator for w, _ in positive))

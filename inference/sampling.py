@@ -15,6 +15,11 @@ from typing import Any, cast
 
 import numpy as np
 
+from dealer import DealerError
+from dealer.checks import check_int
+from dealer.rng import RandomSource, make_rng
+
+from .errors import InconsistentCardsError, InvalidArgumentError
 from .graph import Flow, LayoutGraph
 
 __all__ = ["Sampler"]
@@ -132,3 +137,18 @@ class Sampler:
             out[j] = np.array(hands, dtype=np.uint64)
         return out
 
+
+#: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).
+MAX_LAYOUTS_AT_ONCE = 1_000_000
+
+
+def draw_generator(n: int, empty: bool, seed: RandomSource) -> np.random.Generator:
+    """The generator for drawing ``n`` layouts from a view, after the checks every view's sampler makes
+    (``n`` within :data:`MAX_LAYOUTS_AT_ONCE`, the view not ``empty``, a valid ``seed``)."""
+    check_int(n, "the number of layouts", InvalidArgumentError, lo=0, hi=MAX_LAYOUTS_AT_ONCE)
+    if empty:
+        raise InconsistentCardsError("no layout in this view: it is empty")
+    try:
+        return make_rng(seed)
+    except DealerError as exc:
+        raise InvalidArgumentError(str(exc)) from None
