@@ -47,13 +47,16 @@ from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
 from .weights import HoldingWeights
 
-__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPLIT_FROM", "SPLIT_TAKERS", "sum_by"]
+__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPLIT_FROM", "SPLIT_JOIN", "SPLIT_TAKERS", "sum_by"]
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
 #: A suit is walked as its honours then its spot cards when its whole step has at least this many groups
 #: (and nothing reads its holdings whole): a state then meets at most 81 honour groups, not thousands.
 SPLIT_FROM = 256
+#: A suit with fewer groups is split too when its join would form at least this many (state, group) pairs
+#: and its parts have fewer groups together than it has (measured before the lead: 0.95 s -> 0.43 s).
+SPLIT_JOIN = 1 << 20
 #: A suit is looked at for parts only when at least this many concealed hands can take its cards (with
 #: two, every suit is walked whole: its groups are few, and the look cost a fifth of a mid-play build).
 SPLIT_TAKERS = 3
@@ -76,6 +79,16 @@ class Part(NamedTuple):
     unseen: int
     first: bool
     last: bool
+
+
+class _Option(NamedTuple):
+    """A suit's ways to be walked: whole, or (when it may) ``split`` in two parts, which together have
+    ``groups`` distinct sums (the whole suit's groups) and ``part_groups`` groups."""
+
+    whole: Part
+    split: tuple[Part, Part] | None = None
+    groups: int = 0
+    part_groups: int = 0
 
 
 @dataclass(frozen=True)
@@ -218,27 +231,32 @@ class LayoutGraph:
         self.vacancy = [pos.vacancy(s) for s in self.seats]
         self.start = self.k - 1  # the plan's columns follow the first seats' counts
         self.tops = [(self.start + j, c.top) for j, c in enumerate(plan.columns) if c.top is not None]
-        #: The walk: each position's suit, unseen cards, and whether it is the suit's first and last part.
-        self.parts = tuple(part for suit in WALK for part in self._parts(suit, weights))
-        steps = [self._step(part, weights) for part in self.parts]
-        #: The suit each position of the walk reads (layers, links and steps are by position).
-        self.suits = tuple(part.in_suit for part in self.parts)
-        self.depth = len(self.parts)
-        self.steps = tuple(step for step, _ in steps)
-        self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
-        for _, denominator in steps:
-            self.scale *= denominator
-        self.low, self.radix = self._packing()
+        options = [self._parts(suit, weights) for suit in WALK]
+        self.low, self.radix = self._packing(options)
         # no clamp, class, prune or collapse: states can be joined as packed keys
         self._plain = not (self.tops or plan.prunes or plan.musts or plan.collapses
                            or any(c.shape is not None for c in plan.columns))
-        if self.radix is not None:
-            self._keys = [np.array([-int(self.low @ self.radix)], dtype=np.int64)]
-            self._add_keys = [step.adds @ self.radix for step in self.steps]
         self.layers: list[np.ndarray] = [np.zeros((1, self.start + len(plan.columns)), dtype=np.int64)]
         self.links: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for p in range(self.depth):
-            self._advance(p, limit)
+        if self.radix is not None:
+            self._keys = [np.array([-int(self.low @ self.radix)], dtype=np.int64)]
+            self._add_keys: list[np.ndarray] = []
+        #: The walk: each position's part and step (a suit is split or not as its join's size asks).
+        self.parts: tuple[Part, ...] = ()
+        self.steps: tuple[SuitStep, ...] = ()
+        self.scale = 1  # the product of the steps' denominators: a layout weighing 1 adds ``scale``
+        for i, option in enumerate(options):
+            walked = self._choose(option, len(self.layers[-1]))
+            for j, part in enumerate(walked):
+                step, denominator = self._step(part, weights)
+                self.parts += (part,)
+                self.steps += (step,)
+                self.scale *= denominator
+                rest = walked[j + 1:] + tuple(o.whole for o in options[i + 1:])
+                self._advance(len(self.parts) - 1, rest, limit)
+        #: The suit each position of the walk reads (layers, links and steps are by position).
+        self.suits = tuple(part.in_suit for part in self.parts)
+        self.depth = len(self.parts)
         final = self.layers[-1]
         self.accept = np.ones(len(final), dtype=bool)
         for i in range(self.k - 1):
@@ -253,21 +271,31 @@ class LayoutGraph:
         bases = tuple(holding_of(pos.known[seat], part.in_suit) if part.first else 0 for seat in self.seats)
         return part.unseen, void, bases
 
-    def _parts(self, suit: int, weights: HoldingWeights | None) -> tuple[Part, ...]:
-        """A suit's parts: the whole suit, or its honours then its spot cards when nothing reads the suit's
-        holdings whole and that cuts the groups a state meets (each part's groups: at most 81 and 55)."""
+    def _parts(self, suit: int, weights: HoldingWeights | None) -> _Option:
+        """A suit whole, and its honours then its spot cards when nothing reads the suit's holdings whole
+        and three hands can take it (each part's groups: at most 81 and 55)."""
         whole = Part(suit, self.position.unseen_in(suit), True, True)
         if sum(not self.position.void(seat, suit) for seat in self.seats) < SPLIT_TAKERS:
-            return (whole,)  # two hands share a suit in few groups: no look at its parts (it would cost)
+            return _Option(whole)  # two hands share a suit in few groups: no look at its parts (it would cost)
         columns, filters, _ = self.plan.step_key(suit)
         honours, spots = whole.unseen & HONOUR_CARDS, whole.unseen & ~HONOUR_CARDS
         if (not honours or not spots or filters or any(c.atoms and c.atoms[0] for c in columns)
                 or (weights and any(weights.table(seat, suit) is not None for seat in self.seats))):
-            return (whole,)
+            return _Option(whole)
         parts = Part(suit, honours, True, False), Part(suit, spots, False, True)
         adds = [_plain_step(suit, *self._key(part), *self.plan.step_key(suit)).adds for part in parts]
         pairs = (adds[0][:, None, :] + adds[1][None, :, :]).reshape(-1, adds[0].shape[1])
-        return parts if len(unique_rows(pairs)) >= SPLIT_FROM else (whole,)  # the whole suit's groups
+        return _Option(whole, parts, len(unique_rows(pairs)), len(adds[0]) + len(adds[1]))
+
+    @staticmethod
+    def _choose(option: _Option, states: int) -> tuple[Part, ...]:
+        """The parts to walk a suit in, met by ``states`` states: split when the whole suit's groups are many,
+        or when its join would be large and the parts' groups are fewer together than the whole's."""
+        if not option.split:
+            return (option.whole,)
+        if option.groups >= SPLIT_FROM or (states * option.groups >= SPLIT_JOIN and option.part_groups < option.groups):
+            return option.split
+        return (option.whole,)
 
     def _step(self, part: Part, weights: HoldingWeights | None) -> tuple[SuitStep, int]:
         s = part.in_suit
@@ -283,23 +311,23 @@ class LayoutGraph:
         count = np.bincount(group[weight != 0], minlength=len(adds)).astype(np.int64)
         return SuitStep(masks, group, adds, weight, sum_by(group, weight, len(adds)), count), denominator
 
-    def _reach(self, p: int) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
-        """After position ``p``: the range of each first seat's count of cards that can still fill its hand,
-        the range of their total (the last seat takes the rest), and what the later parts can give each."""
+    def _reach(self, p: int, rest: tuple[Part, ...]) -> tuple[np.ndarray, np.ndarray, int, int, list[int]]:
+        """After position ``p``, with the parts ``rest`` still to walk: the range of each first seat's count of
+        cards that can still fill its hand, the range of their total (the last seat takes the rest), and what
+        the later parts can give each."""
         pos, vac = self.position, self.vacancy
-        rest = self.parts[p + 1:]
         later = [sum(t.unseen.bit_count() for t in rest if not pos.void(seat, t.in_suit)) for seat in self.seats]
         dealt = sum(t.unseen.bit_count() for t in self.parts[:p + 1])
         lo = np.array([v - n for v, n in zip(vac[:-1], later[:-1])], dtype=np.int64)
         hi = np.array(vac[:-1], dtype=np.int64)
         return lo, hi, dealt - vac[-1], dealt - vac[-1] + later[-1], later
 
-    def _advance(self, p: int, limit: int | None) -> None:
+    def _advance(self, p: int, rest: tuple[Part, ...], limit: int | None) -> None:
         """Join layer ``p`` with the groups of the suit at position ``p``: the states that keep every seat
         able to fill its hand."""
         k = self.k
         prev, adds = self.layers[p], self.steps[p].adds
-        lo, hi, total_lo, total_hi, later = self._reach(p)
+        lo, hi, total_lo, total_hi, later = self._reach(p, rest)
         if len(prev) * len(adds) <= SMALL_JOIN or k == 1:  # every pair, checked below
             src = np.repeat(np.arange(len(prev)), len(adds))
             grp = np.tile(np.arange(len(adds)), len(prev))
@@ -309,6 +337,7 @@ class LayoutGraph:
         total = counts.sum(axis=1)
         ok = ((counts >= lo) & (counts <= hi)).all(axis=1) & (total >= total_lo) & (total <= total_hi)
         if self._plain and self.radix is not None:  # states as packed keys: the join is one addition
+            self._add_keys.append(adds @ self.radix)
             src, grp = src[ok], grp[ok]
             keys, first, dst = unique_inverse(self._keys[p][src] + self._add_keys[p][grp])
             self._keys.append(keys)
@@ -362,13 +391,16 @@ class LayoutGraph:
         _, first, dst = unique_inverse((rows - self.low) @ self.radix)
         return rows[first], dst.astype(np.int64)
 
-    def _packing(self) -> tuple[np.ndarray, np.ndarray | None]:
-        """The lowest value of each state column and the radix that packs a state into one int64 (None: too wide)."""
+    def _packing(self, options: Sequence[_Option]) -> tuple[np.ndarray, np.ndarray | None]:
+        """The lowest value of each state column and the radix that packs a state into one int64 (None: too
+        wide), whichever way each suit is walked."""
         low = np.zeros(self.start + len(self.plan.columns), dtype=np.int64)
         high = np.zeros_like(low)
-        for step in self.steps:
-            low += step.span[0]
-            high += step.span[1]
+        for option in options:  # a split suit's rows are its parts' rows summed: its parts' spans bound both ways
+            for part in option.split or (option.whole,):
+                span = _plain_step(part.in_suit, *self._key(part), *self.plan.step_key(part.in_suit)).span
+                low += span[0]
+                high += span[1]
         for col, top in self.tops:
             high[col] = min(int(high[col]), top)
         for j, column in enumerate(self.plan.columns):

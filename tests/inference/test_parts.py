@@ -1,9 +1,10 @@
 """Suits walked in parts (honours, then spot cards) give the same exact answers as whole suits.
 
 A suit nothing reads whole is walked as two positions of the graph when that cuts the groups a state
-meets (:data:`inference.graph.SPLIT_FROM`). Forced on every such suit (``SPLIT_FROM = 0``): counts,
-odds, tight bounds and samples equal brute force over every lawful layout; before the lead, where
-the split is chosen by itself, every answer equals the whole-suit graph's.
+meets (:data:`inference.graph.SPLIT_FROM`) or the pairs its join forms
+(:data:`inference.graph.SPLIT_JOIN`). Forced on every such suit (``SPLIT_FROM = 0``): counts, odds,
+tight bounds and samples equal brute force over every lawful layout; before the lead, where the split
+is chosen by itself, every answer equals the whole-suit graph's.
 """
 
 from __future__ import annotations
@@ -91,6 +92,10 @@ def test_before_the_lead_parts_equal_whole_suits(monkeypatch: pytest.MonkeyPatch
     weighted = state.layouts("weighted").odds()
     bounds = state.agreement_bounds()
     monkeypatch.setattr(graph_module, "SPLIT_FROM", 10 ** 9)
+    monkeypatch.setattr(graph_module, "SPLIT_JOIN", 1)  # split by the join's size alone
+    by_join = LayoutGraph(plan(pos, claim))
+    assert split_suits(by_join) and by_join.count() == parted.count()
+    monkeypatch.setattr(graph_module, "SPLIT_JOIN", 10 ** 12)
     whole = LayoutGraph(plan(pos, claim))
     assert not split_suits(whole) and whole.count() == parted.count()
     fresh = auction_state()
