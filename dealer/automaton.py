@@ -192,130 +192,139 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
     (:mod:`dealer.sidecount`) as (per suit and holding increments, ``side_map``): the automaton carries the
     total, and a final class ``q`` with total ``i`` ends in label ``side_map[q, i]`` (-1: rejected).
     """
-    filters = filters or {}
-    increments, side_map = side if side is not None else (None, None)
-    nc = 1 if side_map is None else side_map.shape[1]
-    n_final = suit_auto.n_labels if side_map is None else max(int(side_map.max()) + 1, 1)
-    n = len(free_cards)
-    by_suit: list[list[int]] = [[], [], [], []]
-    for c in free_cards:
-        by_suit[c // 13].append(c)
-    scale = 1
-    holdings: list[HoldingAutomaton] = []
-    fixed_weight = 1
-    for j in range(4):
-        pre = (predeal >> (13 * j) & SUIT_MASK) << (13 * j)
-        cards = by_suit[j]
-        allowed = [not (forbidden >> c & 1) for c in cards]
-        ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j), points,
-                                          None if increments is None else increments[j])
-        scale *= den
-        holdings.append(ha)
-        if not cards and ha.size[0] == 0:
-            return _DEAD
-        if not cards:
-            fixed_weight *= int(ha.weight[0])
-
-    # the (suit-level state, side total) pairs reachable after each suit with what its holdings produce
-    tau_c = (np.array([0], dtype=np.int64), np.array([0], dtype=np.int64))
-    reach: list[tuple[np.ndarray, np.ndarray]] = []
-    lookup: list[np.ndarray] = []
-    for j in range(5):
-        key = unique_ints(tau_c[0] * nc + tau_c[1])
-        reach.append((key // nc, key % nc))
-        m = suit_auto.delta[j].shape[0] if j < 4 else suit_auto.n_labels
-        table = np.full((max(m, 1), nc), -1, dtype=np.int64)
-        table[reach[j][0], reach[j][1]] = np.arange(len(key))
-        lookup.append(table)
-        if j == 4:
-            break
-        h = holdings[j]
-        finals = unique_ints(h.letter * nc + (0 if h.side is None else h.side))
-        nxt = suit_auto.delta[j][reach[j][0][:, None], (finals // nc)[None, :]].astype(np.int64)
-        total = reach[j][1][:, None] + (finals % nc)[None, :]
-        live = (nxt >= 0) & (total < nc)
-        tau_c = (nxt[live], total[live])
-        if not len(tau_c[0]):
-            return _DEAD
-
-    def fold_empty(tau: np.ndarray, c: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, int]:
-        """Advance level-``j`` states (and side totals ``c``) through suits ``j..`` with no free cards."""
-        while j < 4 and not by_suit[j]:
-            lt = int(holdings[j].letter[0])
-            tau = np.where(tau >= 0, suit_auto.delta[j][np.maximum(tau, 0), lt], -1)
-            added = holdings[j].side
-            c = c if added is None else c + int(added[0])
-            j += 1
-        return tau, c, j
-
-    def arrive(tau: np.ndarray, c: np.ndarray, j: int) -> np.ndarray:
-        """The raw state (or final label) of suit-level states ``tau`` with side totals ``c`` at level ``j``."""
-        tau = np.where(c < nc, tau, -1)  # a raw total past the largest one is never reached
-        if j < 4:
-            return np.where(tau >= 0, lookup[j][np.maximum(tau, 0), np.minimum(c, nc - 1)], -1)
-        if side_map is None:
-            return tau
-        return np.where(tau >= 0, side_map[np.maximum(tau, 0), np.minimum(c, nc - 1)], -1)
-
-    # positions: suit of each free card and offset within its suit
-    suit_of = [c // 13 for c in free_cards]
-    offset_of: list[int] = []
-    for t in range(n):
-        offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
-
-    # unminimised state space at position t: (reach index a of a (state, side total) pair, holding state w)
-    def space(t: int) -> tuple[int, int]:
-        j, k = suit_of[t], offset_of[t]
-        return len(reach[j][0]), holdings[j].size[k]
-
-    raw = sum(a * w for a, w in map(space, range(n)))
-    if raw > MAX_RAW_STATES:  # memory: a side count can multiply the states past what minimising can afford
-        raise SpecLimitError(f"a seat's table needs {raw:,} states before minimising, more than "
-                             f"{MAX_RAW_STATES:,}: its side count (dealer.sidecount) carries too many totals")
-
-    # build raw transitions position by position (forward), then minimise backward
-    raw0: list[np.ndarray] = []
-    raw1: list[np.ndarray] = []
-    raww: list[np.ndarray | None] = []  # weight on both moves at suit ends (same for 0 and 1 per target)
-    raww1: list[np.ndarray | None] = []
-    for t in range(n):
-        j, k = suit_of[t], offset_of[t]
-        ha = holdings[j]
-        na, nw = space(t)
-        a = np.repeat(np.arange(na), nw)
-        w = np.tile(np.arange(nw), na)
-        outs = []
-        wts: list[np.ndarray | None] = []
-        for nxt in (ha.next0[k], ha.next1[k]):
-            w2 = nxt[w].astype(np.int64)
-            if k + 1 < len(by_suit[j]):
-                target = np.where(w2 >= 0, a * ha.size[k + 1] + w2, -1)
-                outs.append(target)
-                wts.append(None)
-            else:
-                lt = ha.letter[np.maximum(w2, 0)]
-                tau = reach[j][0][a]
-                tau2 = np.where(w2 >= 0, suit_auto.delta[j][tau, lt], -1)
-                c2 = reach[j][1][a] + (0 if ha.side is None else ha.side[np.maximum(w2, 0)])
-                tau2, c2, j2 = fold_empty(tau2, c2, j + 1)
-                target = arrive(tau2, c2, j2)
-                wt = np.where(w2 >= 0, ha.weight[np.maximum(w2, 0)], 0)
-                outs.append(target)
-                wts.append(wt if (wt > 1).any() else None)
-        raw0.append(outs[0])
-        raw1.append(outs[1])
-        raww.append(wts[0])
-        raww1.append(wts[1])
-
-    # initial raw state (or, with no free card, the final label)
-    tau0, c0, j0 = fold_empty(np.array([0]), np.array([0]), 0)
-    start = int(arrive(tau0, c0, j0)[0])
-    if start < 0:
+    glue = _Glue(free_cards, suit_auto, side)
+    if not glue.add_holdings(predeal, forbidden, filters or {}, points) or not glue.reach_suits():
         return _DEAD
-    if n == 0:
-        return SeatAutomaton((1,), (), (), (), (), np.array([start], dtype=np.int32), fixed_weight, scale)
-    start *= holdings[j0].size[0]
-    return _minimize_layers(raw0, raw1, raww, raww1, n_final, start, fixed_weight, scale)
+    return glue.automaton()
+
+
+class _Glue:
+    """The work of :func:`build_seat_automaton`: a seat's holding automata, suit by suit, joined through the suit
+    automaton's states (and a side count's running total) into raw card-level moves, then minimised."""
+
+    def __init__(self, free_cards: Sequence[int], suit_auto: SuitAutomaton,
+                 side: tuple[np.ndarray, np.ndarray] | None) -> None:
+        self.free_cards = free_cards
+        self.suit_auto = suit_auto
+        self.increments: np.ndarray | None = None if side is None else side[0]
+        self.side_map: np.ndarray | None = None if side is None else side[1]
+        #: How many side totals the states tell apart (1: no side count).
+        self.totals = 1 if self.side_map is None else self.side_map.shape[1]
+        self.by_suit: list[list[int]] = [[], [], [], []]
+        for c in free_cards:
+            self.by_suit[c // 13].append(c)
+        self.scale = 1
+        self.fixed_weight = 1
+        self.holdings: list[HoldingAutomaton] = []
+        #: Per suit level: the reachable (suit-level state, side total) pairs, and their index by pair.
+        self.reach: list[tuple[np.ndarray, np.ndarray]] = []
+        self.lookup: list[np.ndarray] = []
+
+    def add_holdings(self, predeal: int, forbidden: int, filters: dict[int, Callable[[CardSet], object]],
+                     points: Sequence[int]) -> bool:
+        """Build each suit's holding automaton; False when a suit with no free card fails its filter."""
+        for j in range(4):
+            pre = (predeal >> (13 * j) & SUIT_MASK) << (13 * j)
+            cards = self.by_suit[j]
+            allowed = [not (forbidden >> c & 1) for c in cards]
+            ha, den = build_holding_automaton(cards, allowed, pre, filters.get(j), points,
+                                              None if self.increments is None else self.increments[j])
+            self.scale *= den
+            self.holdings.append(ha)
+            if not cards and ha.size[0] == 0:
+                return False
+            if not cards:
+                self.fixed_weight *= int(ha.weight[0])
+        return True
+
+    def reach_suits(self) -> bool:
+        """The (suit-level state, side total) pairs reachable after each suit with what its holdings produce;
+        False when none survives a suit."""
+        totals, suit_auto = self.totals, self.suit_auto
+        states, running = np.array([0], dtype=np.int64), np.array([0], dtype=np.int64)
+        for j in range(5):
+            key = unique_ints(states * totals + running)
+            self.reach.append((key // totals, key % totals))
+            m = suit_auto.delta[j].shape[0] if j < 4 else suit_auto.n_labels
+            table = np.full((max(m, 1), totals), -1, dtype=np.int64)
+            table[self.reach[j][0], self.reach[j][1]] = np.arange(len(key))
+            self.lookup.append(table)
+            if j == 4:
+                return True
+            h = self.holdings[j]
+            finals = unique_ints(h.letter * totals + (0 if h.side is None else h.side))
+            nxt = suit_auto.delta[j][self.reach[j][0][:, None], (finals // totals)[None, :]].astype(np.int64)
+            total = self.reach[j][1][:, None] + (finals % totals)[None, :]
+            live = (nxt >= 0) & (total < totals)
+            states, running = nxt[live], total[live]
+            if not len(states):
+                return False
+        return True
+
+    def fold_empty(self, states: np.ndarray, running: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Advance level-``j`` states (and side totals) through suits ``j..`` with no free cards."""
+        while j < 4 and not self.by_suit[j]:
+            lt = int(self.holdings[j].letter[0])
+            states = np.where(states >= 0, self.suit_auto.delta[j][np.maximum(states, 0), lt], -1)
+            added = self.holdings[j].side
+            running = running if added is None else running + int(added[0])
+            j += 1
+        return states, running, j
+
+    def arrive(self, states: np.ndarray, running: np.ndarray, j: int) -> np.ndarray:
+        """The raw state (or final label) of suit-level ``states`` with side totals ``running`` at level ``j``."""
+        top = self.totals - 1
+        states = np.where(running <= top, states, -1)  # a raw total past the largest one is never reached
+        if j < 4:
+            return np.where(states >= 0, self.lookup[j][np.maximum(states, 0), np.minimum(running, top)], -1)
+        if self.side_map is None:
+            return states
+        return np.where(states >= 0, self.side_map[np.maximum(states, 0), np.minimum(running, top)], -1)
+
+    def _moves(self, j: int, k: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+        """The raw moves from the position of suit ``j``'s ``k``-th free card (not taking it, taking it): their
+        targets, and their weights at the suit's end (None: all 1)."""
+        ha, (pairs, running) = self.holdings[j], self.reach[j]
+        a = np.repeat(np.arange(len(pairs)), ha.size[k])
+        w = np.tile(np.arange(ha.size[k]), len(pairs))
+        targets: list[np.ndarray] = []
+        weights: list[np.ndarray | None] = []
+        for nxt in (ha.next0[k], ha.next1[k]):
+            held = nxt[w].astype(np.int64)
+            if k + 1 < len(self.by_suit[j]):
+                targets.append(np.where(held >= 0, a * ha.size[k + 1] + held, -1))
+                weights.append(None)
+                continue
+            lt = ha.letter[np.maximum(held, 0)]
+            after = np.where(held >= 0, self.suit_auto.delta[j][pairs[a], lt], -1)
+            total = running[a] + (0 if ha.side is None else ha.side[np.maximum(held, 0)])
+            targets.append(self.arrive(*self.fold_empty(after, total, j + 1)))
+            weight = np.where(held >= 0, ha.weight[np.maximum(held, 0)], 0)
+            weights.append(weight if (weight > 1).any() else None)
+        return targets, weights
+
+    def automaton(self) -> SeatAutomaton:
+        """The raw moves position by position (forward), minimised (backward)."""
+        suit_of = [c // 13 for c in self.free_cards]
+        offset_of: list[int] = []
+        for t in range(len(suit_of)):
+            offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
+        raw = sum(len(self.reach[j][0]) * self.holdings[j].size[k] for j, k in zip(suit_of, offset_of))
+        if raw > MAX_RAW_STATES:  # memory: a side count can multiply the states past what minimising can afford
+            raise SpecLimitError(f"a seat's table needs {raw:,} states before minimising, more than "
+                                 f"{MAX_RAW_STATES:,}: its side count (dealer.sidecount) carries too many totals")
+        moves = [self._moves(j, k) for j, k in zip(suit_of, offset_of)]
+        states, running, j0 = self.fold_empty(np.array([0]), np.array([0]), 0)
+        start = int(self.arrive(states, running, j0)[0])  # the initial raw state (no free card: the final label)
+        if start < 0:
+            return _DEAD
+        if not moves:
+            return SeatAutomaton((1,), (), (), (), (), np.array([start], dtype=np.int32), self.fixed_weight,
+                                 self.scale)
+        n_final = self.suit_auto.n_labels if self.side_map is None else max(int(self.side_map.max()) + 1, 1)
+        return _minimize_layers([m[0][0] for m in moves], [m[0][1] for m in moves], [m[1][0] for m in moves],
+                                [m[1][1] for m in moves], n_final, start * self.holdings[j0].size[0],
+                                self.fixed_weight, self.scale)
 
 
 def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list[np.ndarray | None],

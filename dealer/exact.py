@@ -141,18 +141,39 @@ class ExactDealer:
         self.joint = joint
         accept = joint.accept if joint is not None else None
         self.limit = limit
-        observe = _observe
-        self._observe = observe
+        self._observe = observe = _observe
         self.backend = backend
         self._order = order
         predeal = [self.spec.seat(s).predeal.mask for s in Seat]
         placed = predeal[0] | predeal[1] | predeal[2] | predeal[3]
         free = tuple(i for i in range(52) if not (placed >> i & 1))
         vacancies = tuple(13 - m.bit_count() for m in predeal)
-        tracked: list[Seat] = []
-        pool: list[Seat] = []
         self._constant = Fraction(1)
         self._complete_failures: list[str] = []
+        tracked, pool, accept = self._seats(predeal, vacancies, accept)
+        self._spread: dict[Seat, int] = {}  # a seat's labels are joint label * spread + its own
+        self._side: dict[Seat, np.ndarray] = {}  # a seat's side map (dealer.sidecount)
+        label_grids = [self._label_grid(seat) for seat in tracked]
+        projections = [feature_projection(g) for g in label_grids]
+        free, honours = self._choose_order(free, tracked, label_grids, projections, predeal)
+        self.order = "honours-last" if honours else "suit-major"
+        self._plan = _Plan(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
+        self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
+        if accept is not None and not accept.any():
+            self._dead = True
+        self._final = None if self._dead or accept is None else self._final_accept(accept)
+        self.tables = make_tables([] if self._dead else self.automata, len(free), bool(pool), limit,
+                                  backward=observe is None, backend=backend, final=self._final)
+        for a in self.automata:
+            self._constant *= Fraction(a.constant, a.scale)
+
+    def _seats(self, predeal: Sequence[int], vacancies: Sequence[int], accept: np.ndarray | None
+               ) -> tuple[list[Seat], list[Seat], np.ndarray | None]:
+        """The seats whose cards the tables track, those dealt from the pool, and the joint acceptance with the
+        labels of seats whose 13 cards are all predealt fixed (their weights and failures noted)."""
+        joint, observe = self.joint, self._observe
+        tracked: list[Seat] = []
+        pool: list[Seat] = []
         for seat in Seat:
             ss = self.spec.seat(seat)
             observed = observe is not None and observe[0] == seat
@@ -175,27 +196,36 @@ class ExactDealer:
                 pool.append(seat)
             else:
                 tracked.append(seat)
-        label_grids = []
-        self._spread: dict[Seat, int] = {}  # a seat's labels are joint label * spread + its own
-        self._side: dict[Seat, np.ndarray] = {}  # a seat's side map (dealer.sidecount)
-        for seat in tracked:
-            feature = observe[1] if observe is not None and observe[0] == seat else None
-            own = _labels(self.spec.seat(seat), seat, feature)
-            if joint is not None and seat in joint.seats:
-                spread = int(own.max()) + 1 if own.size and own.max() >= 0 else 1
-                cross = joint.labels[joint.seats.index(seat)]
-                own = np.where((own >= 0) & (cross >= 0), cross * spread + own, -1).astype(np.int32)
-                self._spread[seat] = spread
-            masks = self.spec.seat(seat).side_masks(seat)
-            if masks is not None:  # a second count beside the axis: labels split by the totals they accept
-                own, side_map = refine_labels(own, masks)
-                self._side[seat] = side_map
-            label_grids.append(own)
-        projections = [feature_projection(g) for g in label_grids]
-        # HCP-light seats (HCP and at most two suit lengths, no holding filters) read the spot cards first
-        # and the 16 honours last: HCP is tracked only over the last 16 positions, where the counts of
-        # completions are small. Shape-heavy seats read the cards suit by suit, unless the tables of an
-        # honours-last order are smaller (dealer.order).
+        return tracked, pool, accept
+
+    def _label_grid(self, seat: Seat) -> np.ndarray:
+        """A tracked seat's labels over the shape x HCP grid: its own, joined with its joint labels and split by
+        its side count's totals (noting the spread and the side map)."""
+        joint, observe = self.joint, self._observe
+        feature = observe[1] if observe is not None and observe[0] == seat else None
+        own = _labels(self.spec.seat(seat), seat, feature)
+        if joint is not None and seat in joint.seats:
+            spread = int(own.max()) + 1 if own.size and own.max() >= 0 else 1
+            cross = joint.labels[joint.seats.index(seat)]
+            own = np.where((own >= 0) & (cross >= 0), cross * spread + own, -1).astype(np.int32)
+            self._spread[seat] = spread
+        masks = self.spec.seat(seat).side_masks(seat)
+        if masks is not None:  # a second count beside the axis: labels split by the totals they accept
+            own, side_map = refine_labels(own, masks)
+            self._side[seat] = side_map
+        return own
+
+    def _choose_order(self, free: tuple[int, ...], tracked: Sequence[Seat], label_grids: Sequence[np.ndarray],
+                      projections: Sequence[tuple[tuple[int, ...], bool]], predeal: Sequence[int]
+                      ) -> tuple[tuple[int, ...], bool]:
+        """The order the tables read the free cards in, and whether it is honours-last (sets :attr:`automata`).
+
+        HCP-light seats (HCP and at most two suit lengths, no holding filters) read the spot cards first
+        and the 16 honours last: HCP is tracked only over the last 16 positions, where the counts of
+        completions are small. Shape-heavy seats read the cards suit by suit, unless the tables of an
+        honours-last order are smaller (dealer.order).
+        """
+        order = self._order
         simple = all(
             not self.spec.seat(seat).holdings and self.spec.seat(seat).points is None and seat not in self._side
             for seat in tracked
@@ -216,17 +246,7 @@ class ExactDealer:
                 if dense_size(automata) < dense_size(self.automata):
                     cards, honours, self.automata = other, True, automata
                     break
-        free = cards
-        self.order = "honours-last" if honours else "suit-major"
-        self._plan = _Plan(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
-        self._dead = bool(self._complete_failures) or any(not a.feasible for a in self.automata)
-        if accept is not None and not accept.any():
-            self._dead = True
-        self._final = None if self._dead or accept is None else self._final_accept(accept)
-        self.tables = make_tables([] if self._dead else self.automata, len(free), bool(pool), limit,
-                                  backward=observe is None, backend=backend, final=self._final)
-        for a in self.automata:
-            self._constant *= Fraction(a.constant, a.scale)
+        return cards, honours
 
     def _automata(self, order: tuple[int, ...], honours: bool, tracked: Sequence[Seat],
                   label_grids: Sequence[np.ndarray], projections: Sequence[tuple[tuple[int, ...], bool]],

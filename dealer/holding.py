@@ -125,6 +125,33 @@ def _renumber(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rep[inv.reshape(-1)] = np.nonzero(live)[0]
     return ids, rep
 
+def _subset_weights(cards: Sequence[int], predeal_suit: int, holding_filter: Callable[[CardSet], object] | None,
+                    ok: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each subset's integer weight under ``holding_filter`` (0 where not ``ok``; ``h``: its 13-bit holding) and
+    the denominator the weights were scaled by."""
+    if holding_filter is None:
+        return np.ones(len(ok), dtype=np.int64), 1
+    if isinstance(holding_filter, HoldingTable):  # read the table for every subset at once
+        return np.where(ok, holding_filter.values[h], 0), 1
+    raw: list[object] = []
+    for s in range(len(ok)):
+        if not ok[s]:
+            raw.append(0)
+            continue
+        mask = predeal_suit
+        for k, card in enumerate(cards):
+            if s >> k & 1:
+                mask |= 1 << card
+        try:
+            raw.append(holding_filter(CardSet(mask)))
+        except Exception as exc:  # noqa: BLE001 - the user's function: its fault becomes the spec's error
+            name = getattr(holding_filter, "__name__", "the holding filter")
+            raise SpecError(f"holding filter {name} failed on {CardSet(mask).to_text() or '(void)'}: "
+                            f"{type(exc).__name__}: {shown(str(exc), 100)}") from None
+    ints, den = _scaled_weights(raw)
+    return np.array(ints, dtype=np.int64), den
+
+
 def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], predeal_suit: int,
                             holding_filter: Callable[[CardSet], object] | None = None,
                             points: Sequence[int] = HCP_BY_INDEX,
@@ -152,36 +179,12 @@ def build_holding_automaton(cards: Sequence[int], allowed: Sequence[bool], prede
         length += took
         hcp += took * points[card]
     ok &= length <= 13
-    den = 1
     base = 13 * (cards[0] // 13 if cards else (predeal_suit.bit_length() - 1) // 13 if predeal_suit else 0)
     h = np.full(1 << r, (predeal_suit >> base) & (HOLDINGS - 1), dtype=np.int64)  # each subset's holding
     for k, card in enumerate(cards):
         h |= ((subsets >> k) & 1) << (card - base)
-    if holding_filter is None:
-        weights = np.ones(1 << r, dtype=np.int64)
-    elif isinstance(holding_filter, HoldingTable):  # read the table for every subset at once
-        weights = np.where(ok, holding_filter.values[h], 0)
-        ok &= weights > 0
-    else:
-        raw: list[object] = []
-        s: int | np.ndarray
-        for s in range(1 << r):
-            if not ok[s]:
-                raw.append(0)
-                continue
-            mask = predeal_suit
-            for k, card in enumerate(cards):
-                if s >> k & 1:
-                    mask |= 1 << card
-            try:
-                raw.append(holding_filter(CardSet(mask)))
-            except Exception as exc:  # noqa: BLE001 - the user's function: its fault becomes the spec's error
-                name = getattr(holding_filter, "__name__", "the holding filter")
-                raise SpecError(f"holding filter {name} failed on {CardSet(mask).to_text() or '(void)'}: "
-                                f"{type(exc).__name__}: {shown(str(exc), 100)}") from None
-        ints, den = _scaled_weights(raw)
-        weights = np.array(ints, dtype=np.int64)
-        ok &= weights > 0
+    weights, den = _subset_weights(cards, predeal_suit, holding_filter, ok, h)
+    ok &= weights > 0
     letters = np.where(ok, length * SUIT_COUNTS + np.minimum(hcp, SUIT_COUNTS - 1), -1)
     # final signature: (letter, weight, side increment)
     final_key = np.where(ok, letters * (int(weights.max()) + 1) + weights, -1)

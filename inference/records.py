@@ -393,6 +393,24 @@ def _check_record(record: int | None) -> None:
         raise InvalidArgumentError(f"invalid record {record!r}: expected a 1-based position in the file")
 
 
+def _pbn_play_rows(game: _Game, where: str) -> list[list[str]]:
+    """The Play section's rows of four tokens (up to ``*``), each card checked (``-`` and ``+`` kept)."""
+    tokens = []
+    for tok in _card_tokens(game.sections["Play"]):
+        if tok == "*":
+            break
+        tokens.append(tok)
+    rows = [tokens[i:i + 4] for i in range(0, len(tokens), 4)]
+    for r, row in enumerate(rows, start=1):
+        for tok in row:
+            if tok not in ("-", "+"):
+                try:
+                    Card.parse(tok)
+                except DealerError as exc:
+                    raise RecordError(f"{where}, trick {r}: {exc}") from None
+    return rows
+
+
 def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, board: str,
                 where: str, auctions: bool = False) -> "PlayRecord | Skipped | AuctionRecord":
     deal_text = tags.get("Deal")
@@ -445,19 +463,7 @@ def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, boar
     if first != declarer.lho:
         raise RecordError(f"{where}, trick 1: the play starts with {first.name_long}, but the opening leader "
                           f"is declarer's LHO, {declarer.lho.name_long}")
-    tokens = []
-    for tok in _card_tokens(game.sections["Play"]):
-        if tok == "*":
-            break
-        tokens.append(tok)
-    rows = [tokens[i:i + 4] for i in range(0, len(tokens), 4)]
-    for r, row in enumerate(rows, start=1):
-        for tok in row:
-            if tok not in ("-", "+"):
-                try:
-                    Card.parse(tok)
-                except DealerError as exc:
-                    raise RecordError(f"{where}, trick {r}: {exc}") from None
+    rows = _pbn_play_rows(game, where)
     order = _pbn_play_order(rows, first, declarer, contract.strain, deal, rotated=False)
     quirk = ""
     try:

@@ -123,3 +123,13 @@ def test_modules_stay_small() -> None:
         for path in (ROOT / package).rglob("*.py"):
             lines = len(path.read_text().splitlines())
             assert lines <= 620, f"{path.relative_to(ROOT)} has {lines} lines"
+
+
+def test_functions_stay_short() -> None:
+    """No function is over 80 lines (the house habit): each says one thing."""
+    for package in ("dealer", "inference"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                    assert lines <= 80, f"{path.relative_to(ROOT)}:{node.lineno} {node.name} has {lines} lines"
