@@ -9,9 +9,11 @@ snapshots (:meth:`~inference.play.PlayState.at`) and, for the start and after ea
 * ``lawful``: the lawful bounds of every concealed seat (:meth:`~inference.play.PlayState.bounds`)
   and ``agreement``: the bounds under the agreement view
   (:meth:`~inference.play.PlayState.agreement_bounds`; null when that view is empty);
-* ``odds``: in the lawful view and, when inferences are in force, the agreement view
-  (:meth:`~inference.play.PlayState.odds`): ``holder``, who holds each unseen card, and
-  ``split``, the splits of each suit, as exact fractions (``"n/d"``) with the percentage shown;
+* ``odds``: in the lawful view, the agreement view when inferences are in force, and the weighted
+  view (the inferences' weights and the defenders' cards under the model of real defenders) when
+  either weighs anything (:meth:`~inference.play.PlayState.odds`): ``holder``, who holds each unseen
+  card, and ``split``, the splits of each suit, as exact fractions (``"n/d"``) with the percentage
+  shown; a view not computed is null;
 * ``inferences``: each inference's standing now and the reason it changed at this card;
 * ``narration``: the lines ``kibitz replay`` prints for the card (:mod:`inference.render`).
 
@@ -106,9 +108,11 @@ def _step(state: PlayState, event: Update, group: Sequence[Update], ply: int) ->
     except InconsistentCardsError as exc:
         agreement, agreement_note = None, str(exc)
     concealed = lawful.concealed
-    odds = {"lawful": _odds(state, "lawful"), "agreement": None}
+    odds = {"lawful": _odds(state, "lawful"), "agreement": None, "weighted": None}
     if snap.inferences and agreement is not None:
         odds["agreement"] = _odds(state, "agreement")
+    if (snap.inferences and agreement is not None) or (state.defence is not None and state.ply > 0):
+        odds["weighted"] = _odds(state, "weighted")
     statuses = state.statuses()
     inferences = []
     for inf in snap.inferences:

@@ -197,6 +197,9 @@ def test_a_scenario_shows_statuses_and_the_agreement_odds(browser: Any, tmp_path
     view = shown(page)
     assert view["step"] == len(card_plies) - 2
     assert_shows(view, states[-3], "agreement")
+    page.click("#view-weighted")  # the inferences' odds and the defenders' cards under the model
+    assert states[-3].odds("weighted").holder != states[-3].odds("agreement").holder
+    assert_shows(shown(page), states[-3], "weighted")
     assert page.errors == []
 
 

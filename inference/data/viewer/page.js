@@ -133,10 +133,11 @@
   let oddsView = "lawful";
   function renderOdds(st) {
     const choice = document.getElementById("odds-view");
-    const hasAgreement = !!st.odds.agreement;
-    choice.hidden = !st.inferences.length;
-    document.getElementById("view-agreement").disabled = !hasAgreement;
-    const view = oddsView === "agreement" && hasAgreement ? "agreement" : "lawful";
+    const has = v => !!st.odds[v];
+    choice.hidden = !has("agreement") && !has("weighted") && !st.inferences.length;
+    document.getElementById("view-agreement").disabled = !has("agreement");
+    document.getElementById("view-weighted").disabled = !has("weighted");
+    const view = has(oddsView) ? oddsView : "lawful";
     const odds = st.odds[view];
     document.body.dataset.oddsView = view;
     for (const b of choice.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.view === view));
