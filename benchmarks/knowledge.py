@@ -1,16 +1,20 @@
 """Knowledge benchmark: how much each view knows about who holds each unseen card, on the evaluation half.
 
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--book sayc]
-[--corpus PATH] [--seed 1]``. Records: the complete records (all 52 cards played, legal) of the
-evaluation half of the corpus's split (:mod:`inference.halves`), shuffled with ``--seed``, the first
-``--records``. Each is replayed from declarer's view; at each card of declarer's side once dummy is
-down (a *decision*), each view's exact odds give, for every unseen card, the probability that its
-true holder holds it; the measure is ``-log2`` of it, averaged over the (decision, card) pairs:
-**bits a card**. Views: lawful; agreement (the auction read with ``--book`` and the explanations);
-weighted with the auction only; weighted with the defence model only (``inference/data/defence``);
-weighted with both; and the ceiling "each defender's true lengths and HCP known" (the agreement view
-of one claim per defender). The truth is 0 bits. A true card with probability 0 is counted (it must
-not happen in a weighted view). Intervals: 95%, bootstrapped by record.
+[--corpus PATH] [--seed 1] [--defence-model M] [--views lawful,both,...] [--half calibration]``.
+Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
+split (:mod:`inference.halves`), shuffled with ``--seed``, the first ``--records``. Each is replayed
+from declarer's view; at each card of declarer's side once dummy is down (a *decision*), each view's
+exact odds give, for every unseen card, the probability that its true holder holds it; the measure
+is ``-log2`` of it, averaged over the (decision, card) pairs: **bits a card**. Views: lawful;
+agreement (the auction read with ``--book`` and the explanations); weighted with the auction only;
+weighted with the defence model only (``inference/data/defence``); weighted with both; and the
+ceiling "each defender's true lengths and HCP known" (the agreement view of one claim per defender).
+``--views`` picks some by short name (lawful, agreement, auction, model, both, true; lawful is always
+run, as the reference); ``--defence-model`` a model file to compare with the shipped one; ``--half
+calibration`` runs on the calibration half (for tuning). The truth is 0 bits. A true card with
+probability 0 is counted (it must not happen in a weighted view). Intervals: 95%, bootstrapped by
+record.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from beforelead import tight_claims  # noqa: E402  (the one form of the true-hand claims)
 from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Seat  # noqa: E402
-from inference.halves import EVALUATION, corpus_files  # noqa: E402
+from inference.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
 from inference.play import PlayState  # noqa: E402
 from inference.records import PlayRecord, read_records  # noqa: E402
 
@@ -45,16 +49,18 @@ VIEWS: dict[str, tuple[bool, bool, str, bool]] = {
     "weighted, auction and defence model": (True, True, "weighted", False),
     "true lengths and HCP known": (False, False, "agreement", True),
 }
+#: The views' short names (``--views``).
+SHORT = dict(zip(("lawful", "agreement", "auction", "model", "both", "true"), VIEWS))
 
 
-def evaluation_records(corpus: str, n: int, seed: int) -> list[PlayRecord]:
-    """``n`` complete records of the evaluation half, in a fixed shuffled order."""
+def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION) -> list[PlayRecord]:
+    """``n`` complete records of the evaluation half (or ``half``), in a fixed shuffled order."""
     files = corpus_files([corpus])
     random.Random(seed).shuffle(files)
     out: list[PlayRecord] = []
     for f in files:
         for r in read_records(f.path):
-            if isinstance(r, PlayRecord) and r.complete and f.half(r.index) == EVALUATION:
+            if isinstance(r, PlayRecord) and r.complete and f.half(r.index) == half:
                 out.append(r)
                 break  # one a file: the files are many, the records in one file alike
         if len(out) >= n:
@@ -62,10 +68,10 @@ def evaluation_records(corpus: str, n: int, seed: int) -> list[PlayRecord]:
     return out
 
 
-def state_for(rec: PlayRecord, auction: bool, model: bool, truth: bool, book: str) -> PlayState:
-    """Declarer's state at the start of play with what the view hears."""
+def state_for(rec: PlayRecord, auction: bool, model: str | None, truth: bool, book: str) -> PlayState:
+    """Declarer's state at the start of play with what the view hears (``model``: the defence model, or None)."""
     state = PlayState(str(rec.deal[rec.declarer]), declarer=rec.declarer, contract=str(rec.contract),
-                      defence_model="default" if model else None)
+                      defence_model=model)
     if auction and rec.calls and rec.dealer is not None:
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
                           explanations=rec.explanations)
@@ -74,12 +80,14 @@ def state_for(rec: PlayRecord, auction: bool, model: bool, truth: bool, book: st
     return state
 
 
-def record_bits(rec: PlayRecord, book: str, timings: dict[str, list[float]]) -> dict[str, tuple[float, int, int]]:
+def record_bits(rec: PlayRecord, book: str, timings: dict[str, list[float]], views: list[str],
+                defence_model: str = "default") -> dict[str, tuple[float, int, int]]:
     """Per view: the record's summed bits, (decision, card) pairs, and true cards given probability 0."""
     holder = {Card.from_index(i): s for s in Seat for i in range(52) if rec.deal[s].mask >> i & 1}
     out = {}
-    for name, (auction, model, view, truth) in VIEWS.items():
-        state = state_for(rec, auction, model, truth, book)
+    for name in views:
+        auction, model, view, truth = VIEWS[name]
+        state = state_for(rec, auction, defence_model if model else None, truth, book)
         bits, pairs, zeros = 0.0, 0, 0
         for i, card in enumerate(rec.play):
             if i >= 1 and state.to_play in (rec.declarer, rec.declarer.partner):
@@ -117,8 +125,15 @@ def main() -> None:
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--book", default="sayc")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--defence-model", default="default")
+    ap.add_argument("--half", choices=HALVES, default=EVALUATION, help="the calibration half: for tuning")
+    ap.add_argument("--views", default=",".join(SHORT), help=f"some of {', '.join(SHORT)}")
     args = ap.parse_args()
-    records = evaluation_records(args.corpus, args.records, args.seed)
+    unknown = set(args.views.split(",")) - set(SHORT)
+    if unknown:
+        ap.error(f"unknown view(s) {', '.join(sorted(unknown))}: choose among {', '.join(SHORT)}")
+    views = [SHORT[v] for v in SHORT if v == "lawful" or v in args.views.split(",")]
+    records = evaluation_records(args.corpus, args.records, args.seed, args.half)
     per: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     timings: dict[str, list[float]] = defaultdict(list)
     failed: list[str] = []
@@ -126,7 +141,7 @@ def main() -> None:
     for k, rec in enumerate(records, 1):
         print(f"{k}/{len(records)} {rec.label}", file=sys.stderr, flush=True)
         try:
-            found = record_bits(rec, args.book, timings)
+            found = record_bits(rec, args.book, timings, views, args.defence_model)
         except Exception as exc:  # noqa: BLE001  (counted and shown, never fatal)
             failed.append(f"{rec.label}: {type(exc).__name__}: {str(exc)[:200]}")
             continue
@@ -139,8 +154,8 @@ def report(args: argparse.Namespace, records: list[PlayRecord], per: dict[str, l
            timings: dict[str, list[float]], failed: list[str], seconds: float) -> None:
     """The table: bits a card per view, the share of lawful's bits removed, zeros, the odds' median time."""
     print(f"# Kibitz knowledge benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; {len(records) - len(failed)} evaluation-half records "
-          f"(seed {args.seed}, book {args.book}), {seconds:.0f} s")
+          f"Python {platform.python_version()}; {len(records) - len(failed)} {args.half}-half records "
+          f"(seed {args.seed}, book {args.book}, defence model {args.defence_model}), {seconds:.0f} s")
     print()
     print("| view | (decision, card) pairs | bits a card [95%] | lawful's bits removed | true cards at p=0 | odds median |")
     print("|---|---:|---:|---:|---:|---:|")

@@ -21,7 +21,7 @@ holding in the suit at that moment, so the declarer can weigh any holding the de
 >>> [bin(c) for c in classes(0b0000000000110, 0)]    # K Q (bits: A=0 ... 2=12): one class
 ['0b110']
 >>> code_of(Way.POSITION, 0b0000000000110, 0b0000000000010, 0, None)   # the K from K-Q
-Choice(key='n1', code='0', bucket=1, within='top', inner=1, size=2)
+Choice(key='n1', code='0', bucket=1, within='top', inner=1, size=2, length=2)
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Situation(NamedTuple):
 class Choice(NamedTuple):
     """A card coded: the holding's key (its shape of classes), the code of the card's class and how many
     classes share that code; the card's place in its class (``only``, ``top``, ``inner``, ``bottom``),
-    how many of the class's cards share that place, and the class's size."""
+    how many of the class's cards share that place, the class's size, and the holding's length."""
 
     key: str
     code: str
@@ -96,6 +96,12 @@ class Choice(NamedTuple):
     within: str
     inner: int
     size: int
+    length: int = 0
+
+    @property
+    def long_key(self) -> str:
+        """The holding's key with its length (seven for seven or more): ``"w0l3 L4"``."""
+        return f"{self.key} L{min(self.length, 7)}"
 
     @property
     def class_key(self) -> str:
@@ -176,7 +182,7 @@ def code_of(way: Way, holding: int, card: int, gone: int, best: int | None) -> C
     key, found, codes = codes_for(way, holding, gone, best)
     for c, (code, bucket) in zip(found, codes):
         if c & card:
-            return Choice(key, code, bucket, *within_class(c, card), c.bit_count())
+            return Choice(key, code, bucket, *within_class(c, card), c.bit_count(), holding.bit_count())
     raise ValueError(f"the card {card:#x} is not in the holding {holding:#x}")
 
 

@@ -10,12 +10,14 @@ The choice of suit on a lead or a discard depends on every suit the defender hel
 approximation*: the chosen suit's holding is weighed by the rate at which real defenders choose a
 suit like it (its length and top honours), and the suits he did not choose weigh nothing. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its
 likeliest holding (``round(2**bits * w / max w)``, at least 1 where ``w > 0``), so the weights stay
-small integers; ``bits=None`` keeps the exact products (Python integers in the graph).
+small integers; ``bits=None`` keeps the exact products (Python integers in the graph). Each card's
+probability enters raised to ``power`` (:data:`DEFAULT_POWER`, a tempered likelihood; 1: the model
+at full strength).
 
 >>> from inference.defence.model import load_model
 >>> evidence = DefenceEvidence(load_model())
->>> evidence.bits
-16
+>>> evidence.bits, evidence.power
+(16, Fraction(3, 4))
 """
 
 from __future__ import annotations
@@ -37,10 +39,14 @@ from ..errors import InvalidArgumentError
 from .cards import Situation, defenders_situations
 from .model import DefenceModel, load_model
 
-__all__ = ["DefenceEvidence", "DEFAULT_BITS", "CardFactor", "defenders_cards", "defence_evidence"]
+__all__ = ["DefenceEvidence", "DEFAULT_BITS", "DEFAULT_POWER", "CardFactor", "defenders_cards", "defence_evidence"]
 
 #: The grid the weights are set on (bits relative to the likeliest holding of a seat in a suit).
 DEFAULT_BITS = 16
+#: The power each card's probability is raised to in the weights (a tempered likelihood: the per-suit
+#: model's cards are not independent evidence, and at full strength it is overconfident). Chosen on the
+#: calibration half with ``benchmarks/knowledge.py --half calibration`` (docs/defence.rst).
+DEFAULT_POWER = Fraction(3, 4)
 _SUIT = 0x1FFF
 
 #: A model as a function: (situation, holding at that moment, the card's position 0..12) -> probability.
@@ -79,10 +85,17 @@ class DefenceEvidence:
     model: "DefenceModel | CardFactor"
     group: str = "human"
     bits: int | None = DEFAULT_BITS
+    power: Fraction = DEFAULT_POWER
     _factors: dict[tuple[Situation, int, int], Fraction] = field(default_factory=dict, compare=False, repr=False)
+    _weights: dict[tuple[Situation, int, int], Fraction] = field(default_factory=dict, compare=False, repr=False)
     _steps: "OrderedDict[tuple[object, ...], dict[tuple[Seat, int], _Table]]" = field(
         default_factory=OrderedDict, compare=False, repr=False)
     _grids: dict[int, tuple[_Table, np.ndarray, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.power, (int, Fraction)) or isinstance(self.power, bool) or self.power <= 0:
+            raise InvalidArgumentError(f"the evidence's power must be a fraction above 0, not {self.power}")
+        self.power = Fraction(self.power)
 
     def factor(self, situation: Situation, holding: int, position: int) -> Fraction:
         """The weight the card at ``position`` gives ``holding`` (13-bit, what was held then): the model's
@@ -95,6 +108,18 @@ class DefenceEvidence:
             else:
                 found = Fraction(self.model(situation, holding, position))
             self._factors[key] = found
+        return found
+
+    def weight(self, situation: Situation, holding: int, position: int) -> Fraction:
+        """The factor the weighted view multiplies in: :meth:`factor` raised to :attr:`power` (a power other than
+        1 is taken in floating point, then kept as that float's exact fraction: deterministic)."""
+        p = self.factor(situation, holding, position)
+        if self.power == 1 or not p:
+            return p
+        key = (situation, holding, position)
+        found = self._weights.get(key)
+        if found is None:
+            found = self._weights[key] = Fraction(float(p) ** float(self.power))
         return found
 
     def weights(self, tricks: Sequence[Trick], declarer: Seat, strain: Strain, played_before: Sequence[int],
@@ -126,7 +151,7 @@ class DefenceEvidence:
 
     def _update(self, table: _Table, situation: Situation, position: int) -> _Table:
         """The table times the card's probability from each holding (what it was when the card was played)."""
-        products = {h: w * self.factor(situation, h & ~table.earlier, position) if w else w
+        products = {h: w * self.weight(situation, h & ~table.earlier, position) if w else w
                     for h, w in table.products.items()}
         return _Table(products, table.earlier | 1 << position)
 

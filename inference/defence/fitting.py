@@ -30,13 +30,15 @@ from ..records import PlayRecord, read_records
 from .cards import CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature
 from .model import DefenceModel
 
-__all__ = ["ROBOT_FOLDERS", "ALPHAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
+__all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
            "corpus_digest", "BOOTSTRAP_SEED"]
 
 #: Source folders whose players are robots (the rest: humans).
 ROBOT_FOLDERS = frozenset({"bot-matches-ben", "bbo-robot-daylongs-ben"})
 #: The smoothings tried on the validation part.
 ALPHAS = (Fraction(1, 8), Fraction(1, 2), Fraction(2))
+#: The shrinkages of a length's counts tried on the validation part (with the best alpha).
+BETAS = (Fraction(1), Fraction(4), Fraction(16), Fraction(64))
 #: Bootstrap resamples, and their seed (the intervals are reproducible).
 BOOTSTRAP = 1000
 BOOTSTRAP_SEED = 20261126
@@ -112,6 +114,7 @@ def _counts(records: Iterable[Sequence[Seen]]) -> dict[str, dict[str, dict[str, 
     for cards in records:
         for s in cards:
             tally[(s.group, f"{s.context}|{s.choice.key}", s.choice.code)] += 1
+            tally[(s.group, f"{s.context}|{s.choice.long_key}", s.choice.code)] += 1
             tally[(s.group, f"{s.context}|{s.choice.class_key}", s.choice.within)] += 1
             if s.suits:
                 tally[(s.group, f"{s.context}|suit chosen", s.suits[s.chosen])] += 1
@@ -176,6 +179,7 @@ class Fitted:
     records: int
     errors: int
     alphas: dict[str, float]   # the validation part's bits a card for each alpha tried
+    betas: dict[str, float]    # and for each beta, with the best alpha
     overall: Score
     phases: dict[str, Score]
     groups: dict[str, Score]
@@ -183,6 +187,7 @@ class Fitted:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (the model's counts left out: see :meth:`DefenceModel.as_dict`)."""
         return {"records": self.records, "errors": self.errors, "alpha": str(self.model.alpha), "alphas": self.alphas,
+                "beta": str(self.model.beta), "betas": self.betas,
                 "provenance": dict(self.model.provenance), "overall": self.overall.as_dict(),
                 "phases": {k: v.as_dict() for k, v in self.phases.items()},
                 "groups": {k: v.as_dict() for k, v in self.groups.items()}}
@@ -217,16 +222,18 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     trial = _counts(training)
     alphas = {str(a): score(DefenceModel(trial, a), validation).model[0] for a in ALPHAS}
     best = min(ALPHAS, key=lambda a: (alphas[str(a)], a))
+    betas = {str(b): score(DefenceModel(trial, best, beta=b), validation).model[0] for b in BETAS}
+    beta = min(BETAS, key=lambda b: (betas[str(b)], b))
     provenance = {"command": command, "corpus": corpus_digest([w.path for w in work]),
                   "split": work[0].halves.digest() if work else "", "records": sum(t.records for t in tallies),
-                  "alpha chosen on": "the calibration half's validation part", "fitted on": f"the {half} half"}
+                  "alpha and beta chosen on": "the calibration half's validation part", "fitted on": f"the {half} half"}
     if half == EVALUATION:
         training, evaluation = evaluation, training + validation  # fitted on one half, scored on the other
         validation = []
-    model = DefenceModel(_counts(training + validation), best, provenance)
+    model = DefenceModel(_counts(training + validation), best, provenance, beta)
     phases = {}
     for phase in sorted({s.context.split("|")[0] for r in evaluation for s in r}):
         phases[phase] = score(model, evaluation, lambda s, p=phase: s.context.split("|")[0] == p)
     groups = {g: score(model, evaluation, lambda s, g=g: s.group == g) for g in sorted({s.group for r in evaluation for s in r})}
-    return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas,
+    return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas, betas,
                   score(model, evaluation), phases, groups)

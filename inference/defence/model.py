@@ -5,7 +5,10 @@ trumps, partner winning or not, and the holding's key: its classes of equal card
 :mod:`inference.defence.cards`), the model holds how often each class code was chosen on the
 calibration half, and how often each place inside a class (top, inner, bottom) by the class's size.
 A code's probability is its count plus ``alpha`` over the context's total plus ``alpha`` per code
-allowed (add-alpha smoothing, so no lawful card gets probability 0); a card's is its class code's,
+allowed (add-alpha smoothing, so no lawful card gets probability 0); then, where the model has counts
+by the holding's length too (:attr:`~inference.defence.cards.Choice.long_key`: real defenders give
+count, high from a doubleton), the length's counts shrunk towards it: ``(n + beta p) / (total + beta)``
+(a length seen rarely keeps the key's probability). A card's is its class code's,
 shared equally among the classes with that code, times its place's, shared equally among the inner
 cards. Every probability is an exact :class:`~fractions.Fraction`.
 
@@ -27,12 +30,14 @@ from ..errors import InvalidArgumentError
 from .cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
                     code_of, suit_feature)
 
-__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA"]
+__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
 #: The groups of players fitted apart.
 GROUPS = ("human", "robot")
 #: The smoothing: what each allowed code's count starts from.
 DEFAULT_ALPHA = Fraction(1, 2)
+#: The shrinkage of a length's counts towards the key's probability (as many pseudo-counts).
+DEFAULT_BETA = Fraction(4)
 
 Counts = Mapping[str, Mapping[str, Mapping[str, int]]]  # group -> "context|key" -> code -> count
 
@@ -44,10 +49,13 @@ class DefenceModel:
     counts: Counts
     alpha: Fraction = DEFAULT_ALPHA
     provenance: Mapping[str, Any] = field(default_factory=dict)
+    beta: Fraction = DEFAULT_BETA
 
     def __post_init__(self) -> None:
         if self.alpha <= 0:
             raise InvalidArgumentError(f"the smoothing alpha must be above 0, not {self.alpha}")
+        if self.beta <= 0:
+            raise InvalidArgumentError(f"the shrinkage beta must be above 0, not {self.beta}")
         unknown = set(self.counts) - set(GROUPS)
         if unknown:
             raise InvalidArgumentError(f"unknown group(s) {sorted(unknown)} in a defence model (known: {GROUPS})")
@@ -99,15 +107,25 @@ class DefenceModel:
         choice = code_of(way, holding, 1 << position, situation.gone, situation.best)
         return self.choice_probability(group, situation.context, choice)
 
+    def class_probability(self, group: str, context: str, choice: Choice) -> Fraction:
+        """The probability of the choice's class code given the holding's key, and its length where counted."""
+        codes = allowed(choice.key)
+        p = self.code_probability(group, context, choice.key, choice.code, codes)
+        table = self.counts.get(group, {}).get(f"{context}|{choice.long_key}")
+        if table is None:
+            return p
+        return (table.get(choice.code, 0) + self.beta * p) / (sum(table.get(c, 0) for c in codes) + self.beta)
+
     def choice_probability(self, group: str, context: str, choice: Choice) -> Fraction:
         """The probability of a coded card in a context: its class code's, then its place's in the class."""
-        p = self.code_probability(group, context, choice.key, choice.code, allowed(choice.key)) / choice.bucket
+        p = self.class_probability(group, context, choice) / choice.bucket
         return p * self.code_probability(group, context, choice.class_key, choice.within,
                                          allowed_within(choice.class_key)) / choice.inner
 
     def as_dict(self) -> dict[str, Any]:
         """The model as JSON-ready data (counts sorted; ``alpha`` as ``"n/d"``)."""
-        return {"format": "kibitz-defence-model/1", "alpha": str(self.alpha), "provenance": dict(self.provenance),
+        return {"format": "kibitz-defence-model/1", "alpha": str(self.alpha), "beta": str(self.beta),
+                "provenance": dict(self.provenance),
                 "counts": {g: {k: dict(sorted(v.items())) for k, v in sorted(t.items())}
                            for g, t in sorted(self.counts.items())}}
 
@@ -120,11 +138,12 @@ class DefenceModel:
             counts = {str(g): {str(k): {str(c): int(n) for c, n in v.items()} for k, v in t.items()}
                       for g, t in data["counts"].items()}
             alpha = Fraction(str(data.get("alpha", DEFAULT_ALPHA)))
+            beta = Fraction(str(data.get("beta", DEFAULT_BETA)))
         except (KeyError, AttributeError, TypeError, ValueError, ZeroDivisionError) as exc:
             raise InvalidArgumentError(f"{source}: a malformed defence model ({exc})") from None
         if any(n < 0 for t in counts.values() for v in t.values() for n in v.values()):
             raise InvalidArgumentError(f"{source}: a defence model's counts must not be negative")
-        return cls(counts, alpha, dict(data.get("provenance", {})))
+        return cls(counts, alpha, dict(data.get("provenance", {})), beta)
 
     def save(self, path: "str | Path") -> None:
         """Write the model as JSON."""

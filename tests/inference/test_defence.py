@@ -71,12 +71,14 @@ def random_model(rnd: random.Random) -> DefenceModel:
                 keys = [f"n{n}" for n in range(1, 6)] + [f"w{w}l{l}" for w in range(3) for l in range(4) if w or l]
                 for key in keys:
                     counts.setdefault("human", {})[f"{context}|{key}"] = {c: rnd.randrange(5) for c in allowed(key)}
+                    for length in (n for n in range(1, 8) if rnd.random() < 0.5):  # some lengths counted apart
+                        counts["human"][f"{context}|{key} L{length}"] = {c: rnd.randrange(5) for c in allowed(key)}
                 for key in ("in1", "in2", "in3"):
                     counts["human"][f"{context}|{key}"] = {c: rnd.randrange(5) for c in allowed_within(key)}
                 held = {f"L{n}T{t}": rnd.randrange(1, 9) for n in range(1, 7) for t in range(3) if t <= n}
                 counts["human"][f"{context}|suit held"] = held
                 counts["human"][f"{context}|suit chosen"] = {f: rnd.randrange(n + 1) for f, n in held.items()}
-    return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2))
+    return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2), beta=Fraction(rnd.randrange(1, 9), 2))
 
 
 @settings(max_examples=150, deadline=None)
@@ -141,12 +143,27 @@ def test_code_of_reads_the_trick() -> None:
         code_of(Way.POSITION, holding, 0b10, 0, None)
 
 
+def test_a_lengths_counts_shrink_towards_the_keys() -> None:
+    """Second hand from 9-8-3 (classes 9-8 and 3: key w0l2) against 9-3 (same key): counted by length apart."""
+    context = "second hand|suit|-"
+    key = {f"{context}|w0l2": {"second lowest loser": 10, "lowest loser": 30},
+           f"{context}|w0l2 L2": {"second lowest loser": 6, "lowest loser": 2}}
+    model = DefenceModel({"human": key}, Fraction(1), beta=Fraction(4))
+    situation = Situation(Phase.SECOND, False, False, 0, 0, 0)  # the ace led: nothing wins
+    nine, eight, three = 5, 6, 11  # bit positions (A=0 ... 2=12)
+    base = Fraction(10 + 1, 40 + 2)  # the key's probability of the higher class (no L3 counts: it stands)
+    doubleton = (6 + 4 * base) / (8 + 4)
+    assert model.card_probability(situation, 1 << nine | 1 << three, nine, "human", Way.WINNING) == doubleton
+    three_cards = model.card_probability(situation, 1 << nine | 1 << eight | 1 << three, eight, "human", Way.WINNING)
+    assert three_cards == base * model.code_probability("human", context, "in2", "bottom", ("top", "bottom"))
+
+
 def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
     model = random_model(random.Random(3))
     path = tmp_path / "m.json"
     model.save(path)
     again = load_model(str(path))
-    assert again == DefenceModel(model.counts, model.alpha, {})
+    assert again == DefenceModel(model.counts, model.alpha, {}, model.beta)
     with pytest.raises(InvalidArgumentError, match="not a defence model"):
         DefenceModel.from_dict({"format": "x"}, "m.json")
     with pytest.raises(InvalidArgumentError, match="m.json: a malformed"):
@@ -155,6 +172,12 @@ def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
         DefenceModel.from_dict({"format": "kibitz-defence-model/1", "counts": {"human": {"k": {"c": -1}}}})
     with pytest.raises(InvalidArgumentError, match="alpha must be above 0"):
         DefenceModel({}, Fraction(0))
+    with pytest.raises(InvalidArgumentError, match="beta must be above 0, not -1"):
+        DefenceModel({}, beta=Fraction(-1))
+    with pytest.raises(InvalidArgumentError, match="power must be a fraction above 0, not 0"):
+        DefenceEvidence(model, power=Fraction(0))
+    with pytest.raises(InvalidArgumentError, match="power must be a fraction above 0, not 0.5"):
+        DefenceEvidence(model, power=0.5)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="unknown group"):
         DefenceModel({"martians": {}})
     with pytest.raises(InvalidArgumentError, match="no shipped defence model 'nope'"):
@@ -214,9 +237,11 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     first = fit([root])
     assert fit([root]).model == first.model
     cal = sum(1 for f in files for i in (1, 2) if f.half(i) == CALIBRATION)
-    per_record = 26  # every card of the defenders, coded twice (its class, its place in the class)
-    cards = [(k, v) for t in first.model.counts.values() for k, v in t.items() if "|suit " not in k]
+    per_record = 26  # every card of the defenders, coded three times (its class, by length, its place in the class)
+    cards = [(k, v) for t in first.model.counts.values() for k, v in t.items() if "|suit " not in k and " L" not in k]
     assert sum(n for _, v in cards for n in v.values()) == 2 * per_record * cal
+    by_length = [(k, v) for t in first.model.counts.values() for k, v in t.items() if " L" in k]
+    assert sum(n for _, v in by_length for n in v.values()) == per_record * cal
     chosen = sum(n for t in first.model.counts.values() for k, v in t.items() if k.endswith("|suit chosen")
                  for n in v.values())
     leads_and_discards = sum(n for k, v in cards if k.split("|")[0] in ("opening lead", "lead", "discard")
@@ -228,7 +253,7 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     assert other.model.provenance["fitted on"] == "the evaluation half" != first.model.provenance["fitted on"]
     assert other.overall.cards == per_record * cal and other.model.alpha == first.model.alpha
     assert sum(n for t in other.model.counts.values() for k, v in t.items() if "|suit " not in k
-               for n in v.values()) == 2 * per_record * (12 - cal)
+               for n in v.values()) == 3 * per_record * (12 - cal)
     with pytest.raises(InvalidArgumentError, match="invalid half 'both'"):
         fit([root], half="both")
 
@@ -279,11 +304,15 @@ def assert_weighted_equals_brute_force(state: PlayState, deal: Deal, factor: obj
 def test_the_weighted_view_weighs_each_defenders_card_exactly(deal: Deal, declarer: Seat, strain: Strain, n: int,
                                                                rnd: random.Random, seed: int) -> None:
     """Exact products (no grid): the weighted view's odds equal every layout weighed, on its own deal, by the
-    model's probability of each card the defenders played (leads, follows, discards, ruffs alike)."""
+    model's probability of each card the defenders played (leads, follows, discards, ruffs alike), at full
+    strength or tempered (each probability raised to a power, as a float's exact fraction)."""
     model = random_model(random.Random(seed))
     cards = random_play(deal, declarer, strain, rnd, n)
-    state = list(replay(deal, declarer, strain, cards, defence_model=DefenceEvidence(model, bits=None)))[-1]
-    assert_weighted_equals_brute_force(state, deal, model.evidence)
+    power = (Fraction(1), Fraction(1, 2), Fraction(3, 4))[seed % 3]
+    evidence = DefenceEvidence(model, bits=None, power=power)
+    state = list(replay(deal, declarer, strain, cards, defence_model=evidence))[-1]
+    assert_weighted_equals_brute_force(state, deal, lambda ob: model.evidence(ob) if power == 1 else
+                                       Fraction(float(model.evidence(ob)) ** float(power)))
 
 
 def test_restricted_choice_in_the_weighted_view() -> None:
@@ -296,7 +325,7 @@ def test_restricted_choice_in_the_weighted_view() -> None:
                                     f"{context}|w0l2": {"second lowest loser": 30, "lowest loser": 70}}})
     state = PlayState("2..34.", declarer="S", contract="4H", dummy="A4..2.", leader="N", won=(10, 0),
                       played={"N": "K.AKQJ.AKQ9.A", "E": "T.T98.JT87.KQ", "S": "9765.4.65.JT9",
-                              "W": "3.32..8765432"}, defence_model=DefenceEvidence(model, bits=None))
+                              "W": "3.32..8765432"}, defence_model=DefenceEvidence(model, bits=None, power=Fraction(1)))
     state.play("SA")
     state.play("SQ")
     jack = Card.parse("SJ")
@@ -380,7 +409,7 @@ def test_restricted_choice_in_the_narration_and_the_commands(tmp_path: Path) -> 
     model = DefenceModel({"human": {f"{context}|in2": {"top": 40, "bottom": 40}}})
     state = PlayState("2..34.", declarer="S", contract="4H", dummy="A4..2.", leader="N", won=(10, 0),
                       played={"N": "K.AKQJ.AKQ9.A", "E": "T.T98.JT87.KQ", "S": "9765.4.65.JT9",
-                              "W": "3.32..8765432"}, defence_model=DefenceEvidence(model, bits=None))
+                              "W": "3.32..8765432"}, defence_model=DefenceEvidence(model, bits=None, power=Fraction(1)))
     state.play("SA")
     assert state.reading() is None  # dummy's card says nothing
     state.play("SQ")
