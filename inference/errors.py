@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "InferenceError",
+    "OutputError",
     "InvalidArgumentError",
     "InvalidContractError",
     "IllegalPlayError",
@@ -81,3 +82,13 @@ class InvalidBoardError(InferenceError, ValueError):
     """A board that cannot go to the double-dummy solver: a card in two hands, hands of different sizes,
     a trick card its seat does not hold or a revoke in the trick; checked before the solver is called
     (handed such a board, DDS fails and writes a crash dump)."""
+
+
+class OutputError(InferenceError, OSError):
+    """A file that cannot be written (opened, written or closed: a missing folder, a full disk); the message
+    names the file and the system's reason."""
+
+    @classmethod
+    def of(cls, path: object, exc: OSError) -> "OutputError":
+        """The error writing ``path`` that ``exc`` reports."""
+        return cls(f"cannot write {str(path)!r}: {exc.strerror or exc}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of
+from .options import Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of, written_to
 
 __all__ = ["register", "run_deal"]
 
@@ -17,7 +17,6 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     """Deal ``-n`` deals uniformly over those satisfying the spec and write them (``--format``, ``-o``)."""
     from dealer import ImpossibleSpecError
 
-    from ..errors import InvalidArgumentError
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
     from dealer.runner import ScriptDealer
@@ -30,23 +29,12 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     if dealer.tables.is_empty:
         raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.tables.explain_empty()}")
     rng = make_rng(args.seed if args.seed is not None else script.seed)
-    target: TextIO = out
-    handle = None
-    if args.output:
-        try:
-            handle = open(args.output, "w", encoding="utf-8")
-        except OSError as exc:
-            raise InvalidArgumentError(f"cannot write {args.output!r}: {exc.strerror or exc}") from None
-        target = handle
-    try:
+    with written_to(args.output, out) as target:
         written = 0
         while written < n:
             masks = dealer.sample_masks(min(BATCH, n - written), rng)
             write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip())  # a batch at a time
             written += len(masks)
-    finally:
-        if handle is not None:
-            handle.close()
     return 0
 
 

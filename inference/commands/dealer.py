@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_limit, add_output, add_seed, limit_of, whole
+from .options import Subparsers, add_limit, add_output, add_seed, limit_of, whole, written_to
 
 PRODUCE, GENERATE = whole("-p", 0), whole("-g", 0)
 
@@ -43,15 +43,8 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
         syntax, text, source = read_statements(args.script, None)
     options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=limit_of(args)[0],
                    text=text, quiet=args.quiet, verbose=not args.verbose)
-    if args.output:
-        try:
-            handle = open(args.output, "w", encoding="utf-8")
-        except OSError as exc:
-            raise DealerError(f"cannot write {args.output!r}: {exc.strerror}") from None
-        with handle:
-            run_script(syntax, handle, **options)
-        return 0
-    run_script(syntax, out, **options)
+    with written_to(args.output, out) as target:
+        run_script(syntax, target, **options)
     return 0
 
 

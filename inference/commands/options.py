@@ -11,7 +11,7 @@
 ``--seed S``        random seed: same seed, same output
 ``--json``          print JSON instead of text
 ``--format F``      pbn, oneline or json lines (deals and layouts)
-``-o FILE``         write to this file instead of standard output
+``-o FILE``         write to this file instead of standard output (:func:`written_to`)
 ``SPEC``/``-f``     a spec in the dealer language, inline or in a file; ``--limit`` bounds its tables
 ``--hand S``        (``stats``) only this seat's tables
 ``--book B``        a bidding book (``sayc``, ``natural-wide`` or a ``.toml`` file): read the auction with it
@@ -28,9 +28,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable, TextIO, TypeAlias
+from contextlib import contextmanager
+from typing import Callable, Iterator, TextIO, TypeAlias
 
 __all__ = [
+    "written_to",
     "Handler",
     "Subparsers",
     "VIEWS",
@@ -241,3 +243,26 @@ def add_workers(p: argparse.ArgumentParser) -> None:
                    help="local worker processes, on Dask when more than 1 (default: 1, in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead")
+
+
+@contextmanager
+def written_to(path: str | None, out: TextIO) -> Iterator[TextIO]:
+    """``out`` when ``path`` is None, else the file ``path`` (created or emptied, closed after): a failure to
+    open, write or close it is an :class:`~inference.errors.OutputError` naming it (``cannot write
+    'deals.pbn': No space left on device``)."""
+    if not path:
+        yield out
+        return
+    from ..errors import OutputError
+
+    try:
+        handle = open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise OutputError.of(path, exc) from None
+    try:
+        with handle:
+            yield handle
+    except OSError as exc:
+        if exc.filename is None and not isinstance(exc, OutputError):  # a write or the flush at closing: this file's
+            raise OutputError.of(path, exc) from None
+        raise

@@ -16,7 +16,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_book, add_file, add_json, add_progress, add_workers, progress_wanted
+from .options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, progress_wanted,
+                      written_to)
 
 if TYPE_CHECKING:
     from ..auction.calibration import Calibration
@@ -63,7 +64,7 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
         half = f", the {args.half} half" if args.half else ""
         measured = (f"kibitz rules {' '.join(args.file)} ({result.records:,} records{half}), "
                     f"{datetime.date.today().isoformat()}")
-        with open(args.calibration, "w", encoding="utf-8") as fh:
+        with written_to(args.calibration, out) as fh:
             json.dump(shipped_form(result, measured), fh, indent=1)
             fh.write("\n")
     if args.json:

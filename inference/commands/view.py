@@ -16,6 +16,7 @@ record under them gets a page in the folder ``-o DIR``, with an ``index.html`` l
 from __future__ import annotations
 
 import argparse
+import io
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -24,7 +25,7 @@ from dealer import DealerError, Seat
 
 from ..errors import InferenceError, InvalidArgumentError
 from .options import (Subparsers, add_book, add_defence_model, add_file, add_n, add_output, add_record, add_seat,
-                      defence_model)
+                      defence_model, written_to)
 
 if TYPE_CHECKING:
     from ..records import PlayRecord
@@ -81,10 +82,8 @@ def run_view(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _write(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    with written_to(str(path), io.StringIO()) as fh:
+        fh.write(text)
 
 
 def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: int | None = None,

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OutputError
 from .cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
                     code_of, suit_feature)
 
@@ -146,10 +146,13 @@ class DefenceModel:
         return cls(counts, alpha, dict(data.get("provenance", {})), beta)
 
     def save(self, path: "str | Path") -> None:
-        """Write the model as JSON."""
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(self.as_dict(), fh, indent=1, sort_keys=False)
-            fh.write("\n")
+        """Write the model as JSON (an error writing it names the file)."""
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump(self.as_dict(), fh, indent=1, sort_keys=False)
+                fh.write("\n")
+        except OSError as exc:
+            raise OutputError.of(path, exc) from None
 
 
 @lru_cache(maxsize=8)

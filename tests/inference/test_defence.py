@@ -268,6 +268,9 @@ def test_the_command(tmp_path: Path) -> None:
     assert scores["records"] == 12 and load_model(str(tmp_path / "m.json")).counts
     bad = subprocess.run([*run, str(tmp_path / "missing")], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "missing" in bad.stderr
+    out = tmp_path / "no" / "m.json"  # a model that cannot be written: the error names it
+    bad = subprocess.run([*run, str(root), "--model", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr == f"kibitz: error: cannot write {str(out)!r}: No such file or directory\n"
 
 
 # -- the defenders' cards as evidence in the weighted view ---------------------------------------------

@@ -69,6 +69,7 @@ CASES: list[tuple[list[str], str]] = [
     (["replay", "/no/such.pbn"], "cannot read record file"),
     (["deal", "hcp(north) > 3", "-n", "1", "-o", "/no/such/dir/out.pbn"], "cannot write"),
     (["deal", "spades(north) >= 7 && spades(south) >= 7", "-n", "1"], "no deal satisfies the spec"),
+    (["dealer", "produce 1\naction printall", "-o", "/no/such/dir/out.txt"], "cannot write '/no/such/dir/out.txt'"),
     (["count", "predeal north SAKQJT98765432,HA"], "north: predeal holds 14 cards"),
     (["count", "predeal north S" + "Z" * 100_000], "characters)"),
     (["replay"], "the following arguments are required"),
@@ -86,6 +87,23 @@ FILE_CASES: list[tuple[list[str], str]] = [
     (["replay", "{zero.pbn}"], "not a regular file"),
     (["count", "-f", "{folder}"], "a folder"),
 ]
+
+
+#: Every command that writes a file, onto a full disk: the error names the file (not only the system's reason).
+FULL_DISK: list[list[str]] = [
+    ["deal", "hcp(north) > 3", "-n", "5", "-o", "/dev/full"],
+    ["dealer", "produce 5\naction printall", "-o", "/dev/full"],
+    ["view", EXAMPLE, "--board", "1", "-o", "/dev/full"],
+    ["rules", EXAMPLE, "--book", "sayc", "--calibration", "/dev/full"],
+]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", FULL_DISK, ids=[a[0] for a in FULL_DISK])
+def test_a_full_disk_names_the_file(argv: list[str]) -> None:
+    status, out, err = run(*argv)
+    assert status == 2 and out == "", (out[:200], err)
+    assert err == "kibitz: error: cannot write '/dev/full': No space left on device\n", err
 
 
 @pytest.mark.parametrize("argv,fragment", CASES, ids=[" ".join(a)[:40] for a, _ in CASES])
