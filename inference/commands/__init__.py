@@ -26,6 +26,7 @@ Commands check their input before they write.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import NoReturn, Sequence
@@ -62,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The errors of a write (a full disk, an I/O error, a file too large, a quota).
+_WRITING = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})
+
+
 def _one_line(text: str) -> str:
     """A message on one line, shortened to 500 characters."""
     line = " ".join(text.split())
@@ -86,14 +91,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     handler: Handler = args.handler
     try:
-        return handler(args, sys.stdout)
+        status = handler(args, sys.stdout)
+        sys.stdout.flush()  # here, so that a full disk under standard output is reported as one
+        return status
     except BrokenPipeError:  # e.g. piped into head
         return 0
     except (DealerError, InferenceError) as exc:
         message = str(exc)
     except OSError as exc:
-        where = f" {exc.filename!r}" if exc.filename else ""
-        message = f"cannot read or write{where}: {exc.strerror or exc}"
+        if exc.filename:
+            message = f"cannot read or write {exc.filename!r}: {exc.strerror or exc}"
+        elif exc.errno in _WRITING:  # every file the commands write names itself: this is standard output
+            message = f"cannot write standard output: {exc.strerror or exc}"
+        else:
+            message = f"cannot read or write: {exc.strerror or exc}"
     except KeyboardInterrupt:
         message = "interrupted"
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback

@@ -9,6 +9,8 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -104,6 +106,16 @@ def test_a_full_disk_names_the_file(argv: list[str]) -> None:
     status, out, err = run(*argv)
     assert status == 2 and out == "", (out[:200], err)
     assert err == "kibitz: error: cannot write '/dev/full': No space left on device\n", err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("argv", [["deal", "hcp(north) > 3", "-n", "5"], ["count", "hcp(north) > 3"]])
+def test_a_full_disk_under_standard_output_is_named(argv: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "inference.commands", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr == "kibitz: error: cannot write standard output: No space left on device\n", done.stderr
 
 
 @pytest.mark.parametrize("argv,fragment", CASES, ids=[" ".join(a)[:40] for a, _ in CASES])
