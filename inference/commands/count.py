@@ -28,17 +28,40 @@ from .options import Subparsers, add_json, add_seed, add_spec, limit_of, whole
 
 if TYPE_CHECKING:
     from dealer.runner import ScriptDealer
+    from dealer.spec import DealSpec
 
-__all__ = ["JSON_KEYS", "register", "run_count", "fraction_text"]
+__all__ = ["JSON_KEYS", "register", "run_count", "fraction_text", "completions"]
 
 #: The keys of the ``--json`` object, whatever the spec.
 JSON_KEYS = ("deals", "probability", "probability_decimal", "constrained", "constrained_seats", "spec",
-             "setup_seconds", "impossible", "exact", "estimate", "interval")
+             "setup_seconds", "impossible", "exact", "estimate", "interval", "completions", "share_of_completions")
 
 
 def fraction_text(p: Fraction) -> str:
     """``p`` as ``numerator/denominator``."""
     return f"{p.numerator}/{p.denominator}"
+
+
+def completions(spec: "DealSpec") -> int | None:
+    """How many ways the cards the spec does not predeal can complete its predealt hands (None: nothing
+    predealt): the deals ``dealer`` draws from, whose share meeting the condition its "Produced / Generated"
+    estimates."""
+    from math import factorial
+
+    from dealer import Seat
+
+    vacancies = [13 - spec.seat(s).predeal.mask.bit_count() for s in Seat]
+    if sum(vacancies) == 52:
+        return None
+    ways = factorial(sum(vacancies))
+    for v in vacancies:
+        ways //= factorial(v)
+    return ways
+
+
+def _given_predeal(deals: int, ways: int) -> str:
+    """``77,966 of 705,432 completions of the predealt cards (11.05%)``."""
+    return f"{deals:,} of {ways:,} completions of the predealt cards ({100 * deals / ways:.4g}%)"
 
 
 def run_count(args: argparse.Namespace, out: TextIO) -> int:
@@ -62,6 +85,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     constrained = dealer.count_constrained()
     prob = Fraction(deals) / D
     reason = dealer.explain_empty()
+    ways = completions(run.spec)
     if args.json:
         obj: dict[str, object] = {
             "deals": int(deals) if isinstance(deals, int) else str(deals),
@@ -75,6 +99,8 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
             "exact": True,
             "estimate": None,
             "interval": None,
+            "completions": ways,
+            "share_of_completions": fraction_text(Fraction(deals, ways)) if ways and isinstance(deals, int) else None,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -82,6 +108,8 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     print(f"deals:        {deals:,}" if isinstance(deals, int) else f"deals:        {deals}", file=out)
     print(f"probability:  {fraction_text(prob)}", file=out)
     print(f"              = {float(prob):.6g}" + (f"  (1 in {float(1 / prob):,.1f})" if prob else ""), file=out)
+    if ways and isinstance(deals, int):
+        print(f"given:        {_given_predeal(deals, ways)}", file=out)
     if dealer.tracked:
         names = ", ".join(s.name for s in dealer.tracked)
         print(f"constrained:  {constrained:,} ways to deal {names}" if isinstance(constrained, int)
@@ -100,6 +128,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
 
     result = run.count(draws=args.draws, seed=args.seed)
     elapsed = time.perf_counter() - start
+    ways = completions(run.spec)
     filtered = " && ".join(str(c) for c in run.residual)
     if args.json:
         obj: dict[str, object] = {
@@ -107,6 +136,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
             "constrained": result.superset, "constrained_seats": [s.name for s in run.tables.tracked],
             "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
+            "completions": ways, "share_of_completions": None,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -115,6 +145,9 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     print(f"deals:        about {result.estimate:.6g} (estimate; 95% interval {result.low:.6g} to {result.high:.6g})",
           file=out)
     print(f"probability:  about {result.estimate / D:.6g} (estimate)", file=out)
+    if ways:
+        print(f"given:        about {100 * result.estimate / ways:.4g}% of the {ways:,} completions of the predealt "
+              "cards (estimate)", file=out)
     print(f"superset:     {result.superset:,} deals, exactly; {result.accepted:,} of {result.drawn:,} drawn from it "
           "met the whole condition", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
@@ -144,7 +177,9 @@ def register(sub: Subparsers) -> None:
                        description="Count, exactly, the deals satisfying SPEC and print the probability "
                                    "as a fraction and a decimal.",
                        epilog=f"--json prints one object with the keys {', '.join(JSON_KEYS)}; impossible (why no "
-                              "deal satisfies the spec) is null when some do.")
+                              "deal satisfies the spec) is null when some do; completions (the ways to complete "
+                              "the predealt cards) and share_of_completions (exact, the share of them meeting "
+                              "the spec: what dealer's Produced / Generated estimates) are null without predeal.")
     add_spec(p)
     add_json(p, 'the count ({"deals": N, ...})')
     p.add_argument("--draws", type=whole("--draws", 1), default=None,

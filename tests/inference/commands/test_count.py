@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,24 @@ def test_a_later_condition_replaces_an_earlier_one_with_a_note(tmp_path: Path) -
     assert f"{spec}:1 is replaced by a later one" in err and err.count("\n") == 1
     status, _, err = run("count", "--json", "hcp(north) >= 15 && hearts(south) >= 5")
     assert status == 0 and err == ""
+
+
+def test_a_predeal_count_gives_the_share_of_its_completions() -> None:
+    """North and East predealt whole, South ten cards: the last 16 cards complete the deal in C(16, 3) ways;
+    the share meeting the condition is counted here by listing them all."""
+    from itertools import combinations
+
+    from dealer import CardSet
+
+    text = "predeal north SAKQJT98765432\npredeal east HAKQJT98765432\npredeal south DAKQJT98765\nhcp(south) >= 12"
+    status, out, _ = run("count", "--json", text)
+    obj = json.loads(out)
+    rest = list(CardSet.parse("D432CAKQJT98765432"))
+    assert len(rest) == 16
+    met = sum(1 for three in combinations(rest, 3) if 10 + CardSet(three).hcp >= 12)  # South's diamonds: 10 HCP
+    assert status == 0 and obj["completions"] == 560
+    assert obj["share_of_completions"] == str(Fraction(met, 560)) and 0 < met < 560
+    status, text_out, _ = run("count", text)
+    assert f"{obj['deals']:,} of 560 completions of the predealt cards" in text_out
+    _, plain, _ = run("count", "--json", "hcp(north) >= 12")
+    assert json.loads(plain)["completions"] is None and json.loads(plain)["share_of_completions"] is None
