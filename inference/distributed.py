@@ -1,16 +1,17 @@
-"""Mapping a pure function over work items on Dask: this machine's processes, or a cluster.
+"""Mapping a pure function over work items: in this process, this machine's processes, or a Dask cluster.
 
-:func:`run_map` sends each item to a Dask worker (:mod:`dask.distributed`) and hands the results
-back as they finish (:class:`dask.distributed.as_completed`), so a caller's progress bar stays
-live. By default the workers are a :class:`~dask.distributed.LocalCluster` of this machine's
-processes on the loopback address (``jobs`` of them, no dashboard, nothing to set up); with
-``scheduler`` (``tcp://host:8786``) they are an existing cluster's (a ``dask scheduler`` and
-``dask worker`` processes started as Dask documents; see ``docs/distributed.rst``).
+:func:`run_map` hands the results back as they finish, so a caller's progress bar stays live. With
+one job it maps in this process; with ``jobs`` above one, in that many worker processes of this
+machine (:class:`concurrent.futures.ProcessPoolExecutor`: the standard library, nothing to install or
+set up); with ``scheduler`` (``tcp://host:8786``) or a ``client``, on a Dask cluster's workers
+(:mod:`dask.distributed`, the extra ``kibitz[cluster]``: a ``dask scheduler`` and ``dask worker``
+processes started as Dask documents; see ``docs/distributed.rst``). :func:`connect` also makes a
+Dask :class:`~dask.distributed.LocalCluster` of this machine's processes for callers who want one.
 
-The function must be pure (an item's result depends on the item alone): a worker lost mid-run
-has its tasks redone by Dask on another worker, and each result is taken once, by its task key,
-so a retried task or a result seen twice is never counted twice. Dask is imported here, inside
-the functions, so ``kibitz --help`` does not pay for it.
+The function must be pure (an item's result depends on the item alone): on a cluster, a worker lost
+mid-run has its tasks redone by Dask on another worker, and each result is taken once, by its task
+key, so a retried task or a result seen twice is never counted twice. Dask is imported here, inside
+the functions, and only for a cluster, so neither ``kibitz --help`` nor ``--jobs`` pays for it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from .errors import InvalidArgumentError
+from .errors import DaskUnavailableError, InvalidArgumentError
 
 __all__ = ["HTTP", "task_keys", "connect", "run_map", "run_files"]
 
@@ -40,10 +41,13 @@ def task_keys(name: str, count: int) -> list[str]:
 
 
 def _distributed() -> Any:
-    """:mod:`dask.distributed`, imported when first needed (it is untyped: Any)."""
+    """:mod:`dask.distributed`, imported when first needed (it is untyped: Any); a clear error without it."""
     import importlib
 
-    return importlib.import_module("distributed")
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise DaskUnavailableError("a Dask cluster (--scheduler) needs Dask: pip install 'kibitz[cluster]'") from None
 
 
 @contextmanager
@@ -79,14 +83,19 @@ def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
 def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: int = 1,
             scheduler: str | None = None, client: Any = None,
             on_result: Callable[[int, Result], None] | None = None, name: str = "kibitz") -> list[Result]:
-    """``function`` applied to every item on Dask workers; the results in the items' order.
+    """``function`` applied to every item; the results in the items' order.
 
     ``on_result(k, result)`` is called once per item, as its result arrives (in finishing order).
-    The workers are ``client``'s if given, else those of :func:`connect` (``jobs``, ``scheduler``).
-    A task that fails raises its exception here (after the others are cancelled). With one job and
-    no scheduler (nor client) the items are mapped here, in this process, in order, without Dask.
+    With no scheduler nor client: one job maps the items here, in this process, in order; more run
+    them in ``jobs`` processes of this machine. Else the workers are ``client``'s, or those of the
+    Dask cluster at ``scheduler``. A task that fails raises its exception here (after the others are
+    cancelled).
     """
-    if client is None and jobs == 1 and scheduler is None:
+    if client is None and scheduler is None:
+        if jobs < 1:
+            raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
+        if jobs > 1:
+            return _run_local(function, items, jobs, on_result)
         out = []
         for k, item in enumerate(items):
             out.append(function(item))
@@ -111,6 +120,25 @@ def run_map(function: Callable[[Item], Result], items: Sequence[Item], *, jobs: 
                 on_result(k, results[k])
     finally:
         client.cancel([f for f in futures if not f.done()])
+    return [results[k] for k in range(len(items))]
+
+
+def _run_local(function: Callable[[Item], Result], items: Sequence[Item], jobs: int,
+               on_result: Callable[[int, Result], None] | None) -> list[Result]:
+    """:func:`run_map` on ``jobs`` processes of this machine (the standard library's process pool)."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    results: dict[int, Result] = {}
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(function, item): k for k, item in enumerate(items)}
+        for future in as_completed(futures):
+            k = futures[future]
+            results[k] = future.result()
+            if on_result is not None:
+                on_result(k, results[k])
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return [results[k] for k in range(len(items))]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "InferenceError",
     "OutputError",
+    "DaskUnavailableError",
     "InvalidArgumentError",
     "InvalidContractError",
     "IllegalPlayError",
@@ -76,6 +77,10 @@ class TooComplexError(InferenceError, ValueError):
 
 class BotUnavailableError(InferenceError, ImportError):
     """The reference declarer's double-dummy solver is missing: install the extra ``kibitz[bot]``."""
+
+
+class DaskUnavailableError(InferenceError, ImportError):
+    """A Dask cluster was asked for (``--scheduler``) without Dask: install the extra ``kibitz[cluster]``."""
 
 
 class InvalidBoardError(InferenceError, ValueError):

@@ -238,11 +238,12 @@ def progress_wanted(args: argparse.Namespace) -> bool:
 
 
 def add_workers(p: argparse.ArgumentParser) -> None:
-    """``--jobs J`` and ``--scheduler ADDRESS``: a bulk job's Dask workers (local processes, or a cluster's)."""
+    """``--jobs J`` and ``--scheduler ADDRESS``: a bulk job's workers (this machine's processes, or a Dask cluster's)."""
     p.add_argument("--jobs", type=JOBS, default=1,
-                   help="local worker processes, on Dask when more than 1 (default: 1, in this process)")
+                   help="worker processes of this machine (default: 1, in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead")
+                   help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead (the extra "
+                        "kibitz[cluster])")
 
 
 @contextmanager

@@ -17,6 +17,8 @@ from inference.replay import replay_record
 from tests.inference.helpers import random_play
 from tests.inference.test_records import DEAL, pbn_rows, pbn_text
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def folder(tmp_path: Path) -> Path:
     """Three files: two legal records (one cut short), one illegal (a card twice), one passed out."""
@@ -76,3 +78,32 @@ def test_replay_file_equals_one_file_of_many(tmp_path: Path) -> None:
     assert (one.read, one.replayed, one.cards) == (many.read, many.replayed, many.cards)
     with pytest.raises(InvalidArgumentError, match="jobs=0"):
         replay_many([root / "a.pbn"], jobs=0)
+
+
+def test_local_jobs_need_no_dask_and_a_cluster_without_it_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--jobs`` runs on this machine's processes without importing Dask; ``--scheduler`` without Dask
+    installed is a :class:`~inference.errors.DaskUnavailableError` naming the extra."""
+    import importlib
+    import subprocess
+    import sys
+
+    from inference.distributed import run_map
+    from inference.errors import DaskUnavailableError
+
+    code = ("import sys; from inference.distributed import run_map; "
+            "print(run_map(abs, [-3, 1, -2, 5, -8], jobs=2), 'distributed' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0 and done.stdout.split("]")[1].strip() == "False", done.stderr
+    assert done.stdout.startswith("[3, 1, 2, 5, 8]")
+    real = importlib.import_module
+
+    def no_dask(name: str, package: str | None = None) -> object:
+        if name == "distributed":
+            raise ImportError("No module named 'distributed'")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", no_dask)
+    with pytest.raises(DaskUnavailableError, match=r"pip install 'kibitz\[cluster\]'"):
+        run_map(abs, [1], scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(InvalidArgumentError, match="jobs=0"):
+        run_map(abs, [1], jobs=0)
