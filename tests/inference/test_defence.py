@@ -236,6 +236,7 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     assert {f.folder for f in files} == {"humans", "bot-matches-ben"}
     first = fit([root])
     assert fit([root]).model == first.model
+    assert fit([root], jobs=2).model == first.model  # this machine's processes: the same tallies, folded in order
     cal = sum(1 for f in files for i in (1, 2) if f.half(i) == CALIBRATION)
     per_record = 26  # every card of the defenders, coded three times (its class, by length, its place in the class)
     cards = [(k, v) for t in first.model.counts.values() for k, v in t.items() if "|suit " not in k and " L" not in k]
