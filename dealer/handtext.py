@@ -16,6 +16,7 @@ b'[AKQJT98765432... board 7'
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Sequence, Union
 
 import numpy as np
@@ -28,6 +29,7 @@ __all__ = ["hands_text_bytes", "hand_text_bytes", "digits_bytes", "join_rows", "
 #: bytes (zero bytes are padding and are dropped).
 Field = Union[bytes, np.ndarray]
 
+@cache
 def _suit_words() -> tuple[np.ndarray, np.ndarray]:
     """Each holding's text placed at each offset of a 16-byte hand, as two little-endian uint64 words.
 
@@ -51,7 +53,6 @@ def _suit_words() -> tuple[np.ndarray, np.ndarray]:
     return words, length.astype(np.intp)
 
 
-_WORDS, _LENGTH = _suit_words()
 _HOLDING = np.uint64(0x1FFF)
 
 
@@ -64,13 +65,14 @@ def hands_text_bytes(masks: np.ndarray) -> np.ndarray:
     """
     masks = np.asarray(masks, dtype=np.uint64)
     holdings = [((masks >> np.uint64(13 * suit)) & _HOLDING).astype(np.intp) for suit in range(4)]
-    lengths = [_LENGTH[h] for h in holdings]
+    table, length = _suit_words()  # built on first use: most runs print nothing
+    lengths = [length[h] for h in holdings]
     if masks.size and not bool(np.all(lengths[0] + lengths[1] + lengths[2] + lengths[3] == 13)):
         raise ValueError("every hand must hold 13 cards")
-    words = _WORDS[holdings[0]]  # the first suit starts the hand
+    words = table[holdings[0]]  # the first suit starts the hand
     offset = lengths[0] + 1
     for suit in (1, 2, 3):
-        words |= _WORDS[((17 if suit == 3 else 0) + offset) * 8192 + holdings[suit]]
+        words |= table[((17 if suit == 3 else 0) + offset) * 8192 + holdings[suit]]
         offset += lengths[suit] + 1
     return words.astype("<u8", copy=False).view(np.uint8).reshape(masks.shape + (16,))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from functools import cache
 from typing import Iterable, Iterator, TextIO
 
 import numpy as np
@@ -19,13 +20,13 @@ from .handtext import Field, digits_bytes, hands_text_bytes, join_rows
 from .seat import Seat
 from .suit import RANK_CHARS
 
-__all__ = ["HOLDING_TEXT", "masks_to_pbn", "board_dealer", "board_vulnerability", "write_deals",
+__all__ = ["masks_to_pbn", "board_dealer", "board_vulnerability", "write_deals",
            "read_pbn_deals", "FORMATS"]
 
-#: PBN text of every 13-bit holding (bit 0 = ace).
-HOLDING_TEXT: tuple[str, ...] = tuple(
-    "".join(RANK_CHARS[i] for i in range(13) if h >> i & 1) for h in range(1 << 13)
-)
+@cache
+def _holding_text() -> tuple[str, ...]:
+    """The PBN text of every 13-bit holding (bit 0 = ace), built on first use."""
+    return tuple("".join(RANK_CHARS[i] for i in range(13) if h >> i & 1) for h in range(1 << 13))
 
 FORMATS = ("pbn", "oneline", "json")
 
@@ -43,7 +44,8 @@ def board_vulnerability(board: int) -> str:
 
 
 def _hand_text(mask: int) -> str:
-    return ".".join(HOLDING_TEXT[(mask >> (13 * s)) & SUIT_MASK] for s in range(4))
+    text = _holding_text()
+    return ".".join(text[(mask >> (13 * s)) & SUIT_MASK] for s in range(4))
 
 
 def masks_to_pbn(row: "Iterable[int]", first: Seat = Seat.N) -> str:

@@ -17,6 +17,7 @@ n AKQJ.AKQ.AKQ.AKQ e T98.JT98.JT98.JT s 765.765.765.8765 w 432.432.432.9432
 from __future__ import annotations
 
 import datetime as _dt
+from functools import cache
 from typing import Sequence
 
 import numpy as np
@@ -27,13 +28,14 @@ from .seat import Seat
 from .suit import RANK_CHARS
 
 __all__ = ["hand_text_bytes", "hands_text_bytes", "deal_lines", "deal_texts", "oneline_text", "compact_text", "pbn_text", "columns_text",
-           "pages_text", "SPACED"]
+           "pages_text"]
 
 
-#: ``dealer``'s spaced text of every 13-bit holding: ``"K 3 2 "``, a void ``"- "``.
-SPACED: tuple[str, ...] = tuple(
-    "".join(RANK_CHARS[i] + " " for i in range(13) if h >> i & 1) or "- " for h in range(1 << 13)
-)
+@cache
+def _spaced() -> tuple[str, ...]:
+    """``dealer``'s spaced text of every 13-bit holding (``"K 3 2 "``, a void ``"- "``), built on first use:
+    printing is not every run's."""
+    return tuple("".join(RANK_CHARS[i] + " " for i in range(13) if h >> i & 1) or "- " for h in range(1 << 13))
 
 
 def _layout_bytes(masks: np.ndarray, parts: Sequence["str | int"]) -> np.ndarray:
@@ -132,20 +134,19 @@ def pbn_text(masks: np.ndarray, start: int, event: str, dealer: Seat | None = No
 
 
 def _spaced_rows(mask: int) -> list[str]:
-    return [SPACED[(mask >> (13 * s)) & 0x1FFF] for s in range(4)]
+    spaced = _spaced()
+    return [spaced[(mask >> (13 * s)) & 0x1FFF] for s in range(4)]
 
 
+@cache
 def _spaced_table(pad: int) -> np.ndarray:
-    """Row ``h``: the spaced text of holding ``h`` padded with spaces to ``pad`` characters, then zero bytes to 26."""
+    """Row ``h``: the spaced text of holding ``h`` padded with spaces to ``pad`` characters, then zero bytes to 26
+    (20: a hand's column, padded to the next one; 0: the last column)."""
     table = np.zeros((1 << 13, 26), dtype=np.uint8)
-    for h, text in enumerate(SPACED):
+    for h, text in enumerate(_spaced()):
         raw = text.ljust(pad).encode("ascii")
         table[h, :len(raw)] = np.frombuffer(raw, dtype=np.uint8)
     return table
-
-
-_COLUMN = _spaced_table(20)  # a hand's column, padded to the next one
-_LAST_COLUMN = _spaced_table(0)  # the last column: no padding
 
 
 def columns_text(masks: np.ndarray, seats: Sequence[Seat], start: int | None = None) -> str:
@@ -168,7 +169,7 @@ def columns_text(masks: np.ndarray, seats: Sequence[Seat], start: int | None = N
         fields += [number, b".\n"]
     for suit in range(4):
         holdings = [((masks[:, seat] >> np.uint64(13 * suit)) & np.uint64(0x1FFF)).astype(np.intp) for seat in seats]
-        fields += [_COLUMN[h] for h in holdings[:-1]] + [_LAST_COLUMN[holdings[-1]], b"\n"]
+        fields += [_spaced_table(20)[h] for h in holdings[:-1]] + [_spaced_table(0)[holdings[-1]], b"\n"]
     fields.append(b"\n")
     return join_rows(fields, n).decode("ascii")
 

@@ -13,15 +13,25 @@ from typing import Sequence, TextIO
 
 import numpy as np
 
-from dealer.pbnio import board_dealer, board_vulnerability, masks_to_pbn, HOLDING_TEXT
-from dealer.printing import SPACED
+from dealer.pbnio import board_dealer, board_vulnerability, masks_to_pbn
 from dealer.seat import Seat
+from dealer.suit import RANK_CHARS
 
 __all__ = ["write_deals_per_deal", "columns_per_deal"]
 
 
+def _holding(h: int) -> str:
+    """A 13-bit holding's PBN text (bit 0 = ace), a card at a time."""
+    return "".join(RANK_CHARS[i] for i in range(13) if h >> i & 1)
+
+
+def _spaced(h: int) -> str:
+    """``dealer``'s spaced text of a holding: ``"K 3 2 "``, a void ``"- "``."""
+    return "".join(c + " " for c in _holding(h)) or "- "
+
+
 def _hand_text(mask: int) -> str:
-    return ".".join(HOLDING_TEXT[(mask >> (13 * s)) & 0x1FFF] for s in range(4))
+    return ".".join(_holding((mask >> (13 * s)) & 0x1FFF) for s in range(4))
 
 
 def write_deals_per_deal(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int = 1,
@@ -62,7 +72,7 @@ def columns_per_deal(masks: np.ndarray, seats: Sequence[Seat], start: int | None
     for i, row in enumerate(np.asarray(masks).tolist()):
         if start is not None:
             out.append(f"{start + i:4d}.\n")
-        hands = [[SPACED[(int(row[s]) >> (13 * suit)) & 0x1FFF] for suit in range(4)] for s in seats]
+        hands = [[_spaced((int(row[s]) >> (13 * suit)) & 0x1FFF) for suit in range(4)] for s in seats]
         for suit in range(4):
             cols = [h[suit] for h in hands]
             out.append("".join(c.ljust(20) for c in cols[:-1]) + cols[-1] + "\n")
