@@ -59,6 +59,8 @@ from inference.records import PlayRecord, read_records  # noqa: E402
 
 VIEWS = ("lawful", "agreement", "weighted")
 ALL = (*VIEWS, "omniscient")
+#: The views whose results ``--reuse`` copies from an earlier run (neither reads the declarer's model).
+REUSABLE = ("lawful", "omniscient")
 #: More declarers (``--views``): the weighted view without the defence model (the auction alone), and the
 #: declarer who knows each defender's true suit lengths and HCP (the agreement view on those claims).
 UNWEIGHTED, TRUE = "unweighted", "true"
@@ -246,8 +248,12 @@ def play_one(job: Job) -> dict[str, object]:
                               "nt": contract.strain.trump is None}
     row["claims"], row["consistent"], row["false"] = auction_truth(job, declarer, deal, job["book"])
     views = tuple(job.get("views") or ALL)
+    reused: dict[str, object] = job.get("reused") or {}  # an earlier run's results of views that do not change
+    for key, value in reused.items():
+        row[key] = value
+    played = tuple(v for v in views if v not in {k.split(" ")[0] for k in reused})
     signals = job.get("defence", "agreement") == "agreement"  # the readings of leads and count, when they hold
-    for view in views:
+    for view in played:
         start = time.perf_counter()
         reader: Any = CardReader(lead if contract.strain.trump is None and signals else None,
                                  carding if signals else None, auction=heard)
@@ -268,7 +274,7 @@ def play_one(job: Job) -> dict[str, object]:
         row[f"{view} s"] = time.perf_counter() - start
         row[f"{view} cards"] = [str(p.card) for p in result.cards]
     # every choice of declarer's side, judged double dummy on the true deal
-    for view in views:
+    for view in played:
         points = replay_tables(deal, declarer, contract.strain, row[f"{view} cards"])  # type: ignore[arg-type]
         scores = solver.solve([t for t, _, _ in points])
         losses = [max(s.values()) - s[c] for s, (_, c, _) in zip(scores, points)]
@@ -411,6 +417,11 @@ def main() -> None:
     ap.add_argument("--resume", metavar="ROWS",
                     help="with --json ROWS: play only the deals not already in ROWS and append theirs (a long run "
                          "continued in several sittings; the tables then cover every row)")
+    ap.add_argument("--reuse", metavar="ROWS",
+                    help="copy the lawful and omniscient views' results of the deals in ROWS (an earlier run's rows) "
+                         "instead of playing them again: they do not depend on the declarer's model or the weighted "
+                         "view, so a run that changes only those need not replay them (the same commit's lawful "
+                         "path, the same deals, -n and defence)")
     ap.add_argument("--report", metavar="ROWS", nargs="+",
                     help="print the tables from --json files of rows instead of playing (rows of several runs, "
                          "e.g. one with --views lawful,reseeded, are joined by deal; deals missing from one are left out)")
@@ -441,6 +452,13 @@ def main() -> None:
     for job in jobs:
         job.update(n=args.n, tricks=args.tricks, book=args.book, views=views, defence=args.defence,
                    defence_model=args.defence_model)
+    if args.reuse:
+        with open(args.reuse, encoding="utf-8") as f:
+            earlier = {int(r["index"]): r for r in map(json.loads, filter(str.strip, f))}
+        for job in jobs:
+            old = earlier.get(int(job["index"]))
+            if old is not None:
+                job["reused"] = {k: v for k, v in old.items() if k.split(" ")[0] in REUSABLE and k.split(" ")[0] in views}
     done: list[dict[str, Any]] = []
     if args.resume:
         if args.json != args.resume:

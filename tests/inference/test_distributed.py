@@ -317,3 +317,28 @@ def test_the_bot_benchmark_noise_floor_run_joins_the_main_run_by_deal(
     out = capsys.readouterr().out
     assert ": 1 deals" in out  # only the deal found in both files
     assert f"| {bot.RESEEDED} |" in out and "| omniscient |" in out
+
+
+@pytest.mark.bot
+def test_the_bot_benchmark_reuses_the_views_a_change_cannot_move(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--reuse ROWS`` copies the lawful and omniscient results of an earlier run (played again they are the
+    same: they read neither the declarer's model nor the weighted view) and plays only the rest."""
+    pytest.importorskip("endplay")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bot
+
+    jobs = bot.dealer_jobs(2, 0)
+    for job in jobs:
+        job.update(n=3, tricks=2, book="natural-wide", views=("lawful", "weighted", "omniscient"))
+    earlier = bot.play_all(jobs)
+    again = bot.play_all(jobs)
+    marked = [dict(r, **{"lawful s": -1.0}) for r in earlier]  # a mark: copied rows keep it, played ones cannot
+    reused = bot.play_all([dict(job, reused={k: v for k, v in row.items() if k.split(" ")[0] in bot.REUSABLE})
+                           for job, row in zip(jobs, marked)])
+
+    def numbers(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [{k: v for k, v in r.items() if not k.endswith(" s")} for r in rows]
+
+    assert numbers(again) == numbers(earlier) == numbers(reused)  # deterministic, and the copy is faithful
+    assert all(r["lawful s"] == -1.0 and r["weighted s"] > 0 for r in reused)
