@@ -2,7 +2,7 @@
 views and against the omniscient declarer, on real deals with their auctions and opening leads.
 
 Run: ``python benchmarks/bot.py [--deals 1000] [-n 30] [--book natural-wide] [--jobs 2 | --scheduler
-tcp://host:8786]`` (needs ``pip install 'kibitz[bot]'``). The deals are played on Dask
+tcp://host:8786]`` (needs ``pip install 'kibitz[bot]'``). The deals are played on worker processes
 (:func:`inference.distributed.run_map`: ``--jobs`` local worker processes, or a cluster's workers);
 ``--jobs 1`` plays them in this process. Each deal's play depends on its seed alone, so the numbers are
 the same however the deals are shared.
@@ -299,7 +299,7 @@ def play_one(job: Job) -> dict[str, object]:
 def play_all(jobs: list[Job], workers: int = 1, scheduler: str | None = None, bar: Any = None,
              on_row: Any = None) -> list[dict[str, object]]:
     """:func:`play_one` on every job, in the jobs' order: in this process (``workers`` 1, no
-    ``scheduler``) or on Dask; ``bar`` (tqdm) moves and ``on_row(row)`` is called as each deal finishes."""
+    ``scheduler``) or on workers; ``bar`` (tqdm) moves and ``on_row(row)`` is called as each deal finishes."""
     from inference.distributed import run_map  # in this process for one worker and no scheduler
 
     def done(key: Any, row: dict[str, object]) -> None:

@@ -4,7 +4,8 @@ Every PBN and LIN file under the paths given is read; every legal record is repl
 from declarer's view, and after each card the lawful bounds are checked against the true deal (a
 *soundness violation* is a bound, or a card's possible holders, that excludes what the true deal
 has: it must never happen). With ``jobs`` > 1 or a Dask ``scheduler`` the files, big ones split by
-record, are shared among Dask workers (:mod:`inference.distributed`); the summary is the same.
+record, are shared among worker processes or a Dask cluster's workers (:mod:`inference.distributed`);
+the summary is the same.
 """
 
 from __future__ import annotations
@@ -173,7 +174,7 @@ def _canonical(total: Summary) -> Summary:
 def replay_many(files: Sequence[Path], *, jobs: int = 1, scheduler: str | None = None,
                 progress: Callable[[Summary, Path], None] | None = None) -> Summary:
     """Replay every file: in this process when ``jobs`` is 1 and no ``scheduler`` is named, else on
-    Dask (``jobs`` local worker processes, or the cluster at ``scheduler``) with big files split by
+    workers (``jobs`` processes of this machine, or the Dask cluster at ``scheduler``) with big files split by
     record; ``progress`` is called after each file or part. The summary is the same either way."""
     if jobs < 1:
         raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")

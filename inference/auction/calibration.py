@@ -8,7 +8,7 @@ as a one-seat spec; a claim outside the dealer's dialect has none, and says so).
 every call: read by the book, by an explanation, or uncovered; all per source folder and for the
 defenders (the side that did not declare) only. Each file is tallied on its own
 (:func:`tally_file`, a pure function of its :class:`FileWork`) and the tallies are folded in file
-order, so the files can be shared among Dask workers (``jobs``, ``scheduler``) with the same result.
+order, so the files can be shared among workers (``jobs``, ``scheduler``) with the same result.
 
 The result is data (:class:`Calibration`, JSON with :meth:`Calibration.as_dict`): a claim's
 ``likelihood_ratio`` (accuracy over prior) is what a weighted view can weigh it by. The figures
@@ -194,7 +194,7 @@ def tally_file(work: FileWork) -> FileTally:
 def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
               jobs: int = 1, scheduler: str | None = None, half: str | None = None) -> Calibration:
     """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands:
-    in this process when ``jobs`` is 1 and no ``scheduler`` is named, else file by file on Dask
+    in this process when ``jobs`` is 1 and no ``scheduler`` is named, else file by file on workers
     (:func:`inference.distributed.run_map`); the result is the same. ``half``: only the records of that
     half of the split (:mod:`inference.halves`; None: every record)."""
     the_book = load_book(book)

@@ -8,7 +8,7 @@ the cards of the suit held, uniform over their classes), per phase and per group
 95% intervals bootstrapped by record. ``--model OUT.json`` writes the fitted model (the form
 shipped as ``inference/data/defence/default.json``); ``--json`` prints the scores. A progress bar
 goes to standard error (``--progress``; by default when it is a terminal). With ``--jobs J`` the
-files are shared among Dask workers; same result.
+files are shared among worker processes (or a Dask cluster's); same result.
 """
 
 from __future__ import annotations

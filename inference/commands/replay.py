@@ -173,7 +173,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     width = max(len(label) for label, _, _ in rows) + 2
     procs = workers(args.jobs)
     where = (f"Dask cluster {args.scheduler}" if args.scheduler is not None
-             else f"{procs} process{'es' if procs > 1 else ''}" + (" on Dask" if procs > 1 else ""))
+             else f"{procs} process{'es' if procs > 1 else ''}")
     lines = [f"{summary.files:,} file{'s' if summary.files != 1 else ''}, every record from declarer's view "
              f"({where})"]
     lines += [f"  {label:<{width}}{n:>10,}" + (f"   {extra}" if extra else "") for label, n, extra in rows]

@@ -7,7 +7,7 @@ hand with a 95% Wilson interval (``--half``: on one half of the corpus's split o
 ratio (accuracy over prior); then the claim's accuracy per source folder and for the defenders,
 and the coverage of all calls. ``--json`` prints :meth:`inference.auction.calibration.Calibration.as_dict`.
 A progress bar goes to standard error (``--progress``; by default when it is a terminal). With
-``--jobs J`` (J > 1) or ``--scheduler ADDRESS`` the files are shared among Dask workers; same result.
+``--jobs J`` (J > 1) or ``--scheduler ADDRESS`` the files are shared among workers; same result.
 """
 
 from __future__ import annotations

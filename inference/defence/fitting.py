@@ -9,7 +9,7 @@ whole half. The score: bits a card (``-log2`` of the probability of the card rea
 the suit it came from) for the model and two baselines, uniform over the cards of that suit the
 defender held and uniform over their classes of equal cards, per phase, with 95% intervals
 bootstrapped by record. Each file is tallied on its own and the tallies folded in file order, so
-the files can be shared among Dask workers with the same result.
+the files can be shared among worker processes with the same result.
 """
 
 from __future__ import annotations
