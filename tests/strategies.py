@@ -6,13 +6,26 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import strategies as st
 
 from dealer import CARDS, Card, CardSet, D, Deal, Hand, PartialDeal, Rank, Seat, Suit
 
 __all__ = [
+    "examples", "EXAMPLES_SCALE",
     "cards", "card_sets", "hands", "deals", "partial_deals", "deal_numbers", "seats", "suits", "ranks",
 ]
+
+
+#: Each property test's own example count is scaled by the hypothesis profile (``HYPOTHESIS_PROFILE``): ``ci``
+#: (the default) 1, ``dev`` 1/2, ``thorough`` 10 (for a long run before a release).
+EXAMPLES_SCALE = {"ci": 1.0, "dev": 0.5, "thorough": 10.0}.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), 1.0)
+
+
+def examples(n: int) -> int:
+    """A property test's example count ``n`` under the profile (at least 1)."""
+    return max(1, round(n * EXAMPLES_SCALE))
 
 
 def seats() -> st.SearchStrategy[Seat]:

@@ -27,6 +27,7 @@ from inference.errors import InferenceError
 from inference.protocol import serve
 from inference.records import read_lin, read_pbn
 from inference.scenario import parse_scenario
+from tests.strategies import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = "predeal north SAK\nopener = hcp(south) >= 12 && shape(south, any 4432 + any 5332)\ncondition opener ^^ hearts(north) >= 5"
@@ -62,7 +63,7 @@ def _read_or_refuse(read: Callable[[str], Any], text: str) -> None:
         assert len(message) < 2_000, len(message)
 
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FUZZ
@@ -88,19 +89,19 @@ def test_cards_hands_deals_and_shapes(text: str) -> None:
     _read_or_refuse(ShapeSet.parse, text)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutations(PBN))
 def test_pbn_records(text: str) -> None:
     _read_or_refuse(lambda t: list(read_pbn(t, "<fuzz>")), text)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutations(LIN))
 def test_lin_records(text: str) -> None:
     _read_or_refuse(lambda t: list(read_lin(t, "<fuzz>")), text)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_mutations(SCENARIO))
 def test_scenarios(text: str) -> None:
     _read_or_refuse(lambda t: parse_scenario(t, "<fuzz>"), text)
@@ -124,7 +125,7 @@ _REQUESTS = st.builds(lambda cmd, fields: {"cmd": cmd, **fields}, st.sampled_fro
                       st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=4))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(_REQUESTS.map(json.dumps), st.text(alphabet=_SYMBOLS, max_size=40)), max_size=8))
 def test_the_protocol_never_dies_and_keeps_its_state(lines: list[str]) -> None:
     """Random requests between a valid start and a state check: one reply each, the state where it was."""

@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 from dealer.arrays import rank_packed, unique_ints, unique_inverse, unique_rows
+from tests.strategies import examples
 
 INTS = hnp.arrays(np.int64, st.integers(0, 300), elements=st.integers(-(1 << 62), (1 << 62)))
 SMALL = st.integers(-5, 5)
@@ -41,7 +42,7 @@ def test_unique_inverse_rebuilds_the_values(values: np.ndarray) -> None:
         assert np.array_equal(np.sort(where), np.arange(len(values))) and np.array_equal(distinct[rank], values[where])
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.integers(1, 120), st.data())
 def test_unique_rows_is_np_unique_on_rows(columns: int, data: st.DataObject) -> None:
     # wide rows of wide values need several keys: spans of 2**40 pass 62 bits by the second column

@@ -29,6 +29,7 @@ from dealer.statements import parse_statements
 from dealer.suit import Suit
 from dealer.syntax import parse_condition
 from tests.dealer.oracle import deal_value, hand_hcp, iter_completions
+from tests.strategies import examples
 
 
 value = deal_value  # the oracle's own evaluator, node by node
@@ -147,7 +148,7 @@ def linear_conditions(draw: st.DrawFn) -> tuple[list[int], Cond]:
 
 
 @given(linear_conditions())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_linear_conditions_against_brute_force(case: tuple[list[int], Cond]) -> None:
     predeal, cond = case
     truth, deals = brute(predeal, cond)

@@ -15,6 +15,7 @@ from dealer.runner import ScriptDealer
 from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 from dealer.syntax import parse_condition
+from tests.strategies import examples
 
 DEALS = ExactDealer(DealSpec()).sample_masks(400, 2026)
 
@@ -31,7 +32,7 @@ def _conditions() -> st.SearchStrategy[str]:
         st.tuples(inner, inner, inner).map(lambda t: f"(({t[0]}) ? ({t[1]}) : ({t[2]})) != 0")), max_leaves=8)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_conditions())
 def test_folding_keeps_every_deals_verdict(text: str) -> None:
     cond = parse_condition(text)

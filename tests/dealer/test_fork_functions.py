@@ -27,7 +27,7 @@ from dealer.spec import DealSpec
 from dealer.statements import EvalContract, parse_statements
 from dealer.syntax import SPEC_DIALECT, parse_expression
 from tests.inference.helpers import hide_endplay, needs_solver
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 # -- ltc: the oracle, card by card --------------------------------------------------------------
 
@@ -76,7 +76,7 @@ def _pbn(row: list[int]) -> str:
     return masks_to_pbn(row)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(deals())
 def test_ltc_of_any_deal_matches_the_cards(deal: Deal) -> None:
     masks = np.array([deal.masks], dtype=np.uint64)

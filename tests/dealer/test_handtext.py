@@ -20,7 +20,7 @@ from dealer.pbnio import FORMATS, write_deals
 from dealer.spec import DealSpec
 from dealer.printing import columns_text
 from tests.dealer.pbn_oracle import columns_per_deal, write_deals_per_deal
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 RANKS = "AKQJT98765432"
 
@@ -67,7 +67,7 @@ def test_hand_text_of_edge_deals_and_random_deals_matches_the_cards() -> None:
     assert bytes(hand_text_bytes(masks[:, 2])[0]).decode() == hand_by_cards(int(masks[0, 2]))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(deals())
 def test_hand_text_of_any_deal_matches_the_cards(deal: Deal) -> None:
     masks = np.array([deal.masks], dtype=np.uint64)

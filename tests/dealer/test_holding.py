@@ -21,6 +21,7 @@ from dealer.spec import DealSpec, SeatSpec
 from dealer.seat import Seat
 from dealer.suit import Suit
 from tests.dealer.oracle import holding_feature
+from tests.strategies import examples
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 OTHERS = factorial(39) // factorial(13) ** 3
@@ -38,7 +39,7 @@ KINDS = ("hcp", "controls", "top2", "top3", "top4", "top5")
 OPS = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__, "!=": int.__ne__}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(kind=st.sampled_from(KINDS), op=st.sampled_from(sorted(OPS)), value=st.integers(0, 5),
        other=st.sampled_from(KINDS), bound=st.integers(0, 3), suit=st.integers(0, 3),
        joined=st.sampled_from(["&&", "||"]))

@@ -14,6 +14,7 @@ from dealer.order import ORDER_SEARCH_FROM, candidate_orders, dense_size, honour
 from dealer.seat import Seat
 from dealer.spec import DealSpec
 from tests.dealer.test_sampling import check_masks, satisfies
+from tests.strategies import examples
 
 SUIT_ORDERS = st.permutations(range(4))
 
@@ -94,7 +95,7 @@ def test_an_order_is_checked() -> None:
                     order="honours-last")
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(0, 37), st.integers(0, 13), st.sampled_from(["north", "east", "south", "west"]))
 def test_orders_agree_on_small_specs(hcp: int, length: int, seat: str) -> None:
     spec = DealSpec.parse(f"hcp({seat}) >= {hcp} && spades({seat}) <= {length} && hcp(south) <= 12")

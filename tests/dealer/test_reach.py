@@ -13,6 +13,7 @@ from dealer.automaton import SeatAutomaton
 from dealer.engine import CompactTables, JointTables
 from dealer.errors import SpecLimitError
 from dealer.reach import reach
+from tests.strategies import examples
 
 
 def taker(n: int, m: int) -> SeatAutomaton:
@@ -33,7 +34,7 @@ def multinomial(parts: list[int]) -> int:
     return factorial(sum(parts)) // prod(factorial(p) for p in parts)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=4), st.integers(0, 4), st.booleans())
 def test_joint_counts_are_multinomials(takes: list[int], rest: int, pool: bool) -> None:
     n = sum(takes) + (rest if pool else 0)

@@ -35,6 +35,7 @@ from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 from dealer.syntax import parse_condition
 from tests.dealer.oracle import deal_value, holding_feature
+from tests.strategies import examples
 
 OTHERS = factorial(39) // factorial(13) ** 3
 OPS = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__, "!=": int.__ne__}
@@ -62,7 +63,7 @@ def one_seat_classes(side: str, suits: tuple[int, ...] = (0, 1, 2, 3)) -> dict[t
 
 # -- one seat: the suit walk ------------------------------------------------------------------------------
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(side=st.sampled_from(["losers", "controls"]), op1=st.sampled_from(sorted(OPS)), a=st.integers(0, 12),
        op2=st.sampled_from(sorted(OPS)), b=st.integers(0, 25), join=st.sampled_from(["&&", "||"]),
        spades=st.integers(0, 6), arith=st.booleans())
@@ -86,7 +87,7 @@ def test_one_seat_with_a_second_count_counts_as_the_suit_walk(side: str, op1: st
         assert run.tables.is_empty or run.tables.count() == 0
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(kind=st.sampled_from(["hcp", "top2", "top4", "losers"]), op1=st.sampled_from(sorted(OPS)),
        a=st.integers(0, 8), op2=st.sampled_from(sorted(OPS)), b=st.integers(0, 25),
        join=st.sampled_from(["&&", "||", "^^"]), hearts=st.integers(0, 6))

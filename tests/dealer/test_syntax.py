@@ -16,6 +16,7 @@ from dealer.suit import Suit
 from dealer.statements import parse_statements
 from dealer.syntax import MAX_DEPTH, SPEC_DIALECT, parse_condition, parse_expression
 from inference.claims import claim_text, parse_claim
+from tests.strategies import examples
 
 
 def test_xor_in_specs_counts_exactly_one() -> None:
@@ -103,7 +104,7 @@ def conditions(draw: st.DrawFn, depth: int = 3) -> str:
     return f"!({text})" if draw(st.booleans()) else text
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(conditions())
 def test_text_round_trips_to_the_same_meaning(text: str) -> None:
     """str() of a parsed condition parses back to a condition true on exactly the same classes."""

@@ -24,7 +24,7 @@ from inference.records import read_pbn
 from inference.trick import legal_cards, trick_winner
 from tests.inference.helpers import hide_endplay, needs_solver, random_play
 from tests.inference.test_records import pbn_rows, pbn_text
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "records" / "example.pbn"
 
@@ -140,7 +140,7 @@ def ending(deal: Deal, declarer: Seat, strain: Strain, rnd: random.Random, cards
 
 
 @needs_solver
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False),
        st.integers(40, 45), st.integers(0, 2 ** 16))
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from inference.claims import And, Compare, Length, claim_text, iter_atoms, one_f
 from inference.errors import InvalidArgumentError
 from inference.features import Feature, features_of
 from tests.inference.test_inferences import holds
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -60,7 +60,7 @@ def _holds(text: str, hands: dict[Seat, CardSet]) -> bool:
     return holds(parse_claim(text, viewer="S"), hands)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(length_claims(), deals())
 def test_one_fewer_is_wider_and_one_card_wider_only(text: str, deal: object) -> None:
     """Wherever a claim holds, its fallback holds; and each length atom moved by exactly one card."""

@@ -22,7 +22,7 @@ from inference.features import Feature
 from inference.columns import plan
 from inference.graph import LayoutGraph
 from tests.inference.test_inferences import holds, layouts_hands, three_concealed
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 if TYPE_CHECKING:
     from inference.play import PlayState
@@ -40,7 +40,7 @@ def per_seat_claims(draw: st.DrawFn) -> str:
     return " && ".join(parts)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), per_seat_claims())
 def test_the_dealer_equals_the_joint_pass(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                           text: str) -> None:

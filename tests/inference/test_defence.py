@@ -31,7 +31,7 @@ from inference.errors import InvalidArgumentError
 from inference.halves import CALIBRATION, EVALUATION, Halves, corpus_files
 from inference.play import PlayState
 from tests.inference.helpers import brute_force_layouts, random_play, replay
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "records" / "example.pbn"
@@ -81,7 +81,7 @@ def random_model(rnd: random.Random) -> DefenceModel:
     return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2), beta=Fraction(rnd.randrange(1, 9), 2))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(holdings(), st.sampled_from(list(Phase)), st.booleans(), st.booleans(), st.integers(-1, 13) | st.none(),
        st.integers(0, 10 ** 6))
 def test_probabilities_over_a_holding_sum_to_one(hg: tuple[int, int], phase: Phase, nt: bool, partner: bool,
@@ -112,7 +112,7 @@ def test_restricted_choice_falls_out() -> None:
     assert ratio == Fraction(99 + Fraction(1, 2), 99 + 1)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False))
 def test_observations_follow_the_play(deal: object, declarer: Seat, strain: Strain, rnd: random.Random) -> None:
     play = random_play(deal, declarer, strain, rnd, 52)  # type: ignore[arg-type]
@@ -193,7 +193,7 @@ def test_the_shipped_model_loads_with_its_provenance() -> None:
     assert total == 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["a/x.pbn", "a/y.lin", "b/z.pbn", "top.pbn"]), st.integers(1, 400)),
                 unique=True, max_size=300), st.randoms(use_true_random=False))
 def test_the_split_is_stratified_and_fixed(names: list[tuple[str, int]], rnd: random.Random) -> None:
@@ -302,7 +302,7 @@ def assert_weighted_equals_brute_force(state: PlayState, deal: Deal, factor: obj
             assert p == holder.get((card, seat), 0) / total, (card, seat)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.integers(34, 44),
        st.randoms(use_true_random=False), st.integers(0, 10 ** 6))
 def test_the_weighted_view_weighs_each_defenders_card_exactly(deal: Deal, declarer: Seat, strain: Strain, n: int,
@@ -371,7 +371,7 @@ def hashed_factor(situation: Situation, holding: int, position: int) -> Fraction
 
 
 @given(st.integers(0, 51), st.integers(0, 0x1FFF))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_the_strongest_reading_is_the_largest_ratio(index: int, free: int) -> None:
     """Brute force over every pair of holdings one card apart, at most three cards long: the reading's ratio
     is the largest either way, and its holdings' factors give it exactly."""

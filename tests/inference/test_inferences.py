@@ -24,7 +24,7 @@ from inference.play import PlayState
 from inference.trick import trick_winner
 from inference.testing import rule_run
 from tests.inference.helpers import brute_force_layouts, random_play, replay
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 # -- an independent evaluation of a claim on one concrete layout -------------------------------------------
 
@@ -118,7 +118,7 @@ def ending(deal: Deal, declarer: Seat, n: int, rnd: random.Random) -> PlayState:
     return list(replay(deal, declarer, Strain.NT, cards))[-1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 42), st.randoms(use_true_random=False), st.data())
 def test_status_equals_brute_force(deal: Deal, declarer: Seat, n: int, rnd: random.Random, data: st.DataObject) -> None:
     """Two concealed hands: satisfiable / valid / supports exactly as enumeration of every lawful layout."""
@@ -166,7 +166,7 @@ def three_concealed(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random)
                      played=played, voids={s: v for s, v in voids.items() if v}, leader=leader)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_joint_claims(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                             data: st.DataObject) -> None:
@@ -220,7 +220,7 @@ def constraint_oracle(state: PlayState, claim: Claim) -> list[dict[Seat, CardSet
     return [hands_of(tuple(sol[c.index] for c in cards)) for sol in problem.getSolutions()]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(42, 44), st.randoms(use_true_random=False), st.data())
 def test_python_constraint_oracle(deal: Deal, declarer: Seat, n: int, rnd: random.Random, data: st.DataObject) -> None:
     """On small endings, python-constraint's solutions give the same statuses and agreement bounds."""
@@ -394,7 +394,7 @@ def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch:
     assert state.statuses()["E"].status.value == "active"
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.randoms(use_true_random=False), st.data())
 def test_incremental_statuses_equal_a_fresh_verdict_after_every_card(deal: Deal, declarer: Seat, rnd: random.Random,
                                                                       data: st.DataObject) -> None:

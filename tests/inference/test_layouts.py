@@ -22,7 +22,7 @@ from inference.layouts import DEFAULT_WEIGHTS, View
 from inference.play import PlayState
 from tests.inference.helpers import assert_keeps_the_play, random_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
@@ -130,7 +130,7 @@ def assert_odds_equal_brute_force(state: PlayState, text: str) -> None:
                 assert holds(claim, {s: layout[s] for s in Seat})
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(38, 44), st.randoms(use_true_random=False), st.data())
 def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
                                               data: st.DataObject) -> None:
@@ -139,7 +139,7 @@ def test_odds_equal_brute_force_in_every_view(deal: Deal, declarer: Seat, n: int
 
 
 @pytest.mark.slow
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(10, 11), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                                       data: st.DataObject) -> None:
@@ -149,7 +149,7 @@ def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat
     assert_odds_equal_brute_force(state, data.draw(claim_texts(seats, list(CardSet(state.snapshot.unseen)))))
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
 def test_samples_are_consistent_with_the_play_and_view(deal: Deal, declarer: Seat, n: int, rnd: random.Random,
                                                        data: st.DataObject) -> None:

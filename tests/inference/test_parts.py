@@ -28,7 +28,7 @@ from inference.solver import Solver
 from tests.inference.helpers import assert_keeps_the_play
 from tests.inference.test_inferences import claim_texts, holds, layouts_hands, three_concealed
 from tests.inference.test_layouts import assert_odds_equal_brute_force
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 #: Before the lead: two passes (at most 11 HCP each) and an opening bid, the shape that made whole suits slow.
 HAND = "KQ.QJ2.K87.AJ543"
@@ -46,7 +46,7 @@ def splittable(state: PlayState) -> set[int]:
     return {s for s in range(4) if pos.unseen_in(s) & HONOUR_CARDS and pos.unseen_in(s) & ~HONOUR_CARDS}
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(10, 11), st.randoms(use_true_random=False), st.data())
 def test_parts_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                  data: st.DataObject) -> None:

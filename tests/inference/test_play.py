@@ -18,7 +18,7 @@ from inference.errors import (
 from inference.play import PlayState
 from inference.trick import trick_winner
 from tests.inference.helpers import bounds_from_layouts, brute_force_layouts, random_play, replay
-from tests.strategies import deals, seats
+from tests.strategies import deals, examples, seats
 
 DEAL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
 
@@ -119,7 +119,7 @@ def test_contract_parsing() -> None:
         Contract.parse("8NT")
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(deals(), seats(), st.integers(0, 52), st.randoms(use_true_random=False))
 def test_play_undo_restores_exactly(deal: Deal, declarer: Seat, n: int, rnd: random.Random) -> None:
     cards = random_play(deal, declarer, Strain.NT, rnd, n)
@@ -137,7 +137,7 @@ def test_play_undo_restores_exactly(deal: Deal, declarer: Seat, n: int, rnd: ran
         assert again.snapshot == snapshots[2]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(deals(), seats(), st.sampled_from(list(Strain)), st.integers(0, 52), st.randoms(use_true_random=False))
 def test_bounds_are_sound(deal: Deal, declarer: Seat, strain: Strain, n: int, rnd: random.Random) -> None:
     """The true deal lies inside every bound after every event."""
@@ -154,7 +154,7 @@ def test_bounds_are_sound(deal: Deal, declarer: Seat, strain: Strain, n: int, rn
             assert deal.holder(card) in bounds.possible_holders(card)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(deals(), seats(), st.integers(36, 44), st.randoms(use_true_random=False))
 def test_bounds_are_tight_by_brute_force(deal: Deal, declarer: Seat, n: int, rnd: random.Random) -> None:
     """With at most 16 cards unseen, every bound equals the min/max over all lawful layouts."""
@@ -197,7 +197,7 @@ def exact_dealer_support(state: PlayState) -> dict[Seat, dict[str, tuple[int, in
     return out
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(deals(), seats(), st.integers(0, 24), st.randoms(use_true_random=False))
 def test_bounds_are_tight_by_exact_count(deal: Deal, declarer: Seat, n: int, rnd: random.Random) -> None:
     """Early in the play (too many unseen cards to enumerate), the exact dealer's supports agree."""

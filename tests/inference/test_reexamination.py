@@ -14,7 +14,7 @@ from inference.inferences import Inference, InferenceState, Status
 from inference.play import PlayState
 from inference.reexamination import Event, StatusKeeper
 from tests.inference.helpers import random_play
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 DEAL = Deal.from_pbn("N:852.T.KQT543.K52 KJ93.A543.A6.A87 AT74.K9872.2.Q96 Q6.QJ6.J987.JT43")
 
@@ -62,7 +62,7 @@ def test_the_dependency_graph_follows_the_claims_not_the_names() -> None:
     assert states[0].status is Status.CONFIRMED
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(deals(), st.randoms(use_true_random=False), st.integers(0, 3))
 def test_incremental_equals_every_inference_every_card_after_undo(deal: Deal, rnd: random.Random, k: int) -> None:
     """Re-adding inferences of the same names with other claims after an undo: the incremental

@@ -12,7 +12,7 @@ from dealer import Card, CardSet, Deal, Seat, Suit
 from inference.contract import Strain
 from inference.trick import Fault, Trick, irregularity, legal_cards, play_order, trick_winner
 from tests.inference.helpers import random_play
-from tests.strategies import deals, seats
+from tests.strategies import deals, examples, seats
 
 
 def cards(text: str) -> list[Card]:
@@ -53,7 +53,7 @@ def test_trick_add_settles_the_winner_with_the_fourth_card() -> None:
         Trick(Seat.E, trick.cards[:3]).next_trick()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(deals(), seats(), st.sampled_from(list(Strain)), st.randoms(use_true_random=False))
 def test_play_order_follows_the_winners(deal: Deal, declarer: Seat, strain: Strain, rnd: random.Random) -> None:
     """Every card's seat is its holder (the play is legal), and each trick's winner leads the next."""
@@ -116,7 +116,7 @@ def test_irregularity_of_a_hidden_hand() -> None:
     assert found is not None and (found.fault, found.other) == (Fault.NOT_HELD, Seat.N)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(deals(), seats(), st.integers(0, 51), st.randoms(use_true_random=False))
 def test_with_every_hand_known_the_legal_cards_are_those_without_irregularity(
         deal: Deal, declarer: Seat, n: int, rnd: random.Random) -> None:

@@ -33,7 +33,7 @@ from inference.play import PlayState
 from inference.weights import HoldingWeights, holding_bits
 from tests.inference.helpers import assert_keeps_the_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
-from tests.strategies import deals
+from tests.strategies import deals, examples
 
 RANKS = "AKQJT98765432"  # this file's own reading of a holding: bit i is RANKS[i]
 Hands = dict[Seat, CardSet]
@@ -305,7 +305,7 @@ def test_restricted_choice_on_west_weighs_west_only() -> None:
 # -- 2. both defenders, two suits, every view (hypothesis) ------------------------------------------------
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
 def test_weights_on_both_defenders_equal_brute_force_in_every_view(
         deal: Deal, declarer: Seat, n: int, rnd: random.Random, data: st.DataObject) -> None:
@@ -333,7 +333,7 @@ def test_weights_on_both_defenders_equal_brute_force_in_every_view(
 # -- 3. three concealed hands (hypothesis) ----------------------------------------------------------------
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.just(10), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_with_weights_equal_brute_force(
         deal: Deal, declarer: Seat, tricks: int, rnd: random.Random, data: st.DataObject) -> None:

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 
 from dealer import D, Deal, number_to_deal
 from tests.inference.commands.helpers import run
-from tests.strategies import deal_numbers
+from tests.strategies import deal_numbers, examples
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(deal_numbers())
 def test_number_round_trip(number: int) -> None:
     status, out, _ = run("number", str(number))
