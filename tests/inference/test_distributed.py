@@ -328,7 +328,7 @@ def test_the_bot_benchmark_reuses_the_views_a_change_cannot_move(
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import bot
 
-    jobs = bot.dealer_jobs(2, 0)
+    jobs = bot.dealer_jobs(1, 0)
     for job in jobs:
         job.update(n=3, tricks=2, book="natural-wide", views=("lawful", "weighted", "omniscient"))
     earlier = bot.play_all(jobs)
