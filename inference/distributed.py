@@ -51,16 +51,17 @@ def _distributed() -> Any:
 
 
 @contextmanager
-def connect(jobs: int = 1, scheduler: str | None = None) -> Iterator[Any]:
+def connect(jobs: int = 1, scheduler: str | None = None, timeout: float = 10.0) -> Iterator[Any]:
     """A Dask client: to the cluster at ``scheduler``, or to a new local cluster of ``jobs`` worker
     processes (one thread each) on 127.0.0.1 without a dashboard; closed (the local cluster shut
-    down) on leaving, whatever happens."""
+    down) on leaving, whatever happens. A scheduler not reached within ``timeout`` seconds is an
+    argument error."""
     if jobs < 1:
         raise InvalidArgumentError(f"invalid jobs={jobs}: expected at least 1")
     dask = _distributed()
     if scheduler is not None:
         try:
-            client = dask.Client(scheduler, timeout="10s")
+            client = dask.Client(scheduler, timeout=f"{timeout}s")
         except (OSError, ValueError, TypeError) as exc:
             raise InvalidArgumentError(f"cannot reach the Dask scheduler {scheduler[:80]!r} (--scheduler): {exc}") from exc
         try:

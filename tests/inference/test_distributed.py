@@ -251,7 +251,7 @@ def test_bad_workers_are_argument_errors() -> None:
         with connect(jobs=0):
             pass
     with pytest.raises(InvalidArgumentError, match="tcp://127.0.0.1:9"):
-        with connect(scheduler="tcp://127.0.0.1:9"):
+        with connect(scheduler="tcp://127.0.0.1:9", timeout=1):
             pass
 
 
