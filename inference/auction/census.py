@@ -33,7 +33,7 @@ from dealer import DealerError, Seat
 
 from ..halves import CALIBRATION, CorpusFile, corpus_files
 from ..errors import RecordError
-from ..records import AuctionRecord, read_auctions
+from ..records import AuctionRecord, contract_from_auction, read_auctions
 from .book import Book, load_book
 from .context import CallContext
 from .reading import read_auction
@@ -112,8 +112,9 @@ def _calls(rec: AuctionRecord, book: Book) -> list[Facts]:
             reading = read_auction(rec.dealer, rec.calls, book, "", rec.explanations)
         except (ValueError, DealerError):
             return []
-    bids = [c.context for c in reading.calls if c.context.call[0].isdigit()]
-    declaring = set(Seat) if not bids else {bids[-1].caller, bids[-1].caller.partner}
+    found = contract_from_auction(rec.dealer, ["Pass" if c.context.call == "P" else c.context.call
+                                               for c in reading.calls])
+    declaring = {found[1], found[1].partner} if found else set(Seat)  # as the calibration tells defenders
     out = []
     for call in reading.calls:
         hand = rec.deal[call.context.caller]
