@@ -6,7 +6,7 @@ Kibitz runs it, whether its count is exact or an estimate (or the error, with li
 and the |z| of ``dealer``'s acceptance rate over ``--generate`` random deals against Kibitz's
 probability (exact, or estimated from ``--draws`` deals with its own variance added; a condition with
 ``tricks`` is estimated from ``--tricks-draws`` deals, each one solved double dummy). The tables are set
-up as ``kibitz dealer`` sets them up (:data:`dealer.runner.PATIENCE`). A summary line per folder and
+up as ``kibitz dealer`` sets them up (the budget's ``patience``, :mod:`dealer.budget`). A summary line per folder and
 one for all follow. The scripts are not part of the repository (see docs/dealer.rst for where they
 come from).
 
@@ -32,7 +32,8 @@ from datetime import date
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from dealer.errors import DealerError  # noqa: E402
-from dealer.runner import PATIENCE, ScriptDealer  # noqa: E402
+from dealer.budget import current
+from dealer.script_dealer import ScriptDealer  # noqa: E402
 from dealer.statements import parse_statements  # noqa: E402
 
 
@@ -65,7 +66,7 @@ def run_folder(folder: str, args: argparse.Namespace, exe: str | None) -> dict[s
         text = open(path, encoding="latin-1").read()
         start = time.perf_counter()
         try:
-            run = ScriptDealer(parse_statements(text, source=name), text=text, patience=PATIENCE)
+            run = ScriptDealer(parse_statements(text, source=name), text=text, patience=current().patience)
             tricks = run.filter is not None and "tricks(" in str(run.filter)
             result = run.count(draws=args.tricks_draws if tricks else args.draws, seed=args.seed)
         except DealerError as exc:

@@ -29,7 +29,7 @@ from dealer.grid import MAX_HCP  # noqa: E402
 from dealer.exact import ExactDealer, clear_caches  # noqa: E402
 from dealer.pbnio import write_deals  # noqa: E402
 from dealer.printing import oneline_text, pbn_text  # noqa: E402
-from dealer.runner import ScriptDealer  # noqa: E402
+from dealer.script_dealer import ScriptDealer  # noqa: E402
 from dealer.spec import DealSpec  # noqa: E402
 from dealer.statements import parse_statements  # noqa: E402
 

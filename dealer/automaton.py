@@ -30,6 +30,7 @@ from typing import Callable, Sequence, cast
 import numpy as np
 
 from .arrays import unique_ints, unique_inverse, unique_rows
+from .budget import current
 from .card import HCP_BY_INDEX
 from .cardset import SUIT_MASK, CardSet
 from .errors import SpecLimitError
@@ -40,11 +41,8 @@ from .shapes import ALL_SHAPES
 __all__ = [
     "N_LETTERS", "letter", "SuitAutomaton", "build_suit_automaton", "HoldingAutomaton",
     "build_holding_automaton", "SeatAutomaton", "build_seat_automaton", "labels_from_mask",
-    "feature_projection", "build_projected_automaton", "MAX_RAW_STATES",
+    "feature_projection", "build_projected_automaton",
 ]
-
-#: The most states a seat's table may have before it is minimised (bounds the memory a side count can take).
-MAX_RAW_STATES = 6_000_000
 
 _H = MAX_HCP + 1  # HCP totals 0..37
 _HS = SUIT_COUNTS  # HCP within one suit 0..10
@@ -310,9 +308,9 @@ class _Glue:
         for t in range(len(suit_of)):
             offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
         raw = sum(len(self.reach[j][0]) * self.holdings[j].size[k] for j, k in zip(suit_of, offset_of))
-        if raw > MAX_RAW_STATES:  # memory: a side count can multiply the states past what minimising can afford
+        if raw > (most := current().raw_states):  # memory: a side count can multiply the states past what minimising can afford
             raise SpecLimitError(f"a seat's table needs {raw:,} states before minimising, more than "
-                                 f"{MAX_RAW_STATES:,}: its side count (dealer.sidecount) carries too many totals")
+                                 f"{most:,}: its side count (dealer.sidecount) carries too many totals")
         moves = [self._moves(j, k) for j, k in zip(suit_of, offset_of)]
         states, running, j0 = self.fold_empty(np.array([0]), np.array([0]), 0)
         start = int(self.arrive(states, running, j0)[0])  # the initial raw state (no free card: the final label)

@@ -29,6 +29,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from .arrays import unique_rows
+from .budget import current
 from .errors import UnsupportedSpecError
 from .expr import (
     Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor,
@@ -37,10 +38,7 @@ from .expr import (
 from .grid import ARITH, COMPARE, GRID, grid_mask, grid_values
 from .seat import Seat
 
-__all__ = ["JointCondition", "joinable", "MAX_JOINT_CELLS"]
-
-#: The most cells the joint acceptance over the seats' labels may have (before labels are merged).
-MAX_JOINT_CELLS = 4_000_000
+__all__ = ["JointCondition", "joinable"]
 
 #: The nodes a part of one seat may be made of: what the (shape, HCP) classes of a seat determine.
 _SEAT_NODES = (Always, And, Arith, Compare, Const, Hcp, Length, Not, Or, ShapeIn, Ternary, Truth, Xor)
@@ -75,7 +73,7 @@ class JointCondition:
 
         Raises :class:`~dealer.errors.UnsupportedSpecError` when a part reads something the seats'
         classes do not determine (``hascard``, ``hcp(seat, suit)``, ``controls``...) or the joint
-        acceptance would exceed :data:`MAX_JOINT_CELLS`.
+        acceptance would exceed the budget's ``label_cells`` (:mod:`dealer.budget`).
         """
         conds = tuple(conditions)
         if not conds:
@@ -96,10 +94,10 @@ class JointCondition:
             raw_labels.append(raw)
             tables.append(table)
         shape = tuple(len(t) for t in tables)
-        if prod(shape) > MAX_JOINT_CELLS:
+        if prod(shape) > (most := current().label_cells):
             raise UnsupportedSpecError(
                 f"{whole.pos}: {whole}: the seats' parts take {' x '.join(map(str, shape))} joint values, beyond "
-                f"{MAX_JOINT_CELLS:,}")
+                f"{most:,}")
         leaf: dict[int, np.ndarray] = {}
         for axis, seat in enumerate(seats):
             for j, p in enumerate(parts[seat]):

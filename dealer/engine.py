@@ -28,13 +28,12 @@ from typing import Sequence
 import numpy as np
 
 from .automaton import SeatAutomaton
+from .budget import current
 from .errors import SpecLimitError
 from .reach import reach
 
-__all__ = ["JointTables", "CompactTables", "make_tables", "DEFAULT_LIMIT", "bounded_uniform"]
+__all__ = ["JointTables", "CompactTables", "make_tables", "bounded_uniform"]
 
-#: Most table cells (all positions together) a spec may need.
-DEFAULT_LIMIT = 40_000_000
 _INT64_SAFE = (1 << 62)
 _TWO64 = 1 << 64
 
@@ -82,13 +81,14 @@ class JointTables(_Tracked):
     """
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
-                 limit: int = DEFAULT_LIMIT, backward: bool = True, final: np.ndarray | None = None) -> None:
+                 limit: int | None = None, backward: bool = True, final: np.ndarray | None = None) -> None:
         self._track(automata, n, pool, final)
         for a in self.automata:
             if a.n != n:
                 raise ValueError("all automata must read the same free cards")
         self.shapes = [tuple(a.size[t] + 1 for a in self.automata) for t in range(n + 1)]
         cells = sum(int(np.prod(s)) for s in self.shapes) if self.k else 0
+        limit = current().tables if limit is None else limit
         if cells > limit:
             sizes = " x ".join(str(max(a.size)) for a in self.automata)
             raise SpecLimitError(
@@ -380,10 +380,10 @@ class CompactTables(_Tracked):
     """
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
-                 limit: int = DEFAULT_LIMIT, backward: bool = True, final: np.ndarray | None = None) -> None:
+                 limit: int | None = None, backward: bool = True, final: np.ndarray | None = None) -> None:
         self._track(automata, n, pool, final)
         self.big: dict[int, _Layer] = {}
-        found = reach(self.automata, n, pool, limit)
+        found = reach(self.automata, n, pool, current().tables if limit is None else limit)
         self.next: list[np.ndarray] = found.next  # per position: (n_dest, states) int32, -1 dead
         self.weights: list[list[np.ndarray | None]] = found.weights
         self.sizes: list[int] = found.sizes
@@ -555,7 +555,7 @@ def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | Non
     return choice, remainder
 
 
-def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int = DEFAULT_LIMIT,
+def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int | None = None,
                 backward: bool = True, backend: str = "auto",
                 final: np.ndarray | None = None) -> "JointTables | CompactTables":
     """Dense tables when the product of the seats' states fits the limit, else reachable-only tables.
@@ -565,6 +565,7 @@ def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: in
     """
     if backend not in ("auto", "dense", "compact"):
         raise ValueError(f"unknown backend {backend!r}: expected auto, dense or compact")
+    limit = current().tables if limit is None else limit
     if backend == "dense":
         return JointTables(automata, n, pool, limit, backward, final)
     if backend == "compact":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from .expr import (
 )
 from .grid import ARITH, COMPARE
 from .shapes import ShapeSet
+
+if TYPE_CHECKING:
+    from .statements import ScriptSyntax
 
 __all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table", "imps", "score",
            "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape", "ltc_table", "LTC"]
@@ -137,6 +140,14 @@ class Counts:
     points: tuple[int, ...] = (4, 3, 2, 1) + (0,) * 9
     alt: tuple[tuple[int, ...], ...] = ALT_DEFAULTS
     tables: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of_script(cls, syntax: "ScriptSyntax") -> "Counts":
+        """The point tables a script sets (``pointcount``, ``altcount``), the standard ones elsewhere."""
+        alt = list(ALT_DEFAULTS)
+        for i, values in syntax.altcounts.items():
+            alt[i] = values
+        return cls(points=syntax.pointcount if syntax.pointcount is not None else cls().points, alt=tuple(alt))
 
     @property
     def standard_points(self) -> bool:

@@ -25,11 +25,13 @@ from .cardset import CardSet
 from .cross import JointCondition
 from .grid import GRID, MAX_HCP
 from .deal import Deal
-from .engine import DEFAULT_LIMIT, make_tables
+from .budget import current
+from .engine import make_tables
 from .errors import ImpossibleSpecError, SpecError
 from .checks import check_int, shown
 from .numbering import D
-from .order import ORDER_SEARCH_FROM, candidate_orders, dense_size, honours_last
+from .order import candidate_orders, dense_size, honours_last
+from .pool import deal_pool, split_labels
 from .rng import RandomSource, make_rng
 from .seat import Seat
 from .shapes import ALL_SHAPES, shape_index
@@ -37,13 +39,10 @@ from .sidecount import refine_labels
 from .spec import DealSpec, SeatSpec
 from .suit import Suit
 
-__all__ = ["ExactDealer", "FEATURES", "MAX_DEALS_AT_ONCE", "ORDERS", "pattern_of", "clear_caches"]
+__all__ = ["ExactDealer", "FEATURES", "ORDERS", "pattern_of", "clear_caches"]
 
 #: The card orders the tables may read in (:mod:`dealer.order`): ``auto`` picks the one with the fewest states.
 ORDERS = ("auto", "suit-major", "honours-last")
-
-#: The most deals one call returns in memory (draw more in batches with one generator: the stream continues).
-MAX_DEALS_AT_ONCE = 1_000_000
 
 #: Per-seat features whose exact distribution :meth:`ExactDealer.distribution` gives.
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
@@ -126,7 +125,7 @@ class ExactDealer:
     count and the same distribution of deals.
     """
 
-    def __init__(self, spec: "DealSpec | str", *, limit: int = DEFAULT_LIMIT, backend: str = "auto",
+    def __init__(self, spec: "DealSpec | str", *, limit: int | None = None, backend: str = "auto",
                  joint: JointCondition | None = None, order: str = "auto",
                  _observe: tuple[Seat, str] | None = None) -> None:
         if not isinstance(spec, (DealSpec, str)):
@@ -135,6 +134,7 @@ class ExactDealer:
             raise SpecError(f"unknown order {shown(order)}: expected one of {', '.join(ORDERS)}")
         if joint is not None and not isinstance(joint, JointCondition):
             raise SpecError(f"joint: expected a JointCondition, got {shown(joint)}")
+        limit = current().tables if limit is None else limit
         check_int(limit, "limit", SpecError, lo=1)
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
         #: Conditions across seats counted through the seats' labels (None: none).
@@ -239,7 +239,7 @@ class ExactDealer:
         cards = honours_last(free) if honours else tuple(free)
         self.automata: list[SeatAutomaton] = self._automata(cards, honours, tracked, label_grids, projections,
                                                              predeal)
-        if plain and order != "suit-major" and dense_size(self.automata) > ORDER_SEARCH_FROM:
+        if plain and order != "suit-major" and dense_size(self.automata) > current().order_search_from:
             # the candidates come likeliest first: the first that beats the default is taken
             for other in candidate_orders(free, [suits for suits, _ in projections]):
                 automata = self._automata(other, True, tracked, label_grids, projections, predeal)
@@ -380,7 +380,7 @@ class ExactDealer:
         ``seed``: an int, a numpy Generator (used as is, so consecutive calls continue its stream)
         or a ``random.Random``; the same seed gives the same deals.
         """
-        check_int(n, "the number of deals", SpecError, lo=0, hi=MAX_DEALS_AT_ONCE)
+        check_int(n, "the number of deals", SpecError, lo=0, hi=current().deals_at_once)
         if self.is_empty:
             raise ImpossibleSpecError(f"no deal satisfies the spec: {self.explain_empty()}")
         gen = make_rng(seed)
@@ -398,9 +398,9 @@ class ExactDealer:
         if k == 0:
             # nothing tracked: every free card is dealt to the pool seats directly
             bits = [np.uint64(1 << card) for card in plan.free]
-            _deal_pool_only(gen, [plan.vacancies[s] for s in pool], n, [masks[s] for s in pool], bits)
+            deal_pool(gen, [plan.vacancies[s] for s in pool], n, [masks[s] for s in pool], bits)
             return np.stack(masks, axis=1)
-        labels = _split_labels(gen, [plan.vacancies[s] for s in pool], n) if len(pool) > 1 else None
+        labels = split_labels(gen, [plan.vacancies[s] for s in pool], n) if len(pool) > 1 else None
         rank = np.zeros(n, dtype=np.int64)
         cols = np.arange(n)
         for t, card in enumerate(plan.free):
@@ -431,54 +431,6 @@ class ExactDealer:
         gen = make_rng(seed)
         while True:
             yield from self.sample(batch, gen)
-
-
-def _split_labels(rng: np.random.Generator, vacancies: list[int], n: int) -> np.ndarray:
-    """For each of ``n`` samples, a uniformly random order of pool-seat labels.
-
-    Row ``j`` is the label (index into the pool seats) of the sample's
-    ``j``-th pool card: drawn in proportion to the places each seat has left,
-    which makes every split of the pool among its seats equally likely.
-    """
-    total = sum(vacancies)
-    out = np.empty((total, n), dtype=np.int8)
-    for j, hits in enumerate(_hypergeometric_steps(rng, vacancies, n)):
-        lab = np.zeros(n, dtype=np.int8)
-        for i, hit in enumerate(hits[1:], start=1):
-            lab += hit.view(np.int8) * np.int8(i)
-        out[j] = lab
-    return out
-
-
-def _deal_pool_only(rng: np.random.Generator, vacancies: list[int], n: int,
-                    masks: list[np.ndarray], bits: list[np.uint64]) -> None:
-    """Deal card ``j`` (bit ``bits[j]``) to pool seat ``i`` by adding it to ``masks[i]``."""
-    if len(vacancies) == 1:
-        masks[0] += np.uint64(sum(int(b) for b in bits))
-        return
-    for j, hits in enumerate(_hypergeometric_steps(rng, vacancies, n)):
-        for i, hit in enumerate(hits):
-            masks[i] += hit * bits[j]
-
-
-def _hypergeometric_steps(rng: np.random.Generator, vacancies: list[int], n: int) -> Iterator[list[np.ndarray]]:
-    """Card by card, which seat gets it: one boolean array per seat, each seat in proportion to its places left."""
-    total = sum(vacancies)
-    left = [np.full(n, v, dtype=np.int16) for v in vacancies]
-    for j in range(total):
-        r = rng.integers(0, total - j, size=n, dtype=np.int16)
-        cum = left[0].copy()
-        below = [r < cum]
-        for i in range(1, len(vacancies) - 1):
-            cum += left[i]
-            below.append(r < cum)
-        hits = [below[0]]
-        for i in range(1, len(vacancies) - 1):
-            hits.append(below[i] & ~below[i - 1])
-        hits.append(~below[-1])
-        for i, hit in enumerate(hits):
-            left[i] -= hit.view(np.int8)
-        yield hits
 
 
 def _feature_value(hand: CardSet, feature: str) -> int | str:

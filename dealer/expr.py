@@ -27,7 +27,7 @@ language adds ``longest``, ``honours`` and ``rank``) by subclassing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Iterator
+from typing import Callable, ClassVar, Iterator, Sequence
 
 from .card import Card
 from .seat import Seat
@@ -37,7 +37,7 @@ from .suit import Suit
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
-    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "Score", "Imps",
+    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "Score", "Imps",
     "Random",
 ]
 
@@ -141,6 +141,23 @@ def walk_once(node: Node) -> Iterator[Node]:
             if id(child) not in seen:
                 seen.add(id(child))
                 stack.append(child)
+
+
+def conjuncts(conditions: "Sequence[Cond]") -> "list[Cond]":
+    """The conditions with every top-level ``&&`` opened up, in order.
+
+    >>> [str(c) for c in conjuncts([And((Always(True), And((Always(False), Always(True)))))])]
+    ['1', '0', '1']
+    """
+    out: list[Cond] = []
+    stack = list(reversed(conditions))
+    while stack:
+        c = stack.pop()
+        if isinstance(c, And):
+            stack.extend(reversed(c.items))
+        else:
+            out.append(c)
+    return out
 
 
 # -- expressions -------------------------------------------------------------

@@ -26,10 +26,7 @@ from typing import Sequence
 
 from .automaton import SeatAutomaton
 
-__all__ = ["honours_last", "candidate_orders", "dense_size", "ORDER_SEARCH_FROM"]
-
-#: A default order whose dense size passes this is compared with other honours-last orders.
-ORDER_SEARCH_FROM = 20_000_000
+__all__ = ["honours_last", "candidate_orders", "dense_size"]
 
 
 def honours_last(free: Sequence[int], spots: Sequence[int] = (0, 1, 2, 3),

@@ -11,17 +11,20 @@ True
 
 from __future__ import annotations
 
-import random
-from typing import Union
+import sys
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
 from .errors import InvalidSeedError
 
+if TYPE_CHECKING:
+    import random
+
 __all__ = ["RandomSource", "make_rng"]
 
 #: What a sampler accepts as its source of randomness.
-RandomSource = Union[int, np.random.Generator, random.Random, None]
+RandomSource = Union[int, np.random.Generator, "random.Random", None]
 
 
 def make_rng(source: RandomSource) -> np.random.Generator:
@@ -34,7 +37,8 @@ def make_rng(source: RandomSource) -> np.random.Generator:
     """
     if isinstance(source, np.random.Generator):
         return source
-    if isinstance(source, random.Random):
+    stdlib = sys.modules.get("random")  # a random.Random exists only once its module is imported
+    if stdlib is not None and isinstance(source, stdlib.Random):
         return np.random.default_rng(source.getrandbits(128))
     if source is None:
         return np.random.default_rng()

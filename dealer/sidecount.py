@@ -29,16 +29,14 @@ from typing import Callable
 import numpy as np
 
 from .arrays import unique_rows
+from .budget import current
 from .cardset import SUIT_MASK
 from .expr import Cond, HandCount, Hcp, Node, walk_once
 from .grid import GRID, FeatureGrid, grid_mask
 from .holding import HOLDINGS
 from .seat import Seat
 
-__all__ = ["SideFeature", "SideCount", "MAX_SIDE_TOTALS", "refine_labels", "replace_nodes"]
-
-#: The most distinct totals a side count may take (the seat's automaton carries the total).
-MAX_SIDE_TOTALS = 256
+__all__ = ["SideFeature", "SideCount", "refine_labels", "replace_nodes"]
 
 
 def replace_nodes(node: Node, swap: Callable[[Node], Node | None], memo: dict[int, Node] | None = None) -> Node:
@@ -147,7 +145,7 @@ class SideFeature:
 class SideCount:
     """The features a seat's tables carry beside its class, as one total (mixed radix, first feature lowest).
 
-    Raises ValueError past :data:`MAX_SIDE_TOTALS` totals.
+    Raises ValueError past the budget's ``side_totals`` (:mod:`dealer.budget`).
     """
 
     features: tuple[SideFeature, ...]
@@ -155,8 +153,8 @@ class SideCount:
     def __post_init__(self) -> None:
         if not self.features:
             raise ValueError("a side count needs a feature")
-        if self.size > MAX_SIDE_TOTALS:
-            raise ValueError(f"the side count takes {self.size} totals, more than {MAX_SIDE_TOTALS}")
+        if self.size > (most := current().side_totals):
+            raise ValueError(f"the side count takes {self.size} totals, more than {most}")
 
     @classmethod
     def count(cls, kind: str, values: np.ndarray) -> "SideCount":

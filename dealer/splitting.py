@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from .arrays import unique_rows
+from .budget import current
 from .cardset import CardSet
 from .evaluate import STANDARD, Counts
 from .errors import ImpossibleSpecError, UnsupportedSpecError
@@ -32,7 +33,7 @@ from .expr import (
 from .grid import ARITH, COMPARE, GRID, MAX_HCP, grid_mask
 from .holding import HOLDINGS, HoldingTable
 from .seat import Seat
-from .sidecount import MAX_SIDE_TOTALS, SideCount, SideFeature, replace_nodes
+from .sidecount import SideCount, SideFeature, replace_nodes
 from .suit import Suit
 
 __all__ = ["SeatParts", "split_conditions", "points_fit", "holding_values"]
@@ -215,7 +216,7 @@ def _side_feature(kind: str, counts: Counts) -> SideFeature | None:
         feature = SideFeature(counts.table(kind), kind=kind)
     except (ValueError, UnsupportedSpecError):
         return None
-    return feature if feature.size <= MAX_SIDE_TOTALS else None
+    return feature if feature.size <= current().side_totals else None
 
 
 Plan = tuple[str | None, SideFeature | None]
@@ -332,10 +333,10 @@ def _side_of(whole: SideFeature | None, taken: list[tuple[Cond, list[Node]]], co
                 aliases.append((same, p))
             else:
                 rows.append(([p], holding_values(p, counts)))
-        if size(more) > MAX_SIDE_TOTALS:
+        if size(more) > (most := current().side_totals):
             if residual is None:
                 raise UnsupportedSpecError(f"{c.pos}: {c}: its parts on single suits, with the seat's other ones, "
-                                           f"take more than {MAX_SIDE_TOTALS} totals beside the shape")
+                                           f"take more than {most} totals beside the shape")
             residual.append(c)
             continue
         by_suit = more

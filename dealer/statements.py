@@ -137,6 +137,20 @@ class ScriptSyntax:
         self.replaced.extend(self.conditions)
         self.conditions[:] = [cond]
 
+    def action_nodes(self) -> list[Node]:
+        """The expressions the script's actions evaluate."""
+        nodes: list[Node] = []
+        for action in self.actions:
+            if isinstance(action, Average):
+                nodes.append(action.expr)
+            elif isinstance(action, Frequency):
+                nodes.extend(axis[0] for axis in action.axes)
+            elif isinstance(action, PrintES):
+                nodes.extend(item for item in action.items if isinstance(item, Expr))
+            elif isinstance(action, Print) and action.expr is not None:
+                nodes.append(action.expr)
+        return nodes
+
 
 _SUIT_WORDS = frozenset({"spade", "heart", "diamond", "club"})
 

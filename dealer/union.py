@@ -12,7 +12,7 @@ condition. The cubes are the paths to "true" of a decision tree that sets
 one atom at a time and stops as soon as the condition is decided, so a cube
 sets only the atoms it needs: ``a || b || c`` has 3 cubes (``a``,
 ``!a && b``, ``!a && !b && c``) where all assignments would be 7. This is done for at most
-:data:`MAX_ATOMS` atoms and :data:`MAX_PARTS` cubes.
+the budget's ``union_atoms`` atoms and ``union_parts`` cubes (:mod:`dealer.budget`).
 
 >>> from dealer.syntax import parse_condition
 >>> u = UnionDealer.build([], [parse_condition("hascard(west, C2) || hascard(east, D2)")], {})
@@ -34,7 +34,7 @@ import numpy as np
 
 from .cardset import CardSet
 from .cross import JointCondition
-from .engine import DEFAULT_LIMIT
+from .budget import current
 from .errors import SpecError, SpecLimitError, UnsupportedSpecError
 from .evaluate import STANDARD, Counts
 from .exact import ExactDealer
@@ -43,15 +43,7 @@ from .rng import RandomSource, make_rng
 from .seat import Seat
 from .spec import DealSpec
 
-__all__ = ["UnionDealer", "MAX_ATOMS", "MAX_PARTS", "MAX_PLACED_PARTS", "negate", "atoms_of"]
-
-#: The most atoms (distinct parts the tables hold alone) a condition may have to be split into cubes.
-MAX_ATOMS = 16
-#: The most cubes (disjoint per-seat specs, one table each) a union may have.
-MAX_PARTS = 64
-#: The most parts once the cards a seat lacks are placed with the other seats (each such card: three parts).
-MAX_PLACED_PARTS = 128
-_MAX_VISITS = 1 << 14  # nodes of the decision tree looked at before giving up
+__all__ = ["UnionDealer", "negate", "atoms_of"]
 
 
 class _TooManyCubes(Exception):
@@ -130,7 +122,7 @@ def _placed_cards(conditions: Sequence[Cond], literal_sets: list[list[Cond]]) ->
     part constrains written as the card held by one of the other three seats, a part for each (disjoint,
     for a card is in one hand): a card placed leaves the seat free to deal with the others, where a card
     forbidden makes the tables follow the seat. Parts are split while the parts stay within
-    :data:`MAX_PLACED_PARTS`; the others keep their forbidden cards."""
+    the budget's ``union_placed_parts``; the others keep their forbidden cards."""
     out: list[list[Cond]] = []
     for k, literals in enumerate(literal_sets):
         bound = {s for c in list(conditions) + literals if not _is_card(c) for s in c.seats()}
@@ -144,7 +136,7 @@ def _placed_cards(conditions: Sequence[Cond], literal_sets: list[list[Cond]]) ->
             else:
                 options.append([c])
         ways = prod(len(o) for o in options)
-        if len(out) + ways + len(literal_sets) - k - 1 > MAX_PLACED_PARTS:
+        if len(out) + ways + len(literal_sets) - k - 1 > current().union_placed_parts:
             out.append(literals)
             continue
         out.extend(list(chosen) for chosen in product(*options))
@@ -165,7 +157,7 @@ def _cubes(residual: Sequence[Cond], atoms: Sequence[Sequence[Cond]]) -> Iterato
     def walk_tree(i: int, chosen: list[tuple[int, bool]], values: dict[int, bool]) -> Iterator[list[tuple[int, bool]]]:
         nonlocal visits
         visits += 1
-        if visits > _MAX_VISITS:
+        if visits > current().union_visits:
             raise _TooManyCubes
         verdicts = [_truth(c, values) for c in residual]
         if False in verdicts:
@@ -194,40 +186,53 @@ class UnionDealer:
 
     @classmethod
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
-              predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int = DEFAULT_LIMIT,
+              predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
               counts: Counts = STANDARD, joint: JointCondition | None = None,
-              budget: int | None = None, slow: int = 1_000_000, side_counts: bool = True) -> "UnionDealer | None":
-        """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms).
+              cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True) -> "UnionDealer | None":
+        """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms),
+        or None (:meth:`attempt` says why)."""
+        return cls.attempt(conditions, residual, predeals, limit=limit, counts=counts, joint=joint, cells=cells,
+                           slow=slow, side_counts=side_counts)[0]
 
-        None when a residual condition has a leaf that is no atom, there are more than :data:`MAX_ATOMS`
-        or :data:`MAX_PARTS`, or the parts' tables together would take more than ``budget`` cells
-        (each part at most ``limit``): the caller then filters the residual instead. With a budget, a
+    @classmethod
+    def attempt(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
+                predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
+                counts: Counts = STANDARD, joint: JointCondition | None = None,
+                cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True
+                ) -> "tuple[UnionDealer | None, str]":
+        """The union for ``conditions`` and ``residual``, and a line on how it was built or why it was not.
+
+        None when a residual condition has a leaf that is no atom, there are more atoms or parts than
+        the budget's ``union_atoms`` or ``union_parts``, or the parts' tables together would take more
+        than ``cells`` cells (each part at most ``limit``): the caller then filters the residual instead. With ``cells``, a
         part tries dense tables first (the fast kind, refused at once when too large), then tables of
         the reachable states up to ``slow`` cells (slower to build, and to find too large).
         ``joint``: conditions across seats every part also counts through its seats' labels.
         ``side_counts=False``: a seat's tables hold one whole-hand count only (no :mod:`dealer.sidecount`).
         """
+        budget = current()
+        limit = budget.tables if limit is None else limit
         found_atoms: dict[str, list[Cond]] = {}  # equal atoms written twice are one atom
         for c in residual:
             found = atoms_of(c, counts, side_counts)
             if found is None:
-                return None
+                return None, f"{c} has a part the tables cannot hold alone"
             for a in found:
                 same = found_atoms.setdefault(str(a), [])
                 if not any(a is b for b in same):  # one part used twice (a script's variable) is one occurrence
                     same.append(a)
-        if len(found_atoms) > MAX_ATOMS:
-            return None
+        if len(found_atoms) > budget.union_atoms:
+            return None, f"{len(found_atoms)} atoms, beyond the budget's union_atoms ({budget.union_atoms})"
         atoms = list(found_atoms.values())
         hcp_seats = frozenset(joint.seats) if joint is not None else frozenset()
         cubes = []
         try:
             for cube in _cubes(residual, atoms):
                 cubes.append(cube)
-                if len(cubes) > MAX_PARTS:
-                    return None
+                if len(cubes) > budget.union_parts:
+                    return None, f"more than {budget.union_parts} parts (the budget's union_parts)"
         except _TooManyCubes:
-            return None
+            return None, f"its decision tree passes the budget's union_visits ({budget.union_visits:,})"
         parts: list[ExactDealer] = []
         spent = 0
         literal_sets = []
@@ -238,7 +243,7 @@ class UnionDealer:
                 ready[id(literals)] = DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
                                                                side_counts=side_counts, hcp_seats=hcp_seats)
             except UnsupportedSpecError:
-                return None
+                return None, f"the part {' && '.join(map(str, literals))} does not fit the tables"
             except SpecError:
                 continue
             literal_sets.append(literals)
@@ -247,13 +252,13 @@ class UnionDealer:
                 spec = ready.get(id(literals)) or DealSpec.from_conditions(
                     list(conditions) + literals, predeals, counts=counts, side_counts=side_counts, hcp_seats=hcp_seats)
             except UnsupportedSpecError:  # the atoms do not fit the tables together with the other conditions
-                return None
+                return None, f"the part {' && '.join(map(str, literals))} does not fit the tables"
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
             if any(spec.seat(s).points is not None for s in hcp_seats):  # the joint reads HCP off their axis
-                return None
-            room = limit if budget is None else min(limit, budget - spent)
-            tries = [("auto", room)] if budget is None else [("dense", room), ("compact", min(room, slow))]
+                return None, "a part counts points the condition across seats reads off the HCP axis"
+            room = limit if cells is None else min(limit, cells - spent)
+            tries = [("auto", room)] if cells is None else [("dense", room), ("compact", min(room, slow))]
             part = None
             for backend, cap in tries:
                 try:
@@ -262,10 +267,15 @@ class UnionDealer:
                 except SpecLimitError:
                     continue
             if part is None:
-                return None
+                return None, f"its parts' tables pass {room:,} cells" + ("" if cells is None else f" ({cells:,} together)")
             parts.append(part)
             spent += part.cells
-        return cls(parts)
+        return cls(parts), f"{len(parts)} disjoint parts, {spent:,} table cells"
+
+    @property
+    def cells(self) -> int:
+        """The table cells of all its parts together."""
+        return sum(part.cells for part in self.parts)
 
     def count(self) -> int:
         """The number of deals in the union, exactly."""

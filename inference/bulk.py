@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from dealer import CardSet
+from dealer.budget import current
 
 from .errors import InvalidArgumentError, RecordError
 from .records import PlayRecord, Skipped, read_records
 from .replay import replay_record
 
-__all__ = ["PART_BYTES", "workers", "plan", "replay_part", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
+__all__ = ["workers", "plan", "replay_part", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
 
 _SUFFIXES = (".pbn", ".lin")
 
@@ -147,18 +148,16 @@ def workers(jobs: int) -> int:
     return max(1, min(jobs, os.cpu_count() or 1))
 
 
-#: Files larger than this are shared among workers, one part per this many bytes.
-PART_BYTES = 200_000
 
 
 def plan(files: Sequence[Path], split: bool = True) -> list[tuple[Path, int, int]]:
     """The work items ``(path, part, parts)``: the biggest files first, each split into one part per
-    :data:`PART_BYTES` (one part each when not ``split``: the in-process order, files as given)."""
+    the budget's ``part_bytes`` (one part each when not ``split``: the in-process order, files as given)."""
     if not split:
         return [(path, 0, 1) for path in files]
     work: list[tuple[Path, int, int]] = []
     for path in sorted(files, key=lambda f: f.stat().st_size, reverse=True):
-        parts = max(1, path.stat().st_size // PART_BYTES)
+        parts = max(1, path.stat().st_size // current().part_bytes)
         work += [(path, k, parts) for k in range(parts)]
     return work
 

@@ -13,14 +13,14 @@ from typing import Sequence
 
 import numpy as np
 
+from dealer.budget import current
+
 from .features import Feature, holding_values
 from .graph import Flow, LayoutGraph, sum_by
 from .kernel import holding_of
 
-__all__ = ["distribution", "row_values", "sum_distribution", "pair_distribution", "SPARSE_FROM"]
+__all__ = ["distribution", "row_values", "sum_distribution", "pair_distribution"]
 
-#: Edges from which the distribution pass uses sparse matrices (below, ``numpy.add.at``).
-SPARSE_FROM = 20_000
 
 
 def distribution(graph: LayoutGraph, feature: Feature, flow: Flow) -> list[int]:
@@ -127,7 +127,7 @@ def _convolve(graph: LayoutGraph, s: int, ways: np.ndarray, values: np.ndarray) 
         live = by_edge != 0
         if not live.any():
             continue
-        if live.sum() < SPARSE_FROM:
+        if live.sum() < current().sparse_edges:  # below, numpy.add.at
             np.add.at(out[:, v:], dst[live], ways[src[live], :width - v] * by_edge[live][:, None])
             continue
         moves = sparse.csr_matrix((by_edge[live], (dst[live], src[live])), shape=(len(out), len(ways)))

@@ -25,7 +25,7 @@ One graph, several passes:
   accepted layouts (max-plus over live edges);
 * **odds** and **sample**: :mod:`inference.layouts` reads them off the flow and the steps' rows.
 
-The one limit is :data:`~inference.kernel.JOINT_LIMIT` (edges at one position); past it the
+The one limit is the budget's ``graph_pairs`` (:mod:`dealer.budget`; edges at one position); past it the
 graph refuses with :class:`~inference.errors.TooComplexError`, and the solver
 (:mod:`inference.solver`) asks the exact dealer.
 """
@@ -38,6 +38,7 @@ from typing import Any, NamedTuple, Sequence, cast
 
 import numpy as np
 
+from dealer.budget import current
 from dealer import Seat, Suit
 from dealer.arrays import unique_inverse, unique_rows
 
@@ -47,23 +48,12 @@ from .features import Feature, Kind, evaluate, holding_values
 from .kernel import assignments, holding_of, join_counts, popcount13
 from .weights import HoldingWeights
 
-__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "SPLIT_FROM", "SPLIT_JOIN", "SPLIT_TAKERS", "sum_by"]
+__all__ = ["Part", "SuitStep", "Flow", "LayoutGraph", "INT64_ROOM", "WALK", "sum_by"]
 
 #: Sums stay in int64 while a floating-point bound on them stays below this; past it, Python integers.
 INT64_ROOM = 2.0 ** 60
-#: A suit is walked as its honours then its spot cards when its whole step has at least this many groups
-#: (and nothing reads its holdings whole): a state then meets at most 81 honour groups, not thousands.
-SPLIT_FROM = 256
-#: A suit with fewer groups is split too when its join would form at least this many (state, group) pairs
-#: and its parts have fewer groups together than it has (measured before the lead: 0.95 s -> 0.43 s).
-SPLIT_JOIN = 1 << 20
-#: A suit is looked at for parts only when at least this many concealed hands can take its cards (with
-#: two, every suit is walked whole: its groups are few, and the look cost a fifth of a mid-play build).
-SPLIT_TAKERS = 3
 #: The honours of a suit (A K Q J, as 13-bit positions): the cards with HCP.
 HONOUR_CARDS = 0b1111
-#: Joins of at most this many (state, group) pairs are formed whole and checked, not searched.
-SMALL_JOIN = 4096
 #: The order the suits are walked in. Measured on real auctions before the lead, the suits with the most
 #: groups first halved the worst record's time and doubled others'; an order chosen by the pairs each
 #: promised did worse than both. Layers, links and steps are kept by position, so another order (not with
@@ -217,7 +207,7 @@ class LayoutGraph:
     """Every lawful layout of a position, grouped suit by suit by what ``plan`` needs to tell apart.
 
     ``weights`` weigh each layout by its concealed seats' dealt holdings. ``limit``: the most edges one
-    position of the walk may build (default :data:`~inference.kernel.JOINT_LIMIT`).
+    position of the walk may build (default: the budget's ``graph_pairs``).
     """
 
     def __init__(self, plan: Columns, weights: HoldingWeights | None = None, limit: int | None = None) -> None:
@@ -275,7 +265,7 @@ class LayoutGraph:
         """A suit whole, and its honours then its spot cards when nothing reads the suit's holdings whole
         and three hands can take it (each part's groups: at most 81 and 55)."""
         whole = Part(suit, self.position.unseen_in(suit), True, True)
-        if sum(not self.position.void(seat, suit) for seat in self.seats) < SPLIT_TAKERS:
+        if sum(not self.position.void(seat, suit) for seat in self.seats) < current().split_takers:
             return _Option(whole)  # two hands share a suit in few groups: no look at its parts (it would cost)
         columns, filters, _ = self.plan.step_key(suit)
         honours, spots = whole.unseen & HONOUR_CARDS, whole.unseen & ~HONOUR_CARDS
@@ -293,7 +283,9 @@ class LayoutGraph:
         or when its join would be large and the parts' groups are fewer together than the whole's."""
         if not option.split:
             return (option.whole,)
-        if option.groups >= SPLIT_FROM or (states * option.groups >= SPLIT_JOIN and option.part_groups < option.groups):
+        budget = current()
+        if option.groups >= budget.split_groups or (states * option.groups >= budget.split_pairs
+                                                    and option.part_groups < option.groups):
             return option.split
         return (option.whole,)
 
@@ -328,7 +320,7 @@ class LayoutGraph:
         k = self.k
         prev, adds = self.layers[p], self.steps[p].adds
         lo, hi, total_lo, total_hi, later = self._reach(p, rest)
-        if len(prev) * len(adds) <= SMALL_JOIN or k == 1:  # every pair, checked below
+        if len(prev) * len(adds) <= current().small_join or k == 1:  # every pair, checked below
             src = np.repeat(np.arange(len(prev)), len(adds))
             grp = np.tile(np.arange(len(adds)), len(prev))
         else:

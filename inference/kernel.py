@@ -5,7 +5,7 @@ except by the features a claim reads, so the layout graph (:mod:`inference.graph
 works suit by suit: it enumerates the ways a suit's unseen cards can go to the
 concealed seats (:func:`assignments`), groups equal rows (:func:`unique_rows`),
 and joins the suits' groups to states that can still fill every hand
-(:func:`join_counts`, which holds the graph's one limit, :data:`JOINT_LIMIT`).
+(:func:`join_counts`, which holds the graph's one limit, the budget's ``graph_pairs``).
 Holdings are 13-bit ints, ace first.
 
 >>> assignments(0b101, 2, (False, False)).tolist()   # two unseen cards, two seats
@@ -19,6 +19,7 @@ from typing import Sequence, cast
 
 import numpy as np
 
+from dealer.budget import current
 from dealer.arrays import unique_rows
 from dealer.cardset import SUIT_MASK
 
@@ -26,11 +27,9 @@ from .errors import TooComplexError
 from .features import Kind, holding_values
 
 __all__ = [
-    "SUIT_MASK", "JOINT_LIMIT", "holding_of", "popcount13", "unique_rows", "assignments", "join_counts",
+    "SUIT_MASK", "holding_of", "popcount13", "unique_rows", "assignments", "join_counts",
 ]
 
-#: Most (state, group) pairs one suit's step of the layout graph may build before it is refused.
-JOINT_LIMIT = 20_000_000
 
 
 
@@ -87,9 +86,9 @@ def join_counts(prev: np.ndarray, contrib: np.ndarray, vac: Sequence[int], later
     ``vac`` nor fall so short that the ``later`` unseen cards it may take cannot fill them. The
     first two seats' ranges are joined by sorting (no cross product); the last seat's is the
     caller's to check. Refuses (:class:`~inference.errors.TooComplexError`) more than ``limit``
-    pairs (default :data:`JOINT_LIMIT`).
+    pairs (default: the budget's ``graph_pairs``, :mod:`dealer.budget`).
     """
-    limit = JOINT_LIMIT if limit is None else limit
+    limit = current().graph_pairs if limit is None else limit
     m = min(len(vac) - 1, 2)
     key = contrib[:, 0] if m == 1 else contrib[:, 0] * 14 + contrib[:, 1]
     order = np.argsort(key, kind="stable")

@@ -13,8 +13,8 @@ Samples: a term drawn in proportion to ``coef(S)`` times its count among the ter
 coefficient, a layout from that term's dealer, kept with probability (its weight) / (its weight
 under the positive terms only). That is exact rejection; nothing is rejected when every coefficient
 is positive (every claim weighs at least as much when it holds as when it fails, as the default tag
-weights do). The terms are at most :data:`MAX_TERMS`; the share of draws kept is at least
-:data:`MIN_KEPT`; past either the view is refused (:class:`~inference.errors.TooComplexError`).
+weights do). The terms are at most the budget's ``mixture_terms``; the share of draws kept is
+at least its ``mixture_kept`` (:mod:`dealer.budget`); past either the view is refused (:class:`~inference.errors.TooComplexError`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Iterable, Sequence, TypeVar
 
 import numpy as np
 
+from dealer.budget import current
 from dealer import Card, Deal, Seat
 from dealer.rng import RandomSource
 
@@ -38,12 +39,8 @@ from .sampling import draw_generator
 from .position import Position
 from .weights import HoldingWeights
 
-__all__ = ["Polynomial", "expand", "DealerMixture", "MAX_TERMS", "MIN_KEPT"]
+__all__ = ["Polynomial", "expand", "DealerMixture"]
 
-#: The most terms (sets of claims, one dealer each) the weighted view past the graph's limit takes.
-MAX_TERMS = 64
-#: The least share of drawn layouts the sampler keeps (below it, the view is refused rather than slow).
-MIN_KEPT = Fraction(1, 64)
 
 #: A sum of ``coef * [every claim of the set holds]``, by the set of claims' indices.
 Polynomial = dict[frozenset[int], Fraction]
@@ -100,9 +97,9 @@ def expand(singles: Sequence[Single], groups: Sequence[Group], nonzero: bool = F
 
 
 def _check_terms(poly: Polynomial) -> None:
-    if len(poly) > MAX_TERMS:
+    if len(poly) > (most := current().mixture_terms):
         raise TooComplexError(f"past the layout graph's limit, the weighted view's claims would need {len(poly):,} "
-                              f"dealer terms, over the limit of {MAX_TERMS}")
+                              f"dealer terms, over the limit of {most}")
 
 
 class DealerMixture:
@@ -124,10 +121,11 @@ class DealerMixture:
         self.terms = [(coef, t) for coef, t in terms if not t.empty]
         self._weight = sum((coef * Fraction(t.count()) for coef, t in self.terms), Fraction(0))
         positive = sum((coef * Fraction(t.count()) for coef, t in self.terms if coef > 0), Fraction(0))
-        if positive and self._weight / positive < MIN_KEPT:
+        least = current().mixture_kept
+        if positive and self._weight / positive < least:
             raise TooComplexError(f"past the layout graph's limit, the weighted view would keep "
                                   f"{float(self._weight / positive):.2%} of the dealer's draws, under the limit of "
-                                  f"{MIN_KEPT} ({float(MIN_KEPT):.2%})")
+                                  f"{least} ({float(least):.2%})")
 
     def _term(self, members: Iterable[int]) -> DealerLayouts:
         claims = [self.claims[i] for i in sorted(members)]

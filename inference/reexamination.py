@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from dealer.budget import current
 from dealer import Card, Seat
 
 from .claims import Claim
@@ -29,7 +30,7 @@ from .inferences import (
 )
 from .lawful import Bounds
 
-__all__ = ["CLAIMS_KEPT", "Event", "StatusKeeper"]
+__all__ = ["Event", "StatusKeeper"]
 
 _ClaimsKey = tuple[str, str, tuple[str, ...]]
 
@@ -46,8 +47,6 @@ class Event:
     dummy_tabled: bool = False
 
 
-#: How many inferences' parsed claims a keeper remembers (the least recently used are parsed again).
-CLAIMS_KEPT = 1024
 
 
 class StatusKeeper:
@@ -76,7 +75,7 @@ class StatusKeeper:
         if cached is None:
             cached = inference.claims(self.viewer, self.declarer)
             self._claims[key] = cached
-            if len(self._claims) > CLAIMS_KEPT:  # memory stays bounded over a long session
+            if len(self._claims) > current().claims_kept:  # memory stays bounded over a long session
                 self._claims.popitem(last=False)
         else:
             self._claims.move_to_end(key)

@@ -20,6 +20,7 @@ from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
+from dealer.budget import current
 from dealer import Seat
 from dealer.cardset import SUIT_MASK
 
@@ -34,19 +35,17 @@ from .kernel import holding_of
 from .lawful import Bounds, SeatBounds
 from .position import Position, Verdict
 
-__all__ = ["Solver", "random_layouts", "random_witness", "support_bounds", "WITNESS_LAYOUTS", "SOLVERS_KEPT"]
+__all__ = ["Solver", "random_layouts", "random_witness", "support_bounds"]
 
-#: Random lawful layouts tried for a witness before an exact pass.
-WITNESS_LAYOUTS = 512
-#: How many positions' solvers (with their graphs) are kept for the callers that ask in turn.
-SOLVERS_KEPT = 2
 _T = TypeVar("_T")
 _RECENT: "dict[Position, Solver]" = {}
 
 
-def random_layouts(position: Position, n: int = WITNESS_LAYOUTS, seed: int = 0) -> dict[Seat, np.ndarray]:
+def random_layouts(position: Position, n: int | None = None, seed: int = 0) -> dict[Seat, np.ndarray]:
     """``n`` random lawful layouts as each concealed seat's dealt hands (52-bit masks); those that break
-    a void shown are dropped. Deterministic (a fixed seed), so a status never depends on the run."""
+    a void shown are dropped (``n``: the budget's ``witness_layouts``). Deterministic (a fixed seed), so a
+    status never depends on the run."""
+    n = current().witness_layouts if n is None else n
     pos = position
     seats = pos.concealed
     cards = np.array([i for i in range(52) if pos.unseen >> i & 1], dtype=np.int64)
@@ -87,7 +86,7 @@ def _holds_in(position: Position, hands: dict[Seat, np.ndarray], claim: Claim,
     return bool(evaluate(claim, value, m).any())
 
 
-def random_witness(position: Position, claim: Claim, n: int = WITNESS_LAYOUTS, seed: int = 0) -> bool:
+def random_witness(position: Position, claim: Claim, n: int | None = None, seed: int = 0) -> bool:
     """True if one of ``n`` random lawful layouts satisfies ``claim`` (a proof); False proves nothing."""
     return _holds_in(position, random_layouts(position, n, seed), claim)
 
@@ -109,7 +108,7 @@ class Solver:
         if found is None:
             found = cls(position)
             _RECENT[position] = found
-            while len(_RECENT) > SOLVERS_KEPT:
+            while len(_RECENT) > current().solvers_kept:
                 _RECENT.pop(next(iter(_RECENT)))
         return found
 
@@ -123,10 +122,10 @@ class Solver:
         if self._witnesses is None:
             self._witnesses = random_layouts(self.position)
             kept = len(next(iter(self._witnesses.values()), ()))
-            if kept < WITNESS_LAYOUTS // 4:  # voids shown reject most random deals: draw from the graph
+            if kept < current().witness_layouts // 4:  # voids shown reject most random deals: draw from the graph
                 try:
                     graph = self.graph()
-                    hands = Sampler(graph, graph.flow()).draw(WITNESS_LAYOUTS, np.random.default_rng(0))
+                    hands = Sampler(graph, graph.flow()).draw(current().witness_layouts, np.random.default_rng(0))
                     self._witnesses = {seat: hands[:, seat].astype(np.int64) for seat in self.position.concealed}
                 except TooComplexError:
                     pass

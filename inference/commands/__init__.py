@@ -17,7 +17,8 @@ view                    :mod:`inference.commands.view` (the page: :mod:`inferenc
 
 Building the parser imports no heavy module (numpy, scipy, pydantic, networkx, tqdm, the
 engine): each command module declares its arguments (the shared ones come from
-:mod:`inference.commands.options`) and imports what it needs when it runs.
+:mod:`inference.commands.options`) and imports what it needs when it runs. A command line that
+names its command imports that command's module alone (``kibitz --help`` imports them all).
 
 Errors from either package become one line ``kibitz: error: ...`` on stderr and exit status 2.
 Commands check their input before they write.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import os
 import sys
 from typing import NoReturn, Sequence
@@ -34,13 +36,15 @@ from typing import NoReturn, Sequence
 from dealer import DealerError
 
 from ..errors import InferenceError
-from . import count, deal, dealer, defence, layouts, number, play, replay, rules, serve, stats, view
 from .options import Handler
 
 __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``kibitz --help`` lists their commands.
-_MODULES = (number, count, deal, dealer, stats, replay, layouts, serve, play, view, rules, defence)
+_MODULES = ("number", "count", "deal", "dealer", "stats", "replay", "layouts", "serve", "play", "view", "rules",
+            "defence")
+#: The module of each command.
+_MODULE_OF = {**{name: name for name in _MODULES if name != "layouts"}, "sample": "layouts", "odds": "layouts"}
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -51,15 +55,15 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"kibitz: error: {self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``kibitz`` with all its subcommands."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``kibitz`` with all its subcommands (only ``command``'s, when it names one)."""
     parser = _OneLineParser(
         prog="kibitz",
         description="Exact constrained dealing and play-time inference for bridge.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_OneLineParser)
-    for module in _MODULES:
-        module.register(sub)
+    for name in (_MODULE_OF[command],) if command in _MODULE_OF else _MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
     return parser
 
 
@@ -86,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # without); deals are drawn as fast either way. Before numpy is imported, unless the caller chose.
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     try:
-        args = build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(words[0] if words else None).parse_args(words)
     except SystemExit as exc:  # --help (0) or a bad command line (2, its one line already printed)
         return exc.code if isinstance(exc.code, int) else 2
     handler: Handler = args.handler

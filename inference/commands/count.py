@@ -8,12 +8,15 @@ is then an *estimate*, printed as such with its 95% interval.
 
     {"deals": int | null, "probability": "num/den" | null, "probability_decimal": float,
      "constrained": int, "constrained_seats": ["N", ...], "spec": str, "setup_seconds": float,
-     "impossible": str | null, "exact": bool, "estimate": float | null, "interval": [low, high] | null}
+     "impossible": str | null, "exact": bool, "estimate": float | null, "interval": [low, high] | null,
+     "completions": int | null, "share_of_completions": "num/den" | null, "plan": str | null}
 
 ``deals`` and ``constrained`` are strings when the count is weighted rather than an integer;
 ``impossible`` says why no deal satisfies the spec, and is null when some do. For an estimate,
 ``deals`` and ``probability`` are null and ``estimate``, ``interval`` give it (``constrained``
-is then the exact superset's count).
+is then the exact superset's count). ``--explain`` prints how the spec was counted (which
+condition the tables hold, which the labels across seats, a union or the filter, and every way
+tried within the budget: :mod:`dealer.plan`); ``plan`` holds that text in the JSON object.
 """
 
 from __future__ import annotations
@@ -24,17 +27,17 @@ import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_json, add_seed, add_spec, limit_of, whole
+from .options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, whole
 
 if TYPE_CHECKING:
-    from dealer.runner import ScriptDealer
+    from dealer.script_dealer import ScriptDealer
     from dealer.spec import DealSpec
 
 __all__ = ["JSON_KEYS", "register", "run_count", "fraction_text", "completions"]
 
 #: The keys of the ``--json`` object, whatever the spec.
 JSON_KEYS = ("deals", "probability", "probability_decimal", "constrained", "constrained_seats", "spec",
-             "setup_seconds", "impossible", "exact", "estimate", "interval", "completions", "share_of_completions")
+             "setup_seconds", "impossible", "exact", "estimate", "interval", "completions", "share_of_completions", "plan")
 
 
 def fraction_text(p: Fraction) -> str:
@@ -66,8 +69,8 @@ def _given_predeal(deals: int, ways: int) -> str:
 
 def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
-    from dealer import D, ImpossibleSpecError
-    from dealer.runner import ScriptDealer
+    from dealer import ImpossibleSpecError
+    from dealer.script_dealer import ScriptDealer
     from .inputs import read_statements
 
     script, text, _ = read_statements(args.spec, args.spec_file)
@@ -77,9 +80,18 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
         run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
+    status = _print_estimate(args, run, out, start) if not run.exact and not run.tables.is_empty else \
+        _print_exact(args, run, out, start)
+    if args.explain and not args.json:
+        print(run.plan.text(), file=out)
+    return status
+
+
+def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, start: float) -> int:
+    """Print an exact count (text, or JSON with ``--json``)."""
+    from dealer import D
+
     dealer = run.tables
-    if not run.exact and not dealer.is_empty:
-        return _print_estimate(args, run, out, start)
     deals = dealer.count()
     elapsed = time.perf_counter() - start
     constrained = dealer.count_constrained()
@@ -101,6 +113,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
             "interval": None,
             "completions": ways,
             "share_of_completions": fraction_text(Fraction(deals, ways)) if ways and isinstance(deals, int) else None,
+            "plan": run.plan.text() if args.explain else None,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -124,7 +137,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
 def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, start: float) -> int:
     """Print the estimate of a count the tables cannot give exactly (text, or JSON with ``--json``)."""
     from dealer import D
-    from dealer.runner import COUNT_PATIENCE
+    from dealer.budget import current
 
     result = run.count(draws=args.draws, seed=args.seed)
     elapsed = time.perf_counter() - start
@@ -136,7 +149,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
             "constrained": result.superset, "constrained_seats": [s.name for s in run.tables.tracked],
             "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
-            "completions": ways, "share_of_completions": None,
+            "completions": ways, "share_of_completions": None, "plan": run.plan.text() if args.explain else None,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -153,7 +166,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     print(f"setup:        {elapsed:.3f} s", file=out)
     hint = ""
     if run.loosened and args.limit is None:  # the tables' size, not the condition, made it an estimate
-        hint = (f"; {', '.join(s.name for s in run.loosened)} filtered, for tables past {COUNT_PATIENCE:,} states "
+        hint = (f"; {', '.join(s.name for s in run.loosened)} filtered, for tables past {current().count_patience:,} states "
                 "were not tried: --limit CELLS tries them")
     print("exact:        no (an estimate)" + hint, file=out)
     return 0
@@ -186,4 +199,5 @@ def register(sub: Subparsers) -> None:
                    help="deals drawn to estimate a count the tables cannot give exactly (default 100,000; 300 when "
                         "the condition asks for tricks, each deal solved double dummy)")
     add_seed(p, None)
+    add_explain(p)
     p.set_defaults(handler=run_count)

@@ -19,7 +19,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
 
     from dealer.rng import make_rng
     from dealer.pbnio import write_deals
-    from dealer.runner import ScriptDealer
+    from dealer.script_dealer import ScriptDealer
     from .inputs import read_statements
 
     script, text, _ = read_statements(args.spec, args.spec_file)

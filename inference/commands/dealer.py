@@ -3,8 +3,10 @@
 The script's ``produce``, ``generate``, ``seed`` and actions (``printall``, ``printew``,
 ``printpbn``, ``printcompact``, ``printoneline``, ``print(...)``, ``printes``, ``average``,
 ``frequency``) are honoured; the output ends as ``dealer``'s does (``Generated``, ``Produced``,
-``Initial random seed``, ``Time needed``) and then says how many deals meet the condition:
-``count: exact ...`` or ``count: estimate ...`` with its 95% interval (:mod:`dealer.runner`).
+``Initial random seed``, ``Time needed``). The deals come as ``dealer``'s do, random deals kept
+where the condition holds, while that keeps many; else from the exact tables (:mod:`dealer.runner`).
+``--count`` then says how many deals meet the condition (``count: exact ...`` or ``count: estimate
+...`` with its 95% interval); ``--explain`` prints the plan followed (:mod:`dealer.plan`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_limit, add_output, add_seed, limit_of, whole, written_to
+from .options import Subparsers, add_explain, add_limit, add_output, add_seed, limit_of, whole, written_to
 
 PRODUCE, GENERATE = whole("-p", 0), whole("-g", 0)
 
@@ -20,7 +22,7 @@ __all__ = ["register", "run_dealer"]
 
 
 def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
-    """Run the script: deal, do its actions, print the totals and the count."""
+    """Run the script: deal, do its actions, print the totals (and the count or the plan, when asked)."""
     from dealer import DealerError
     from dealer.runner import run_script
     from .inputs import parse_statements_noted, read_statements
@@ -42,7 +44,7 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     else:
         syntax, text, source = read_statements(args.script, None)
     options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=limit_of(args)[0],
-                   text=text, quiet=args.quiet, verbose=not args.verbose)
+                   text=text, quiet=args.quiet, verbose=not args.verbose, count=args.count, explain=args.explain)
     with written_to(args.output, out) as target:
         run_script(syntax, target, **options)
     return 0
@@ -61,8 +63,8 @@ def register(sub: Subparsers) -> None:
     """Add ``dealer`` to the ``kibitz`` subcommands."""
     p = sub.add_parser("dealer", help="run a dealer script unchanged (its produce, seed and actions)",
                        description="Run SCRIPT, a script of the dealer program, as 'dealer SCRIPT' does: deal its "
-                                   "produce deals meeting its condition and do its actions; then say how many "
-                                   "deals meet the condition, exactly or as a marked estimate. dealer's options "
+                                   "produce deals meeting its condition and do its actions (--count then says how "
+                                   "many deals meet the condition, exactly or as a marked estimate). dealer's options "
                                    "work as in dealer (-s, -p, -g, -q, -v, -V; -u, -m and -0 change nothing; with "
                                    "-2 or -3, dealer's swapping, every deal is still dealt independently).")
     p.add_argument("script", metavar="SCRIPT", nargs="?", help="the script: a file, or its text; - (or none, "
@@ -83,4 +85,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("-l", dest="library", default=None, help=argparse.SUPPRESS)
     add_limit(p)
     add_output(p)
+    p.add_argument("--count", action="store_true",
+                   help="say last how many deals meet the condition, exactly or as a marked estimate (kibitz count's "
+                        "answer; builds the exact tables when the deals came by selection)")
+    add_explain(p)
     p.set_defaults(handler=run_dealer)

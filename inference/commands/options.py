@@ -31,6 +31,8 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator, TextIO, TypeAlias
 
+from dealer.budget import DEFAULT
+
 __all__ = [
     "written_to",
     "Handler",
@@ -38,7 +40,6 @@ __all__ = [
     "VIEWS",
     "FORMATS",
     "FEATURES",
-    "DEFAULT_LIMIT",
     "agreement_names",
     "whole",
     "RECORD",
@@ -59,6 +60,7 @@ __all__ = [
     "add_output",
     "add_spec",
     "add_limit",
+    "add_explain",
     "add_book",
     "add_defence_model",
     "add_progress",
@@ -78,8 +80,6 @@ VIEWS = ("lawful", "agreement", "weighted")
 FORMATS = ("pbn", "oneline", "json")
 #: Features ``stats`` tabulates (``dealer.exact.FEATURES``).
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
-#: Largest table (cells) the exact dealer may build by default (``dealer.engine.DEFAULT_LIMIT``).
-DEFAULT_LIMIT = 40_000_000
 
 
 def whole(option: str, lo: int = 0, hi: int | None = None) -> Callable[[str], int]:
@@ -190,18 +190,25 @@ def add_spec(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
 def add_limit(p: argparse.ArgumentParser) -> None:
     """``--limit CELLS``: the largest table the exact dealer may build (None when not given: see :func:`limit_of`)."""
     p.add_argument("--limit", type=LIMIT, default=None,
-                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT_LIMIT:,}); given, a "
+                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT.tables:,}); given, a "
                         "script's count tries tables up to it before it filters")
 
 
 def limit_of(args: argparse.Namespace) -> tuple[int, int | None]:
     """The table limit ``--limit`` asks for, and the patience to try first (None: the whole limit, for a
-    ``--limit`` given; else :data:`dealer.runner.COUNT_PATIENCE`)."""
-    from dealer.runner import COUNT_PATIENCE
+    ``--limit`` given; else the budget's ``count_patience``)."""
+    from dealer.budget import current
 
     if args.limit is None:
-        return DEFAULT_LIMIT, COUNT_PATIENCE
+        return current().tables, current().count_patience
     return int(args.limit), None
+
+
+def add_explain(p: argparse.ArgumentParser) -> None:
+    """``--explain``: print the plan (which condition goes to the tables, labels, a union or the filter, and why)."""
+    p.add_argument("--explain", action="store_true",
+                   help="print how the script is dealt: what the tables, the labels across seats, a union and the "
+                        "filter hold, and every way tried within the budget")
 
 
 def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:

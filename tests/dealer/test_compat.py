@@ -15,7 +15,7 @@ import pytest
 
 from dealer import SpecSyntaxError
 from dealer.exact import ExactDealer
-from dealer.runner import ScriptDealer
+from dealer.script_dealer import ScriptDealer
 from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 

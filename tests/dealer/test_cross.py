@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from dealer.cardset import CardSet
-from dealer.cross import MAX_JOINT_CELLS, JointCondition, joinable
+from dealer.budget import current
+from dealer.cross import JointCondition, joinable
 from dealer.errors import UnsupportedSpecError
 from dealer.exact import ExactDealer
 from dealer.expr import And, Arith, Compare, Cond, Const, Expr, Hcp, Length
-from dealer.runner import ScriptDealer
+from dealer.script_dealer import ScriptDealer
 from dealer.seat import Seat
 from dealer.spec import DealSpec, SeatSpec
 from dealer.statements import parse_statements
@@ -240,7 +241,7 @@ def test_what_cannot_be_joined() -> None:
     with pytest.raises(UnsupportedSpecError, match="hascard"):
         JointCondition.build([parse_condition("hascard(west, C2) || hcp(east) > 10")])
     many = " + ".join(f"{s}({seat})" for seat in ("north", "east", "south", "west") for s in ("spades", "hearts"))
-    with pytest.raises(UnsupportedSpecError, match=f"{MAX_JOINT_CELLS:,}"):
+    with pytest.raises(UnsupportedSpecError, match=f"{current().label_cells:,}"):
         JointCondition.build([parse_condition(f"hcp(north) * {many} >= hcp(east) * hcp(south) * hcp(west)")])
 
 
@@ -263,7 +264,7 @@ def test_labels_within_the_seats_own_classes() -> None:
 
 
 def test_a_condition_whose_joint_labels_are_too_many_is_filtered_not_refused() -> None:
-    """A script is never refused for a condition across seats: one beyond MAX_JOINT_CELLS is filtered,
+    """A script is never refused for a condition across seats: one beyond the budget's label_cells is filtered,
     and the others are still counted through the seats' labels."""
     many = " + ".join(f"{s}({seat})" for seat in ("north", "east", "south", "west") for s in ("spades", "hearts"))
     big = f"hcp(north) * {many} >= hcp(east) * hcp(south) * hcp(west)"

@@ -34,15 +34,17 @@ def test_dealer_runs_a_script_file(tmp_path: Path) -> None:
         north = sum(c.hcp for c in d[0])
         assert west > 11 and d[3].length(3) >= 3 and d[0].length(2) >= 6 and 5 < north < 11
     assert "Produced 4 hands\nInitial random seed 9\n" in out
-    assert "\ncount: exact " in out and "west: " in out
+    assert "west: " in out and "count:" not in out  # nothing counted unless asked
     again = run("dealer", str(path))[1]
     assert again.split("Time needed")[0] == out.split("Time needed")[0]
+    counted = run("dealer", str(path), "--count")[1]
+    assert counted.split("Time needed")[0] == out.split("Time needed")[0] and "\ncount: exact " in counted
 
 
 def test_dealer_marks_an_estimate(tmp_path: Path) -> None:
     path = tmp_path / "or.dl"
     path.write_text("produce 3\ncondition hascard(west, 2C) or hascard(east, 2D)\naction printoneline\n")
-    status, out, _ = run("dealer", str(path), "--seed", "3")
+    status, out, _ = run("dealer", str(path), "--seed", "3", "--count")
     assert status == 0
     lines = [line for line in out.splitlines() if line.startswith("n ")]
     assert len(lines) == 3
@@ -102,8 +104,8 @@ def test_dealers_own_options_work_as_in_dealer(tmp_path: Path) -> None:
     assert "[Deal " not in quiet and _deal_lines(quiet) == _deal_lines(out)
     assert [x for x in quiet.splitlines() if x.replace(".", "").isdigit()] == \
         [x for x in out.splitlines() if x.replace(".", "").isdigit()]
-    # -v toggles the totals off; the count stays
-    terse = run("dealer", "-s", "5", "-p", "3", "-v", str(path))[1]
+    # -v toggles the totals off; the count asked for stays
+    terse = run("dealer", "-s", "5", "-p", "3", "-v", "--count", str(path))[1]
     assert "Generated" not in terse and "Time needed" not in terse and "\ncount: exact " in terse
     # -g caps the deals generated, as dealer counts them: in 1,000 deals, 9 over 25 HCP (each 1 in 4,000)
     # would be a chance below 1e-15
@@ -171,11 +173,15 @@ def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None
 
 
 def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
-    # each deal that reaches 'tricks' is solved double dummy (some 0.1 s): an estimate draws SOLVER_DRAWS deals by
-    # default, not DRAWS (100,000 solves would take hours); cccc >= 1900 keeps almost none from the solver
+    # each deal that reaches 'tricks' is solved double dummy (some 0.1 s): an estimate draws the budget's
+    # solver_draws deals by default, not its draws (100,000 solves would take hours); cccc >= 1900 keeps almost
+    # none from the solver
     pytest.importorskip("endplay")
-    from dealer.runner import DRAWS, SOLVER_DRAWS, ScriptDealer
+    from dealer.budget import current
+    from dealer.script_dealer import ScriptDealer
     from dealer.statements import parse_statements
+
+    DRAWS, SOLVER_DRAWS = current().draws, current().solver_draws
 
     text = "condition cccc(north) >= 1900 && tricks(north, notrump) >= 0\n"
     run = ScriptDealer(parse_statements(text, source="t.dl"), text=text)
@@ -183,3 +189,26 @@ def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
     assert run.count(seed=1).drawn == SOLVER_DRAWS
     plain = ScriptDealer(parse_statements("condition cccc(north) >= 1900\n", source="p.dl"))
     assert not plain.solves and plain.count(seed=1).drawn == DRAWS
+
+
+def test_explain_prints_the_plan_of_count_and_dealer(tmp_path: Path) -> None:
+    """``--explain``: ``kibitz count`` prints where each condition went; ``kibitz dealer`` the way its deals came
+    (deal and select for a common condition, the tables for a rare one) and counts nothing unless asked."""
+    script = "hcp(north) >= 12 && hcp(north) + hcp(south) >= 26 && cccc(north) >= 1200"
+    status, out, err = run("count", script, "--explain", "--draws", "500", "--seed", "1")
+    assert status == 0 and err == ""
+    assert "plan: tables and filter (a count is an estimate)" in out
+    assert "  across seats, by labels: (hcp(north) + hcp(south)) >= 26" in out and "  filter: cccc(north) >= 1200" in out
+    as_json = json.loads(run("count", script, "--explain", "--json", "--draws", "500", "--seed", "1")[1])
+    assert as_json["plan"] == out[out.index("plan: "):].rstrip("\n")
+    assert json.loads(run("count", script, "--json", "--draws", "500", "--seed", "1")[1])["plan"] is None
+    common = tmp_path / "common.dl"
+    common.write_text("condition hcp(north) >= 10\nproduce 3\naction printoneline\n")
+    status, out, _ = run("dealer", str(common), "-s", "2", "--explain")
+    assert status == 0 and "plan: deal and select (uniform as dealer's own; nothing counted)" in out
+    assert "count:" not in out
+    rare = tmp_path / "rare.dl"
+    rare.write_text("condition hcp(north) >= 30\nproduce 3\naction printoneline\n")
+    status, out, _ = run("dealer", str(rare), "-s", "2", "--explain", "--count")
+    assert status == 0 and "plan: tables (an exact count)" in out and "tried: deal and select: left" in out
+    assert out.rstrip("\n").splitlines()[-1].startswith("count: exact ")

@@ -11,7 +11,7 @@ from dealer.exact import ExactDealer
 from dealer.evaluate import evaluate
 from dealer.expr import Always, Node, Truth, walk
 from dealer.fold import fold
-from dealer.runner import ScriptDealer
+from dealer.script_dealer import ScriptDealer
 from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 from dealer.syntax import parse_condition

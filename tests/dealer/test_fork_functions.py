@@ -22,7 +22,8 @@ from dealer.evalcontract import contract_scores, double_dummy_tricks, evalcontra
 from dealer.evaluate import evaluate
 from dealer.exact import ExactDealer
 from dealer.expr import Random
-from dealer.runner import ScriptDealer, run_script
+from dealer.runner import run_script
+from dealer.script_dealer import ScriptDealer
 from dealer.spec import DealSpec
 from dealer.statements import EvalContract, parse_statements
 from dealer.syntax import SPEC_DIALECT, parse_expression

@@ -10,7 +10,8 @@ from scipy import stats as scipy_stats
 
 from dealer.errors import SpecError
 from dealer.exact import ORDERS, ExactDealer
-from dealer.order import ORDER_SEARCH_FROM, candidate_orders, dense_size, honours_last
+from dealer.budget import current
+from dealer.order import candidate_orders, dense_size, honours_last
 from dealer.seat import Seat
 from dealer.spec import DealSpec
 from tests.dealer.test_sampling import check_masks, satisfies
@@ -61,7 +62,7 @@ def test_every_order_gives_the_same_count_and_distributions(text: str) -> None:
     # a seat follows three suits: the default is suit-major, which auto leaves only for fewer states
     sizes = {order: dense_size(d.automata) for order, d in dealers.items()}
     assert sizes["auto"] <= sizes["suit-major"]
-    assert dealers["auto"].order == "suit-major" or sizes["suit-major"] > ORDER_SEARCH_FROM
+    assert dealers["auto"].order == "suit-major" or sizes["suit-major"] > current().order_search_from
     assert dealers["suit-major"].distribution(Seat.E, "hcp") == dealers["honours-last"].distribution(Seat.E, "hcp")
     masks = dealers["honours-last"].sample_masks(400, 5)
     check_masks(masks)

@@ -18,7 +18,8 @@ from dealer.exact import ExactDealer
 from dealer.expr import HandCount, Ternary, Truth
 from dealer.pbnio import masks_to_pbn
 from dealer.printing import compact_text, deal_texts, oneline_text
-from dealer.runner import ScriptDealer, run_script, wilson
+from dealer.runner import run_script
+from dealer.script_dealer import ScriptDealer, wilson
 from dealer.spec import DealSpec
 from dealer.statements import Average, Frequency, Print, PrintES, parse_statements
 from dealer.syntax import SPEC_DIALECT, parse_expression
@@ -337,14 +338,15 @@ def test_fast_formats_equal_the_deal_by_deal_text() -> None:
 
 def test_run_script_output_ends_like_dealer_and_says_exact() -> None:
     out = io.StringIO()
-    run_script(parse_statements(SCRIPT), out, seed=4)
+    run_script(parse_statements(SCRIPT), out, seed=4, count=True)
     text = out.getvalue()
     assert re.search(r"^Generated \d+ hands\nProduced 7 hands\nInitial random seed 4\nTime needed +[\d.]+ sec\n"
                      r"count: (exact|estimate) ", text, re.M)
     assert text.count("\nn ") + text.startswith("n ") == 7
     assert "Frequency n:" in text and "sp: " in text and "hearts: " in text
-    first = run_script(parse_statements(SCRIPT), io.StringIO(), seed=4)
-    assert first == run_script(parse_statements(SCRIPT), io.StringIO(), seed=4)
+    first = run_script(parse_statements(SCRIPT), io.StringIO(), seed=4, count=True)
+    assert first is not None and first == run_script(parse_statements(SCRIPT), io.StringIO(), seed=4, count=True)
+    assert run_script(parse_statements(SCRIPT), io.StringIO(), seed=4) is None  # nothing counted unless asked
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("Descr.*")) if EXAMPLES.exists() else [])

@@ -27,10 +27,11 @@ from scipy import stats as scipy_stats
 from dealer.evaluate import loser_table
 from dealer.exact import ExactDealer
 from dealer.expr import And, Cond, Not, Or
-from dealer.runner import ScriptDealer
+from dealer.script_dealer import ScriptDealer
 from dealer.cardset import CardSet
 from dealer.seat import Seat
-from dealer.sidecount import MAX_SIDE_TOTALS, SideCount, SideFeature, refine_labels
+from dealer.budget import current
+from dealer.sidecount import SideCount, SideFeature, refine_labels
 from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 from dealer.syntax import parse_condition
@@ -220,7 +221,7 @@ def test_a_side_count_whose_joint_tables_are_too_many_goes_to_the_filter() -> No
 def test_side_count_values_are_checked() -> None:
     with pytest.raises(ValueError, match="8192 values"):
         SideCount.count("losers", np.zeros(10, dtype=np.int64))
-    with pytest.raises(ValueError, match=f"more than {MAX_SIDE_TOTALS}"):
+    with pytest.raises(ValueError, match=f"more than {current().side_totals}"):
         SideCount.count("quality", np.arange(1 << 13) % 100)
     with pytest.raises(ValueError, match="a whole-hand count .* or the parts of one suit"):
         SideFeature(loser_table(), kind="losers", suit=2)

@@ -7,12 +7,13 @@ from itertools import combinations
 import pytest
 
 from dealer.exact import ExactDealer
-from dealer.runner import ScriptDealer
+from dealer.script_dealer import ScriptDealer
 from dealer.spec import DealSpec
 from dealer.statements import parse_statements
 from dealer.syntax import parse_condition
 from dealer.seat import Seat
-from dealer.union import MAX_PARTS, UnionDealer
+from dealer.budget import current
+from dealer.union import UnionDealer
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 
@@ -37,7 +38,7 @@ def inclusion_exclusion(events: list[str]) -> int:
 def test_a_union_of_many_atoms_counts_as_inclusion_exclusion(events: list[str]) -> None:
     cond = " || ".join(f"({e})" for e in events)
     union = UnionDealer.build([], [parse_condition(cond)], {})
-    assert union is not None and len(union.parts) <= MAX_PARTS
+    assert union is not None and len(union.parts) <= current().union_parts
     assert union.count() == inclusion_exclusion(events)
     run = ScriptDealer(parse_statements(f"condition {cond}\n", source="u.dl"))
     assert run.exact and run.count().deals == union.count()

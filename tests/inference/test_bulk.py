@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -48,10 +49,10 @@ def test_counts_reasons_and_soundness(tmp_path: Path) -> None:
     assert parallel.as_json() | {"cpu_seconds": 0} == s.as_json() | {"cpu_seconds": 0}
 
 
-def test_big_files_split_among_workers_count_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_big_files_split_among_workers_count_the_same(tmp_path: Path, shrink_budget: Callable[..., None]) -> None:
     root = folder(tmp_path)
     files = record_files([root])
-    monkeypatch.setattr("inference.bulk.PART_BYTES", 100)  # every file in several parts
+    shrink_budget(part_bytes=100)  # every file in several parts
     assert (root / "a.pbn").stat().st_size // 100 >= 2
     split = replay_many(files, jobs=2)
     whole = replay_many(files)

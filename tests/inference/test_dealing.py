@@ -8,7 +8,7 @@ other tests check against brute force; forcing the graph to refuse changes no an
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import pytest
 from hypothesis import given, settings
@@ -57,10 +57,9 @@ def test_the_dealer_equals_the_joint_pass(deal: Deal, declarer: Seat, tricks: in
     assert count is None or count == sum(holds(claim, h) for h in hands), text
 
 
-def test_refused_joint_passes_are_answered_by_the_dealer(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_refused_joint_passes_are_answered_by_the_dealer(shrink_budget: Callable[..., None]) -> None:
     """Before the lead, an auction's claims on three hands: bounds and verdicts with the joint pass
     refused (a limit of 10 pairs) equal those the joint pass gives when allowed."""
-    import inference.kernel as kernel
     from inference.play import PlayState
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
@@ -69,7 +68,7 @@ def test_refused_joint_passes_are_answered_by_the_dealer(monkeypatch: pytest.Mon
                         viewer="S")
     wanted = support_bounds(pos, claim, state.bounds())
     verdict = Solver(pos).verdict(claim)
-    monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
+    shrink_budget(graph_pairs=10)
     assert support_bounds(pos, claim, state.bounds()) == wanted
     assert Solver(pos).verdict(claim) == verdict
     relation = parse_claim("hcp(W) > hcp(E) && hearts(N) >= 5", viewer="S")  # seats related: not the dealer's
@@ -91,10 +90,10 @@ def _opening_lead() -> "PlayState":
 
 
 @pytest.mark.parametrize("view", ["lawful", "agreement"])
-def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypatch: pytest.MonkeyPatch,
+                                                            shrink_budget: Callable[..., None]) -> None:
     """Odds and samples answer wherever statuses do: with the graph refused (a limit of 10 pairs), the
     lawful and agreement views come from the exact dealer, with the same exact odds as the graph's."""
-    import inference.kernel as kernel
     import inference.solver as solver_module
     from inference.dealing import DealerLayouts
     from inference.layouts import LayoutSpace
@@ -102,7 +101,7 @@ def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypat
     wanted = _opening_lead().layouts(view)
     assert isinstance(wanted, LayoutSpace)
     odds = wanted.odds()
-    monkeypatch.setattr(kernel, "JOINT_LIMIT", 10)
+    shrink_budget(graph_pairs=10)
     monkeypatch.setattr(solver_module, "_RECENT", {})  # no graph kept from before
     state = _opening_lead()
     dealt = state.layouts(view)

@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -145,12 +145,12 @@ def test_a_result_seen_twice_counts_once(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_replay_on_the_cluster_equals_in_process(tmp_path: Path, cluster: tuple[LocalCluster, Client],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                                 shrink_budget: Callable[..., None]) -> None:
     address = ready(cluster)
     files = small_files(tmp_path)
     here = replay_many(files)
     assert here.rejected == {"card played twice": 1} and here.skipped == {"passed out": 1}
-    monkeypatch.setattr("inference.bulk.PART_BYTES", 400)  # big files split by record
+    shrink_budget(part_bytes=400)  # big files split by record
     assert len(plan(files)) > len(files)
     calls: list[Path] = []
     there = replay_many(files, scheduler=address, progress=lambda total, path: calls.append(path))
@@ -192,11 +192,11 @@ def slow_part(job: tuple[Path, int, int]) -> Summary:
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(
-        tmp_path: Path, cluster: tuple[LocalCluster, Client], monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, cluster: tuple[LocalCluster, Client], shrink_budget: Callable[..., None]) -> None:
     ready(cluster)
     lc, client = cluster
     files = small_files(tmp_path)
-    monkeypatch.setattr("inference.bulk.PART_BYTES", 150)
+    shrink_budget(part_bytes=150)
     work = plan(files)
     assert len(work) >= 20
     pids = client.run(os.getpid)  # worker address -> its process

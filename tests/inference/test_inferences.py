@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 import constraint  # python-constraint2
 import pytest
@@ -374,17 +375,17 @@ def test_lead_group_verdicts() -> None:
     assert run.status("4.3", "lead: fourth-highest of four cards") == "impossible"
 
 
-def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                                      shrink_budget: Callable[..., None]) -> None:
     """Before dummy, claims on two defenders need the joint pass; past its limit the exact dealer answers when
     every claim is about one seat in its language; a relation between seats is refused: TooComplexError, no crash."""
     import inference.solver as solver_module
-    import inference.kernel as kernel_module
     from inference.errors import TooComplexError
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
     state.add_inference(dict(name="W", by="LHO", claim="hearts(LHO) >= 5"))
     before = (state.ply, state.snapshot)
-    monkeypatch.setattr(kernel_module, "JOINT_LIMIT", 10)
+    shrink_budget(graph_pairs=10)
     monkeypatch.setattr(solver_module.Solver, "witness", lambda *a, **k: False)  # force the exact pass
     with pytest.raises(TooComplexError, match="over the limit of 10"):
         state.add_inference(dict(name="E", by="RHO", claim="hearts(RHO) >= 5 && hcp(RHO) > hcp(LHO)"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 from hypothesis import given
@@ -77,14 +77,11 @@ def _state(group: bool) -> PlayState:
     return state
 
 
-def _refuse_the_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+def _refuse_the_graph(monkeypatch: pytest.MonkeyPatch, shrink: Callable[..., None]) -> None:
     """A graph limit of 1 pair, even for small joins, and no graph kept from before."""
-    import inference.graph as graph_module
-    import inference.kernel as kernel
     import inference.solver as solver_module
 
-    monkeypatch.setattr(kernel, "JOINT_LIMIT", 1)
-    monkeypatch.setattr(graph_module, "SMALL_JOIN", 0)
+    shrink(graph_pairs=1, small_join=0)
     monkeypatch.setattr(solver_module, "_RECENT", {})
 
 
@@ -93,7 +90,8 @@ SIGNED = {Tag.CONSISTENT: Fraction(1, 4), Tag.INCONSISTENT: Fraction(1), Tag.UNS
 
 @pytest.mark.parametrize("group, tags", [(False, None), (True, SIGNED)])
 def test_the_weighted_view_past_the_limit_equals_the_graphs(group: bool, tags: dict[Tag, Fraction] | None,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            shrink_budget: Callable[..., None]) -> None:
     """With the graph refused (a limit of 1 pair), the weighted view comes from the dealer's terms with
     the graph's exact count, support and odds (holding weights on both defenders; with a group of
     readings, or weights that weigh a claim less where it holds, some terms are negative); its samples
@@ -103,7 +101,7 @@ def test_the_weighted_view_past_the_limit_equals_the_graphs(group: bool, tags: d
     wanted = _state(group).layouts(view)
     assert isinstance(wanted, LayoutSpace)
     odds = wanted.odds()
-    _refuse_the_graph(monkeypatch)
+    _refuse_the_graph(monkeypatch, shrink_budget)
     mixed = _state(group).layouts(view)
     assert isinstance(mixed, DealerMixture)
     assert any(coef < 0 for coef, _ in mixed.terms) == group
@@ -124,22 +122,20 @@ def test_the_weighted_view_past_the_limit_equals_the_graphs(group: bool, tags: d
 
 
 def test_the_weighted_view_past_the_limit_is_refused_when_the_dealer_cannot_take_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, shrink_budget: Callable[..., None]) -> None:
     """A relation between seats is not the dealer's: refused, with the state unchanged."""
     state = sampling_state()
     state.add_inference(dict(name="R", by="W", claim="hcp(W) > hcp(E)", tag="consistent"))
-    _refuse_the_graph(monkeypatch)
+    _refuse_the_graph(monkeypatch, shrink_budget)
     before: Any = (state.ply, state.snapshot)
     with pytest.raises(TooComplexError, match="exact dealer cannot take"):
         state.layouts("weighted")
     assert (state.ply, state.snapshot) == before
 
 
-def test_too_many_terms_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past :data:`~inference.mixture.MAX_TERMS` the expansion is refused with the count in the message."""
-    import inference.mixture as mixture
-
-    monkeypatch.setattr(mixture, "MAX_TERMS", 3)
+def test_too_many_terms_are_refused(shrink_budget: Callable[..., None]) -> None:
+    """Past the budget's ``mixture_terms`` the expansion is refused with the count in the message."""
+    shrink_budget(mixture_terms=3)
     claim = And(())
     with pytest.raises(TooComplexError, match="4 dealer terms, over the limit of 3"):
         expand([(claim, Fraction(1), Fraction(1, 2))] * 2, [])

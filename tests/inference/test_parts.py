@@ -1,8 +1,8 @@
 """Suits walked in parts (honours, then spot cards) give the same exact answers as whole suits.
 
 A suit nothing reads whole is walked as two positions of the graph when that cuts the groups a state
-meets (:data:`inference.graph.SPLIT_FROM`) or the pairs its join forms
-(:data:`inference.graph.SPLIT_JOIN`). Forced on every such suit (``SPLIT_FROM = 0``): counts, odds,
+meets (the budget's ``split_groups``, :mod:`dealer.budget`) or the pairs its join forms (its
+``split_pairs``). Forced on every such suit (``split_groups=0``): counts, odds,
 tight bounds and samples equal brute force over every lawful layout; before the lead, where the split
 is chosen by itself, every answer equals the whole-suit graph's.
 """
@@ -10,13 +10,14 @@ is chosen by itself, every answer equals the whole-suit graph's.
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import inference.graph as graph_module
 from dealer import CardSet, Deal, Seat
+from dealer.budget import current
 from dealer.stats import chi_square
 from inference.claims import parse_claim
 from inference.columns import plan
@@ -51,9 +52,7 @@ def splittable(state: PlayState) -> set[int]:
 def test_parts_equal_brute_force(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
                                  data: st.DataObject) -> None:
     """Three concealed hands, every suit that can be split split: odds, counts, bounds and verdicts."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(graph_module, "SPLIT_FROM", 0)
-        mp.setattr(graph_module, "SPLIT_TAKERS", 0)
+    with current().replace(split_groups=0, split_takers=0).applied():
         state = three_concealed(deal, declarer, tricks, rnd)
         text = data.draw(claim_texts(("LHO", "RHO", "partner"), list(CardSet(state.snapshot.unseen))))
         pos = state.snapshot.position()
@@ -81,7 +80,7 @@ def auction_state() -> PlayState:
     return state
 
 
-def test_before_the_lead_parts_equal_whole_suits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_before_the_lead_parts_equal_whole_suits(shrink_budget: Callable[..., None]) -> None:
     """The split chosen by itself before the lead, then refused: the same count, odds and bounds."""
     state = auction_state()
     pos = state.snapshot.position()
@@ -91,11 +90,10 @@ def test_before_the_lead_parts_equal_whole_suits(monkeypatch: pytest.MonkeyPatch
     odds = state.layouts("agreement").odds()
     weighted = state.layouts("weighted").odds()
     bounds = state.agreement_bounds()
-    monkeypatch.setattr(graph_module, "SPLIT_FROM", 10 ** 9)
-    monkeypatch.setattr(graph_module, "SPLIT_JOIN", 1)  # split by the join's size alone
+    shrink_budget(split_groups=10 ** 9, split_pairs=1)  # split by the join's size alone
     by_join = LayoutGraph(plan(pos, claim))
     assert split_suits(by_join) and by_join.count() == parted.count()
-    monkeypatch.setattr(graph_module, "SPLIT_JOIN", 10 ** 12)
+    shrink_budget(split_pairs=10 ** 12)
     whole = LayoutGraph(plan(pos, claim))
     assert not split_suits(whole) and whole.count() == parted.count()
     fresh = auction_state()

@@ -170,7 +170,7 @@ def test_internal_faults_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from inference.commands import build_parser
 
     parser = build_parser()
-    monkeypatch.setattr("inference.commands.build_parser", lambda: parser)
+    monkeypatch.setattr("inference.commands.build_parser", lambda command=None: parser)
     for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
         action.choices["number"].set_defaults(handler=boom)  # type: ignore[index]
     status, out, err = run("number", "0")

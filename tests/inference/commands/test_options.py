@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from inference.commands import build_parser
-from inference.commands.options import DEFAULT_LIMIT, FEATURES, FORMATS, VIEWS, agreement_names
+from inference.commands.options import FEATURES, FORMATS, VIEWS, agreement_names
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:
@@ -14,13 +14,12 @@ def commands() -> dict[str, argparse.ArgumentParser]:
 
 
 def test_mirrored_choices_equal_the_engines() -> None:
-    from dealer.engine import DEFAULT_LIMIT as ENGINE_LIMIT
     from dealer.exact import FEATURES as EXACT_FEATURES
     from dealer.pbnio import FORMATS as PBN_FORMATS
     from inference.layouts import VIEWS as LAYOUT_VIEWS
     from inference.leads import available_agreements
 
-    assert (VIEWS, FORMATS, FEATURES, DEFAULT_LIMIT) == (LAYOUT_VIEWS, PBN_FORMATS, EXACT_FEATURES, ENGINE_LIMIT)
+    assert (VIEWS, FORMATS, FEATURES) == (LAYOUT_VIEWS, PBN_FORMATS, EXACT_FEATURES)
     for folder in ("leads", "carding"):
         assert agreement_names(folder) == available_agreements(folder) != []
 

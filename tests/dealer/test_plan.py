@@ -1,0 +1,180 @@
+"""The script planner under one budget (dealer.budget, dealer.plan) and deal-and-select (dealer.selection).
+
+Each limit of the budget, shrunk, forces the way the planner takes past it; the count then stays exact
+(equal to the count with the default budget) or is marked an estimate whose interval holds the exact
+count, and the plan says what was refused and what went to the filter. Deal and select is checked
+for uniformity by chi-square against the exact distribution, and for ``dealer``'s ``generate``.
+"""
+
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+import pytest
+
+from dealer import Seat
+from dealer.budget import DEFAULT, Budget, current
+from dealer.cardset import CardSet
+from dealer.errors import SpecError
+from dealer.exact import ExactDealer
+from dealer.expr import Pos
+from dealer.plan import Plan
+from dealer.runner import run_script
+from dealer.script_dealer import ScriptDealer, wilson
+from dealer.selection import RandomDeals, Selection
+from dealer.spec import DealSpec
+from dealer.stats import chi_square
+from dealer.statements import parse_statements
+
+JOINT = "hcp(north) >= 12 && hcp(north) + hcp(south) >= 26 && spades(north) >= 5"
+UNION = "hcp(north) >= 15 && (hascard(west, C2) || hcp(east) > 10)"
+SIDE = "hcp(north) >= 12 && hcp(north, spades) >= 5 && controls(north) >= 3"
+FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 "
+        "&& hearts(south) >= 5")
+
+#: (script, limits shrunk, what the plan must show): each forces one way past a limit.
+PATHS = [
+    (JOINT, dict(label_cells=1), "filter"),  # the labels across seats refused: the sum is filtered
+    (JOINT, dict(patience=1, joint_cells=1, joint_states=1, dense_cells=1), "filter"),  # joint tables refused
+    (UNION, dict(union_atoms=1), "filter"),  # too many atoms for a union
+    (UNION, dict(union_visits=1), "filter"),  # the union's decision tree too big
+    (UNION, dict(union_cells=1, patience=1), "filter"),  # the union's parts too large together
+    (SIDE, dict(side_totals=1), "filter"),  # a seat's second count too wide: it is filtered
+    (FOUR, dict(dense_cells=1), "compact tables"),  # dense tables refused: compact ones, still exact
+    (FOUR, dict(tables=2000), "loosened"),  # tables too large: seats' conditions filtered
+    (FOUR, dict(raw_states=1, side_totals=1), None),  # limits the script never reaches change nothing
+]
+
+
+def _exact(text: str) -> int:
+    run = ScriptDealer(parse_statements(text))
+    assert run.exact
+    return int(run.tables.count())
+
+
+@pytest.mark.parametrize("text, changes, shown", PATHS)
+def test_each_limit_forces_its_way_and_the_count_stays_true(text: str, changes: dict[str, int],
+                                                            shown: str | None) -> None:
+    exact = _exact(text)
+    with DEFAULT.replace(**changes).applied():
+        run = ScriptDealer(parse_statements(text), patience=current().patience)
+        result = run.count(draws=4000, seed=1)
+        plan = run.plan
+    assert plan.exact == result.exact == run.exact
+    if result.exact:
+        assert result.deals == exact
+    else:  # the estimate's interval, widened to 5 standard errors, holds the exact count
+        low, high = wilson(result.accepted, result.drawn, z=5.0)
+        assert low * result.superset <= exact <= high * result.superset
+        assert plan.filtered and plan.method == "tables and filter" and result.superset >= exact
+    text_shown = plan.text()
+    if shown == "filter":
+        assert not result.exact and "refused" in text_shown and "  filter: " in text_shown
+    elif shown == "compact tables":
+        assert result.exact and "compact tables" in plan.tables and "built, dense" not in text_shown
+    elif shown == "loosened":
+        assert plan.loosened and "seats left to the filter" in text_shown
+    else:
+        assert result.exact and plan.tables == ScriptDealer(parse_statements(text)).plan.tables
+
+
+def test_the_plan_names_where_each_condition_goes() -> None:
+    plan = ScriptDealer(parse_statements(JOINT + " && cccc(north) >= 1200")).plan
+    assert plan.method == "tables and filter" and not plan.exact
+    assert plan.joint == ("(hcp(north) + hcp(south)) >= 26",)
+    assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
+    assert plan.superset is not None and plan.superset > 0
+    assert all(step.outcome.startswith(("built", "refused")) for step in plan.steps)
+    with pytest.raises(ValueError, match="unknown method 'guess'"):
+        Plan("guess", True)
+
+
+def test_a_budget_is_checked_and_applied_for_a_block_only() -> None:
+    assert current() is DEFAULT
+    with pytest.raises(SpecError, match="unknown budget limit 'tabels'"):
+        DEFAULT.replace(tabels=1)
+    with pytest.raises(SpecError, match="budget draws: expected a whole number >= 0, got -1"):
+        Budget(draws=-1)
+    with pytest.raises(SpecError, match="budget union_atoms: expected a whole number >= 0, got True"):
+        Budget(union_atoms=True)  # type: ignore[arg-type]
+    with pytest.raises(SpecError, match="mixture_kept"):
+        Budget(mixture_kept=Fraction(2))
+    small = DEFAULT.replace(draws=7)
+    with small.applied():
+        assert current().draws == 7 and ScriptDealer(parse_statements("cccc(north) >= 1200")).count(seed=1).drawn == 7
+    assert current() is DEFAULT
+
+
+def _hcp_counts(masks: np.ndarray, seat: Seat) -> list[int]:
+    return np.bincount([CardSet(int(m)).hcp for m in masks[:, int(seat)]], minlength=38).tolist()
+
+
+def test_deal_and_select_is_uniform_over_the_condition() -> None:
+    """North's HCP in deals kept by selection follows the exact distribution under the condition."""
+    text = "hcp(north) >= 12 && spades(south) >= 4"
+    syntax = parse_statements(text)
+    selection = Selection(syntax.conditions, syntax.predeals)
+    done = selection.select(3000, 10 ** 7, np.random.default_rng(5), most=10 ** 7)
+    assert done.finished and len(done.deals) == 3000
+    exact = ExactDealer(DealSpec.parse(text))
+    total = exact.count()
+    dist = exact.distribution(Seat.N, "hcp")
+    probabilities = [Fraction(int(dist.get(h, 0)), int(total)) for h in range(38)]
+    _, _, p = chi_square(_hcp_counts(done.deals, Seat.N), probabilities, len(done.deals))
+    assert p > 1e-4
+
+
+def test_random_deals_complete_the_predeal_uniformly() -> None:
+    """With North's four spade honours predealt, South's spades follow the hypergeometric law."""
+    predeal = {Seat.N: (CardSet.parse("SA SK SQ SJ"), Pos())}
+    masks = RandomDeals(predeal).sample_masks(4000, np.random.default_rng(2))
+    assert all(int(m) & CardSet.parse("SA SK SQ SJ").mask == CardSet.parse("SA SK SQ SJ").mask
+               for m in masks[:, 0])
+    assert np.all(np.bitwise_or.reduce(masks, axis=1) == np.uint64((1 << 52) - 1))
+    spades = [CardSet(int(m)).length("S") for m in masks[:, int(Seat.S)]]
+    exact = ExactDealer(DealSpec.from_conditions([], predeal))
+    dist, total = exact.distribution(Seat.S, "S"), exact.count()
+    probabilities = [Fraction(int(dist.get(k, 0)), int(total)) for k in range(14)]
+    _, _, p = chi_square(np.bincount(spades, minlength=14).tolist(), probabilities, len(masks))
+    assert p > 1e-4
+    with pytest.raises(SpecError, match="SA predealt to south and to another seat"):
+        RandomDeals({Seat.N: (CardSet.parse("SA"), Pos()), Seat.S: (CardSet.parse("SA"), Pos())})
+
+
+def test_generate_caps_the_random_deals_as_dealer_counts_them() -> None:
+    out = io.StringIO()
+    run_script(parse_statements("condition hcp(north) >= 30\nproduce 5\ngenerate 1000\naction printoneline\n"),
+               out, seed=1)
+    text = out.getvalue()
+    assert "Generated 1000 hands\n" in text and "Produced 5 hands" not in text
+
+
+def test_rare_scripts_leave_selection_for_the_tables(shrink_budget: Callable[..., None]) -> None:
+    """Past the budget's select_deals the tables take over: the plan says so, the deals still meet the
+    condition, and with no deal-and-select at all the output is the tables' alone."""
+    script = "condition hcp(north) >= 20 && spades(north) >= 6\nproduce 4\naction printoneline\n"
+    out = io.StringIO()
+    shrink_budget(select_deals=100)
+    run_script(parse_statements(script), out, seed=3, explain=True)
+    text = out.getvalue()
+    assert "plan: tables (an exact count)" in text and "tried: deal and select: left" in text
+    hands = [line.split()[1] for line in text.splitlines() if line.startswith("n ")]
+    assert len(hands) == 4
+    for hand in hands:
+        holdings = hand.split(".")
+        hcp = sum("JQKA".index(rank) + 1 for holding in holdings for rank in holding if rank in "JQKA")
+        assert hcp >= 20 and len(holdings[0]) >= 6
+
+
+def test_every_limit_of_the_budget_is_documented_with_its_default() -> None:
+    import dataclasses
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "limits.rst").read_text()
+    for field in dataclasses.fields(Budget):
+        value = getattr(DEFAULT, field.name)
+        shown = f"{value:,}" if isinstance(value, int) else str(value)
+        assert f"   * - ``{field.name}``\n     - {shown}\n" in text, field.name
