@@ -422,19 +422,21 @@ class Tricks(Expr):
 
 @dataclass(frozen=True)
 class Score(Expr):
-    """``score(vul, x3N, tricks)``: declarer's score for a contract (undoubled) making ``tricks``."""
+    """``score(vul, x3N, tricks)``: declarer's score for a contract (``x3Nx`` doubled, ``x3Nxx`` redoubled)
+    making ``tricks``."""
 
     vulnerable: bool
     level: int
     strain: str
     tricks: Expr
+    doubled: int = 0
 
     def children(self) -> tuple[Node, ...]:
         return (self.tricks,)
 
     def text(self, names: SeatNames = LONG_NAMES) -> str:
         vul = "vul" if self.vulnerable else "nonvul"
-        return f"score({vul}, x{self.level}{self.strain}, {self.tricks.text(names)})"
+        return f"score({vul}, x{self.level}{self.strain}{'x' * self.doubled}, {self.tricks.text(names)})"
 
 
 @dataclass(frozen=True)

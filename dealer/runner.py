@@ -37,8 +37,8 @@ from .printing import columns_text, compact_text, oneline_text, pages_text, pbn_
 from .rng import RandomSource, make_rng
 from .selection import Selected, Selection
 from .seat import Seat
-from .evalcontract import check_solver, double_dummy_tricks, evalcontract_text
-from .statements import Average, EvalContract, Frequency, Print, PrintES, ScriptSyntax
+from .evalcontract import check_solver, double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from .statements import Average, BucketFrequency, EvalContract, EvalTable, Frequency, Print, PrintES, ScriptSyntax
 
 if TYPE_CHECKING:
     from .script_dealer import CountResult, ScriptDealer
@@ -84,6 +84,63 @@ def _frequency_text(action: Frequency, values: list[np.ndarray]) -> str:
     return "".join(out)
 
 
+def _buckets(values: np.ndarray, low: int, high: int, size: int) -> tuple[np.ndarray, list[int]]:
+    """Each value's bucket of ``bktfreq``: 0 below ``low`` (Low), then one per ``size`` from ``low`` (the
+    last starts at ``high``), then High; and the data buckets' names (their first values)."""
+    n = 3 + (high - low) // size
+    index = np.where(values < low, 0, np.minimum((values - low) // size + 1, n - 1))
+    return index, [low + (i - 1) * size for i in range(1, n - 1)]
+
+
+def bucket_text(action: BucketFrequency, values: list[np.ndarray]) -> str:
+    """The report of ``bktfreq`` as dealer version 2 prints it (a count, a share and, in 1-D, its running total).
+
+    >>> from dealer.expr import Const
+    >>> text = bucket_text(BucketFrequency("x", ((Const(0), 10, 14, 2),)), [np.array([9, 10, 11, 12, 15, 17])])
+    >>> print(text.replace(chr(9), "|"))  # tabs shown as |
+    <BLANKLINE>
+    Description: x
+    Value|   Count|    Pct.|  CumPct
+    Low|       1|   16.67|   16.67
+       10|       2|   33.33|   50.00
+       12|       1|   16.67|   66.67
+       14|       1|   16.67|   83.33
+    High|       1|   16.67|  100.00
+        |--------
+    Total|       6|  100.00
+    <BLANKLINE>
+    """
+    label = action.label or ""
+    total = len(values[0])
+    if len(action.axes) == 1:
+        (_, low, high, size), = action.axes
+        index, names = _buckets(values[0], low, high, size)
+        counts = np.bincount(index, minlength=len(names) + 2).tolist()
+        rows = [("Low", counts[0])] * bool(counts[0]) + [(f"{name:5d}", c) for name, c in zip(names, counts[1:-1])]
+        rows += [("High", counts[-1])] * bool(counts[-1])
+        out = [f"\nDescription: {label}\n", "Value\t   Count\t    Pct.\t  CumPct\n"]
+        running = 0
+        for name, count in rows:
+            running += count
+            out.append(f"{name}\t{count:8d}\t{_pct(count, total):8.2f}\t{_pct(running, total):8.2f}\n")
+        out.append(f"    \t--------\nTotal\t{total:8d}\t{_pct(total, total):8.2f}\n")
+        return "".join(out)
+    (_, low1, high1, size1), (_, low2, high2, size2) = action.axes
+    down, names1 = _buckets(values[0], low1, high1, size1)
+    across, names2 = _buckets(values[1], low2, high2, size2)
+    grid = np.zeros((len(names1) + 2, len(names2) + 2), dtype=np.int64)
+    np.add.at(grid, (down, across), 1)
+    out = [f"\nDescription: {label} \n", "           Low" + "".join(f" {n:8d}" for n in names2) + "     High    Sum\n"]
+    for name, row in zip([" Low "] + [f"{n:4d} " for n in names1] + ["High "], grid):
+        out.append(name + "".join(f" {int(c):8d}" for c in row) + f" {int(row.sum()):8d}\n")
+    out.append("Sum  " + "".join(f" {int(c):8d}" for c in grid.sum(axis=0)) + f" {int(grid.sum()):8d}\n")
+    return "".join(out)
+
+
+def _pct(count: int, total: int) -> float:
+    return 100.0 * count / total if total else 0.0
+
+
 def _seeded(syntax: ScriptSyntax, seed: RandomSource) -> tuple[np.random.Generator, int | None]:
     """The generator of a run, and the seed it prints (``dealer``'s: the script's, else a fresh one)."""
     if isinstance(seed, int) or seed is None:
@@ -105,7 +162,7 @@ class _Production:
         for node in [*conditions, *syntax.action_nodes()]:
             check_runnable(node)
         for action in syntax.actions:
-            if isinstance(action, EvalContract):
+            if isinstance(action, (EvalContract, EvalTable)):
                 check_solver(action)
         self.selection = Selection(conditions, syntax.predeals, self.counts)
         self.selected: Selected | None = None
@@ -178,11 +235,15 @@ def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Co
         elif isinstance(action, Average):
             values = evaluate(action.expr, masks, counts, memo, rng)
             out.write(_format_average(action.label, float(values.mean()) if len(values) else float("nan")))
+        elif isinstance(action, BucketFrequency):
+            out.write(bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
         elif isinstance(action, Frequency):
             out.write(_frequency_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
         elif isinstance(action, EvalContract):
             tricks = double_dummy_tricks(masks, action.declarer, action.strain, action.pos)
             out.write(evalcontract_text(action, tricks))
+        elif isinstance(action, EvalTable):
+            out.write(evaltable_text(double_dummy_tables(masks, action.pos)))
 
 
 def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,

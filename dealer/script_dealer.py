@@ -48,7 +48,7 @@ from .rng import RandomSource, make_rng
 from .seat import Seat
 from .selection import Filter
 from .spec import DealSpec
-from .statements import EvalContract, ScriptSyntax
+from .statements import EvalContract, EvalTable, ScriptSyntax
 from .union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "wilson"]
@@ -131,7 +131,7 @@ class ScriptDealer:
         for node in self._nodes():
             check_runnable(node)
         for action in syntax.actions:
-            if isinstance(action, EvalContract):
+            if isinstance(action, (EvalContract, EvalTable)):
                 check_solver(action)
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)

@@ -31,9 +31,9 @@ from .cardset import CardSet
 from .errors import DealerError
 from .expr import Arith, Cond, Const, Expr, Node, Pos
 from .seat import Seat
-from .syntax import SPEC_DIALECT, Dialect, Parser, Token
+from .syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
 
-__all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "EvalContract", "ScriptSyntax",
+__all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
            "ScriptParser", "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
 
 #: The statement words of a script.
@@ -44,7 +44,7 @@ PRINT_ACTIONS = ("printall", "printew", "printpbn", "printcompact", "printonelin
 #: Function names of Kibitz that are not words of ``dealer``: a script may use them as its own variables.
 NOT_DEALER_WORDS = frozenset({"length", "ten"})
 #: Every action word.
-ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "evalcontract"})
+ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "bktfreq", "evalcontract"})
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,16 @@ class Frequency(Action):
 
 
 @dataclass(frozen=True)
+class BucketFrequency(Action):
+    """``bktfreq "label" (EXPR, LOW, HIGH, SIZE[, EXPR2, LOW2, HIGH2, SIZE2])`` (dealer version 2): a 1-D or
+    2-D histogram in buckets of ``SIZE``, from ``LOW`` (values below: Low) to the bucket starting at ``HIGH``
+    (values past it: High)."""
+
+    label: str | None
+    axes: tuple[tuple[Expr, int, int, int], ...]
+
+
+@dataclass(frozen=True)
 class EvalContract(Action):
     """``evalcontract(NS, x3N, vul)``: the double-dummy results of a contract over the produced deals.
 
@@ -104,6 +114,13 @@ class EvalContract(Action):
     def declarer(self) -> Seat:
         """The seat that declares: South for NS, West for EW."""
         return Seat.S if self.side == "NS" else Seat.W
+
+
+@dataclass(frozen=True)
+class EvalTable(Action):
+    """``evalcontract`` with no arguments (the original ``dealer``, the suokko fork): every contract's average
+    undoubled score with North and with South declaring, double dummy, over the produced deals."""
+
 
 
 _CONTRACT = re.compile(r"[xz]?([1-7])(nt|[cdhsn])(x{0,2})")
@@ -127,6 +144,9 @@ class ScriptSyntax:
     altcounts: dict[int, tuple[int, ...]] = field(default_factory=dict)
     #: The script's ``title "..."`` (a statement of dealer version 2), if any.
     title: str | None = None
+    #: The script's ``opener SEAT`` (dealer version 2: it sets the opener of its ``opc`` count only, and
+    #: changes no deal), if any.
+    opener: Seat | None = None
     #: Suit lengths fixed by ``predeal spades(north) == 1``: joined to the condition, never replaced.
     lengths: list[Cond] = field(default_factory=list)
     #: Earlier condition statements, replaced by a later one (as in ``dealer``, the last condition counts).
@@ -153,6 +173,7 @@ class ScriptSyntax:
 
 
 _SUIT_WORDS = frozenset({"spade", "heart", "diamond", "club"})
+_SEAT_WORDS = frozenset({"north", "east", "south", "west"})
 
 
 def _string(tok: Token) -> str:
@@ -203,7 +224,13 @@ class ScriptParser(Parser):
                 self.predeal(out)
             elif word in ("generate", "produce", "seed"):
                 self.next()
+                if word == "seed" and self.tok.text == "=":  # ``seed = 5``, as some scripts for the forks write it
+                    self.next()
                 setattr(out, word, self.number(f"a number after {word!r}"))
+            elif word == "opener" and t.text not in self.defs and self.peek().text.lower() in _SEAT_WORDS:
+                # dealer version 2: the opener of its 'opc' count (a variable named opener stays one)
+                self.next()
+                out.opener = self.argument("seat", t)  # type: ignore[assignment]
             elif word == "title" and self.peek().kind == "string":  # dealer version 2: a title for the output
                 self.next()
                 out.title = _string(self.next())
@@ -262,9 +289,12 @@ class ScriptParser(Parser):
     def count_list(self, word: str) -> tuple[int, ...]:
         """Up to 13 points, ace first, separated by spaces or commas."""
         values: list[int] = []
-        while self.tok.kind == "num" or (self.tok.text == "," and values):
+        while self.tok.kind in ("num", "dec") or (self.tok.text == "," and values):
             if self.tok.text == ",":
                 self.next()
+                continue
+            if self.tok.kind == "dec":  # dealer version 2: 4.5 is 450 (whole numbers in the list stay as written)
+                values.append(decimal_value(self.next().text))
                 continue
             values.append(self.number("a number"))
         if not values or len(values) > 13:
@@ -371,6 +401,8 @@ class ScriptParser(Parser):
         if word == "average":
             label = self.label()
             return Average(label, self.as_num(self.expr(), t), pos=pos)
+        if word == "bktfreq":
+            return self.bucket_frequency(pos)
         if word == "frequency":
             label = self.label()
             self.expect("(", "'(' and the expression, low and high bounds")
@@ -389,8 +421,34 @@ class ScriptParser(Parser):
             return Frequency(label, tuple(axes), pos=pos)
         return self.evalcontract(t)
 
-    def evalcontract(self, call: Token) -> EvalContract:
-        """``evalcontract(SIDE, CONTRACT, VUL)``: side NS or EW, a contract such as x3N or x4Sx, vul or nv."""
+    def bucket_frequency(self, pos: Pos) -> BucketFrequency:
+        """``bktfreq "label" (EXPR, LOW, HIGH, SIZE[, EXPR2, LOW2, HIGH2, SIZE2])``."""
+        label = self.label()
+        self.expect("(", "'(' and the expression, low bound, high bound and bucket size")
+        axes = []
+        while True:
+            start = self.tok
+            expr = self.as_num(self.expr(), start)
+            bounds = []
+            for what in ("low bound", "high bound", "bucket size"):
+                self.expect(",", f"',' and the {what}")
+                bounds.append(self.bound())
+            low, high, size = bounds
+            if size <= 0 or high < low:
+                raise self.error(f"bktfreq: expected low <= high and a bucket size > 0, found {low}, {high}, {size}",
+                                 start.offset)
+            axes.append((expr, low, high, size))
+            if self.tok.text != "," or len(axes) == 2:
+                break
+            self.next()
+        self.expect(")", "')'")
+        return BucketFrequency(label, tuple(axes), pos=pos)
+
+    def evalcontract(self, call: Token) -> "EvalContract | EvalTable":
+        """``evalcontract(SIDE, CONTRACT, VUL)``: side NS or EW, a contract such as x3N or x4Sx, vul or nv;
+        ``evalcontract`` alone, the original's table of every contract."""
+        if self.tok.text != "(":
+            return EvalTable(pos=self.pos(call.offset))
         self.expect("(", "'(' and the side, contract and vulnerability")
         t = self.next()
         side = t.text.upper() if t.kind == "name" else ""

@@ -42,6 +42,7 @@ from .suit import Suit
 __all__ = [
     "Function", "Dialect", "BASE_FUNCTIONS", "DEALER_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT",
     "MAX_TEXT_CHARS", "Parser", "Token", "parse_expression", "parse_condition", "parse_card_text", "parse_strain",
+    "decimal_value",
 ]
 
 #: The deepest nesting of parentheses, ``!`` and unary ``-`` a text may have.
@@ -56,6 +57,7 @@ _TOKEN = re.compile(r"""
   | (?P<comment>(?:\#|//)[^\n]*|(?s:/\*.*?\*/))
   | (?P<string>"(?:[^"\\]|\\.)*")
   | (?P<newline>\\n)
+  | (?P<dec>\d{1,2}\.\d{0,2}(?![\d.])|(?<!\d)\.\d{1,2}(?![\d.]))
   | (?P<num>\d+)
   | (?P<op>&&|\|\||\^\^|==|!=|<=|>=|[-+*/%<>!(),=?:])
   | (?P<name>[A-Za-z_♠♥♦♣][A-Za-z_0-9♠♥♦♣]*)
@@ -113,8 +115,13 @@ def _count(kind: str, name: str, args: tuple[str, ...] = ("seat", "suit?")) -> F
     return Function(args, build)
 
 
-def _score(vul: bool, contract: tuple[int, str], tricks: Expr, *, pos: Pos) -> Expr:
-    return Score(vul, contract[0], contract[1], tricks, pos=pos)
+def _score(vul: bool, contract: tuple[int, str, int], tricks: Expr, *, pos: Pos) -> Expr:
+    return Score(vul, contract[0], contract[1], tricks, contract[2], pos=pos)
+
+
+def _abs(item: Expr, *, pos: Pos) -> Expr:
+    """``abs(x)`` (the suokko fork), written as ``x < 0 ? 0 - x : x``: every engine reads it as it reads ``?:``."""
+    return Ternary(Compare("<", item, Const(0), pos=pos), Arith("-", Const(0), item, pos=pos), item, pos=pos)
 
 
 def _dealer_functions() -> dict[str, Function]:
@@ -131,18 +138,19 @@ def _dealer_functions() -> dict[str, Function]:
     out["quality"] = _count("quality", "quality", ("seat", "suit"))
     out["cccc"] = _count("cccc", "cccc", ("seat",))
     tricks = Function(("seat", "strain"), lambda seat, strain, *, pos: Tricks(seat, strain, pos=pos))
-    out["tricks"] = out["trick"] = tricks
+    out["tricks"] = out["trick"] = out["dds"] = tricks  # dds: dealer version 2's name
     out["score"] = Function(("vul", "contract", "expr"), _score)
     out["imps"] = out["imp"] = Function(("expr",), lambda item, *, pos: Imps(item, pos=pos))
     out["ltc"] = _count("ltc", "ltc")  # the fork's losing trick count, in hundredths (half losers)
     out["rnd"] = Function(("expr",), lambda limit, *, pos: Random(limit, pos=pos))
+    out["abs"] = Function(("expr",), _abs)  # the suokko fork's
     return out
 
 
 #: The functions of the ``dealer`` program (its manual's list, singular and plural): the
 #: :data:`BASE_FUNCTIONS`, the alternate counts (``pt0``..``pt9``, alias ``tens``, ``jacks``,
 #: ``queens``, ``kings``, ``aces``, ``top2``..``top5``, ``c13``), ``controls``, ``losers``,
-#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``; and the fork's ``ltc`` and ``rnd``.
+#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``; and the forks' ``ltc``, ``rnd`` and ``abs``.
 DEALER_FUNCTIONS: Mapping[str, Function] = _dealer_functions()
 
 _SPEC_SEATS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W,
@@ -394,6 +402,11 @@ class Parser:
 
     def atom(self) -> Node:
         t = self.tok
+        if t.kind == "dec":  # dealer version 2: a decimal is its value in hundredths (10.5 is 1050)
+            if not self.dialect.full:
+                raise self.error(f"unexpected decimal {t.text}: numbers here are whole numbers", t.offset)
+            self.next()
+            return Const(decimal_value(t.text), pos=self.pos(t.offset))
         if t.kind == "num":
             self.next()
             value = int(t.text) if len(t.text) <= 12 else MAX_CONSTANT + 1
@@ -439,7 +452,8 @@ class Parser:
                 raise UnsupportedSpecError(
                     f"{self.pos(t.offset)}: {_shown(t.text)} is not supported in a {self.dialect.what} "
                     f"(supported: {', '.join(sorted(self.dialect.functions))})")
-            raise self.error(f"unknown function {_shown(t.text)}", t.offset)
+            why = _FORK_ONLY.get(word)
+            raise self.error(f"unknown function {_shown(t.text)}" + (f": {why}" if why else ""), t.offset)
         self.next()
         self.next()  # '('
         values: list[object] = []
@@ -467,7 +481,7 @@ class Parser:
             value = _word_argument(kind, t.text if t.kind in ("name", "num") else "")
             if value is None:
                 wanted = {"strain": "a strain (spades, hearts, diamonds, clubs, notrump)",
-                          "vul": "vul or nonvul", "contract": "a contract such as x3N or x4S"}[kind]
+                          "vul": "vul or nonvul", "contract": "a contract such as x3N, x4Sx or x6Hxx"}[kind]
                 raise self.error(f"expected {wanted}, found {self.found(t)}", t.offset)
             return value
         if kind == "seat":
@@ -517,6 +531,26 @@ class Parser:
                               line_text=self.line_text(p.line))
 
 
+#: Functions of the forks that Kibitz does not run, and why (the others of the forks run: docs/language.rst).
+_FORK_ONLY = {
+    "leadtricks": "the suokko fork's tricks after each opening lead (an array of results) is not supported; "
+                  "tricks(seat, strain) is",
+    "par": "dealer version 2's par score is not supported",
+    "opc": "dealer version 2's optimal point count (an external program) is not supported",
+    "usereval": "dealer version 2's user evaluation (an external program) is not supported",
+}
+
+
+def decimal_value(text: str) -> int:
+    """A decimal of dealer version 2 as the whole number it stands for: its value in hundredths, exactly.
+
+    >>> decimal_value("10.5"), decimal_value(".75"), decimal_value("13.") , decimal_value("0.29")
+    (1050, 75, 1300, 29)
+    """
+    whole, _, fraction = text.partition(".")
+    return int(whole or "0") * 100 + int((fraction + "00")[:2])
+
+
 def _word_argument(kind: str, word: str) -> object:
     """A strain, vulnerability or contract argument from its word; None if the word is not one."""
     w = word.lower()
@@ -524,15 +558,15 @@ def _word_argument(kind: str, word: str) -> object:
         return parse_strain(w)
     if kind == "vul":
         return {"vul": True, "v": True, "nonvul": False, "nv": False, "1": True, "0": False}.get(w)
-    m = re.fullmatch(r"x?([1-7])(nt|[shdcn])", w)
-    return None if m is None else (int(m.group(1)), m.group(2)[0].upper())
+    m = re.fullmatch(r"[xz]?([1-7])(nt|[shdcn])(x{0,2})", w)  # x3n, z4hx (doubled), x6sxx (redoubled)
+    return None if m is None else (int(m.group(1)), m.group(2)[0].upper(), len(m.group(3)))
 
 
 _FEATURE_CHARS = {"\"": "a quoted string (only 'average', 'frequency' and 'print' actions take text)",
                   "{": "a brace (the language has no blocks)", ";": "';' (statements need no separator)",
                   "[": "a bracket", "'": "a single quote (text is written in double quotes)",
-                  ".": "a decimal point (dealer counts in whole numbers; decimals are a feature of "
-                       "dealer version 2, not supported)"}
+                  ".": "a decimal point out of place (decimals, as dealer version 2 writes them, have at most "
+                       "two digits on each side of the point: 10.5, 13.25, .75)"}
 
 
 def _bad_character(text: str, at: int) -> str:

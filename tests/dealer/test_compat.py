@@ -106,10 +106,12 @@ def test_title_of_dealer_version_2_is_read_and_a_variable_may_still_be_called_ti
     assert count('title "t"\nhcp(north) > 20') == count("hcp(north) > 20") == count("title = hcp(north)\ntitle > 20")
 
 
-def test_decimal_numbers_are_refused_naming_line_column_and_feature() -> None:
-    with pytest.raises(SpecSyntaxError, match="decimal point.*dealer version 2") as info:
-        parse_statements("produce 2\ndefcount 8 6.25 4.25")
-    assert (info.value.line, info.value.column) == (2, 13)
+def test_a_decimal_out_of_place_is_refused_naming_line_column_and_feature() -> None:
+    """Decimals of dealer version 2 have at most two digits on each side of the point (10.5 is 1050)."""
+    with pytest.raises(SpecSyntaxError, match="decimal point out of place.*two digits") as info:
+        parse_statements("produce 2\ncondition cccc(north) >= 130.25")
+    assert (info.value.line, info.value.column) == (2, 29)
+    assert parse_statements("condition cccc(north) >= 13.25").conditions[0].right.value == 1325
 
 
 def test_an_action_outside_the_action_list_is_named() -> None:

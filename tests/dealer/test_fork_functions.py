@@ -1,4 +1,5 @@
-"""The dealer fork's ``ltc``, ``rnd`` and ``evalcontract``, each against an independent computation.
+"""The forks' ``ltc``, ``rnd``, ``evalcontract``, ``abs``, doubled ``score``, ``bktfreq``, decimals, ``opener``
+and ``seed =``, each against an independent computation or the fork's documented results.
 
 ``ltc``: a card-by-card oracle written from the fork's definition (the top three cards weighed
 A=32 K=16 Q=8 J=4 T=2 x=1, a missing card 64, the weight's sum looked up). ``rnd``: uniformity
@@ -18,7 +19,8 @@ from hypothesis import given, settings
 from scipy import stats as scipy_stats
 
 from dealer import Deal, Seat, SpecSyntaxError, UnsupportedSpecError
-from dealer.evalcontract import contract_scores, double_dummy_tricks, evalcontract_text
+from dealer.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from dealer.evaluate import score
 from dealer.evaluate import evaluate
 from dealer.exact import ExactDealer
 from dealer.expr import Random
@@ -178,7 +180,7 @@ def test_evalcontract_report_from_tricks() -> None:
 
 
 @needs_solver
-def test_contract_scores_equal_endplays() -> None:
+def test_scores_equal_endplays() -> None:
     from endplay.types import Contract, Denom, Penalty, Player, Vul
 
     denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}
@@ -188,7 +190,7 @@ def test_contract_scores_equal_endplays() -> None:
         for strain, denom in denoms.items():
             for doubled, penalty in enumerate(penalties):
                 for vul in (False, True):
-                    ours = contract_scores(level, strain, doubled, vul, tricks).tolist()
+                    ours = score(vul, level, strain, tricks, doubled).tolist()
                     theirs = [Contract(level=level, denom=denom, declarer=Player.south, penalty=penalty,
                                        result=int(t) - level - 6).score(Vul.ns if vul else Vul.none)
                               for t in tricks]
@@ -222,3 +224,125 @@ def test_evalcontract_without_the_solver_names_line_and_column(monkeypatch: pyte
     hide_endplay(monkeypatch)
     with pytest.raises(UnsupportedSpecError, match="line 2, column 8: 'evalcontract' needs the bot extra"):
         ScriptDealer(parse_statements("produce 3\naction evalcontract(NS, x3N, vul)"))
+
+
+# -- the forks' other forms (suokko's dealer, dealer version 2) ------------------------------------
+
+
+def _count(text: str) -> int:
+    run = ScriptDealer(parse_statements(text))
+    assert run.exact
+    return int(run.tables.count())
+
+
+def test_abs_counts_and_evaluates_as_the_absolute_value() -> None:
+    """suokko's ``abs``: exact across seats (as both inequalities), and |x| on dealt deals."""
+    assert _count("abs(hcp(north) - hcp(south)) <= 2 && hcp(north) >= 12") == \
+        _count("hcp(north) - hcp(south) <= 2 && hcp(south) - hcp(north) <= 2 && hcp(north) >= 12")
+    masks = ExactDealer(DealSpec()).sample_masks(500, seed=3)
+    ours = evaluate(parse_expression("abs(spades(north) - 2 * hearts(south))", SPEC_DIALECT), masks)
+    plain = evaluate(parse_expression("spades(north) - 2 * hearts(south)", SPEC_DIALECT), masks)
+    assert ours.tolist() == np.abs(plain).tolist()
+
+
+def test_score_reads_doubled_and_redoubled_contracts() -> None:
+    """suokko's test_score results (7C not vulnerable made: 1440; x2Hx vulnerable, 13 tricks: 1670; x2Sx not
+    vulnerable, 5 tricks: -500) and dealer version 2's z-contracts, redoubled included."""
+    cases = {"score(nv, x7C, 13)": 1440, "score(vul, x2Hx, 13)": 1670, "score(nv, x2Sx, 5)": -500,
+             "score(nv, z4Hx, 10)": 590, "score(vul, z4Hxx, 9)": -400, "score(vul, x3N, 9)": 600}
+    masks = ExactDealer(DealSpec()).sample_masks(2, seed=1)
+    for text, wanted in cases.items():
+        assert evaluate(parse_expression(text, SPEC_DIALECT), masks).tolist() == [wanted, wanted], text
+    assert str(parse_expression("score(vul, x4Sxx, 10)", SPEC_DIALECT)) == "score(vul, x4Sxx, 10)"
+
+
+def test_decimals_are_hundredths_as_in_dealer_version_2() -> None:
+    assert _count("ltc(north) < 5.5") == _count("ltc(north) < 550")
+    syntax = parse_statements("pointcount 4.5 3 1.5 0.75 0.25\ncondition hcp(north) >= 10")
+    assert syntax.pointcount == (450, 3, 150, 75, 25) + (0,) * 8  # as dealer version 2: a whole number stays
+    with pytest.raises(SpecSyntaxError, match="decimal point out of place"):
+        parse_statements("condition cccc(north) >= 130.25")
+    from inference.claims import parse_claim
+    from inference.errors import InferenceError
+
+    with pytest.raises(InferenceError, match="unexpected decimal 10.5"):
+        parse_claim("hcp(W) >= 10.5", viewer="S")  # claims count in whole numbers
+
+
+def test_opener_and_seed_equals_change_no_deal() -> None:
+    """dealer version 2's ``opener SEAT`` sets only its 'opc' count's opener; ``seed = N`` is ``seed N``."""
+    base = "condition hcp(north) >= 14\nproduce 3\naction printoneline\n"
+    outs = []
+    for head in ("seed 7\n", "seed = 7\nopener south\n"):
+        out = io.StringIO()
+        run_script(parse_statements(head + base), out, verbose=False)
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1] and outs[0].count("\nn ") + outs[0].startswith("n ") == 3
+    assert parse_statements("opener west\n" + base).opener == Seat.W
+    assert parse_statements("opener = hcp(north) >= 12\ncondition opener\n").opener is None  # a variable
+
+
+def _bucket_counts(values: list[int], low: int, high: int, size: int) -> list[int]:
+    """dealer version 2's buckets, one value at a time: Low, [low + (i-1) size, low + i size)..., High."""
+    n = 3 + (high - low) // size
+    counts = [0] * n
+    for v in values:
+        counts[0 if v < low else min((v - low) // size + 1, n - 1)] += 1
+    return counts
+
+
+def test_bktfreq_counts_each_bucket() -> None:
+    script = ("condition hcp(north) >= 12\nproduce 300\n"
+              "action printoneline, bktfreq \"k\" (cccc(north), 12.00, 16.00, 0.50), "
+              "bktfreq \"2d\" (hcp(north), 12, 18, 3, spades(north), 3, 5, 1)\n")
+    out = io.StringIO()
+    run_script(parse_statements(script), out, seed=2, verbose=False)
+    text = out.getvalue()
+    hands = [line.split()[1] for line in text.splitlines() if line.startswith("n ")]
+    assert len(hands) == 300
+    cccc = evaluate(parse_expression("cccc(north)", SPEC_DIALECT), _north_masks(hands))
+    one = text[text.index("Description: k\n"):text.index("Total")]
+    counts = [int(line.split("\t")[1]) for line in one.splitlines()[2:] if "\t" in line and "-" not in line]
+    wanted = _bucket_counts(cccc.tolist(), 1200, 1600, 50)
+    shown = ([wanted[0]] if wanted[0] else []) + wanted[1:-1] + ([wanted[-1]] if wanted[-1] else [])
+    assert counts == shown
+    grid_text = text[text.index("Description: 2d"):]
+    sums = grid_text.splitlines()[-1].split()
+    assert sums[0] == "Sum" and int(sums[-1]) == 300
+
+
+def _north_masks(hands: list[str]) -> np.ndarray:
+    """Deals with North's hands as given (PBN holdings) and the other cards split in any way."""
+    from dealer import CardSet
+
+    rows = []
+    for hand in hands:
+        north = CardSet.parse(" ".join(f"{suit}{rank}" for suit, holding in zip("SHDC", hand.split("."))
+                                       for rank in holding)).mask
+        rest = [i for i in range(52) if not north >> i & 1]
+        rows.append([north] + [sum(1 << i for i in rest[k * 13:(k + 1) * 13]) for k in range(3)])
+    return np.array(rows, dtype=np.uint64)
+
+
+@needs_solver
+def test_evalcontract_alone_prints_the_originals_table() -> None:
+    """The original's ``evalcontract``: each cell the average undoubled score, North's then South's, of every
+    contract, from the tricks endplay's solver gives each of them declaring (checked one contract at a time)."""
+    masks = ExactDealer(DealSpec.parse("hcp(north) + 0 >= 0 && hcp(north) >= 16")).sample_masks(6, seed=4)
+    tables = double_dummy_tables(masks)
+    text = evaltable_text(tables)
+    lines = text.splitlines()
+    assert lines[0] == "Not Vulnerable" and lines[8] == "Vulnerable"
+    for vul, first in ((False, 2), (True, 10)):
+        for k, strain in enumerate("CDHSN"):
+            row = lines[first + k]
+            assert row.startswith(f"{strain.lower()}: ")
+            for level in range(1, 8):
+                north, south = (int(score(vul, level, strain, double_dummy_tricks(masks, seat, strain)).sum())
+                                for seat in (Seat.N, Seat.S))
+                cell = row[3 + 10 * (level - 1):3 + 10 * level]
+                assert cell == f"{int(north / 6):4d}/{int(south / 6):4d} ", (vul, strain, level)
+    syntax = parse_statements("condition hcp(north) >= 20\nproduce 1\naction evalcontract\n")
+    out = io.StringIO()
+    run_script(syntax, out, seed=1, verbose=False)
+    assert out.getvalue().count("Not Vulnerable\n") == 1

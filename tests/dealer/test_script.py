@@ -167,7 +167,7 @@ def test_conditions_as_numbers_and_ternaries_build_their_nodes() -> None:
     ("predeal north SAKQ\n south", 2, 7, "expected the cards to predeal"),
     ("x = 3 ;", 1, 7, "';'"),
     ("pointcount", 1, 11, "pointcount: expected 1 to 13 numbers"),
-    ("hcp(north) > 3 action evalcontract", 1, 35, "expected '(' and the side, contract and vulnerability"),
+    ("hcp(north) > 3 action evalcontract(NS, x3N)", 1, 43, "expected ',' and the vulnerability"),
     ("score(vul, x9N, 3) > 0", 1, 12, "expected a contract"),
     ("tricks(north, bogus) > 3", 1, 15, "expected a strain"),
 ])
