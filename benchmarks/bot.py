@@ -52,8 +52,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Deal, Seat  # noqa: E402
-from dealer.exact import ExactDealer  # noqa: E402
-from dealer.spec import DealSpec  # noqa: E402
+from dealer.tables.exact import ExactDealer  # noqa: E402
+from dealer.spec.spec import DealSpec  # noqa: E402
 from inference.contract import Contract, Strain  # noqa: E402
 from inference.records import PlayRecord, read_records  # noqa: E402
 

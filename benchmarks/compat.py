@@ -33,8 +33,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from dealer.errors import DealerError  # noqa: E402
 from dealer.budget import current
-from dealer.script_dealer import ScriptDealer  # noqa: E402
-from dealer.statements import parse_statements  # noqa: E402
+from dealer.run.script_dealer import ScriptDealer  # noqa: E402
+from dealer.lang.statements import parse_statements  # noqa: E402
 
 
 def dealer_rate(path: str, generate: int, seed: int, exe: str) -> tuple[int, int] | str:

@@ -4,7 +4,7 @@ Run: ``python benchmarks/dealer.py [--deals 100000] [--repeat 3] [--select-secon
 Prints two tables (median of ``--repeat`` runs): the exact dealer on specs, with the baseline
 (plain random deals filtered by the spec, time-capped) in the same process and the printing rates
 (``kibitz deal``'s PBN writer, and the batch printers of ``kibitz dealer``: printoneline,
-printpbn); then whole scripts (``dealer.runner``): exact or estimate, setup, deals/s produced.
+printpbn); then whole scripts (``dealer.run.runner``): exact or estimate, setup, deals/s produced.
 numpy's transparent-huge-page advice is off, as ``kibitz`` sets it (``NUMPY_MADVISE_HUGEPAGE=1`` in the
 environment measures with it on).
 """
@@ -25,13 +25,13 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from dealer.grid import MAX_HCP  # noqa: E402
-from dealer.exact import ExactDealer, clear_caches  # noqa: E402
-from dealer.pbnio import write_deals  # noqa: E402
-from dealer.printing import oneline_text, pbn_text  # noqa: E402
-from dealer.script_dealer import ScriptDealer  # noqa: E402
-from dealer.spec import DealSpec  # noqa: E402
-from dealer.statements import parse_statements  # noqa: E402
+from dealer.lang.grid import MAX_HCP  # noqa: E402
+from dealer.tables.exact import ExactDealer, clear_caches  # noqa: E402
+from dealer.cards.pbnio import write_deals  # noqa: E402
+from dealer.cards.printing import oneline_text, pbn_text  # noqa: E402
+from dealer.run.script_dealer import ScriptDealer  # noqa: E402
+from dealer.spec.spec import DealSpec  # noqa: E402
+from dealer.lang.statements import parse_statements  # noqa: E402
 
 BALANCED = "shape({s}, any 4333 + any 4432 + any 5332)"
 SPECS = {
@@ -48,13 +48,13 @@ SPECS = {
     "I": "hcp(west) >= 11 && hcp(west) <= 15 && hcp(east) >= 6 && hcp(east) <= 10",
     "J": "hcp(north) >= 4 && hcp(south) >= 4 && hcp(east) >= 4 && hcp(west) >= 4",
     "K": "spades(north) >= 5 && hearts(east) >= 5 && diamonds(south) >= 5 && clubs(west) >= 5",
-    # S4's seats as a spec: four constrained seats, North shape-heavy (the honours-last order, dealer.order)
+    # S4's seats as a spec: four constrained seats, North shape-heavy (the honours-last order, dealer.tables.order)
     "L": BALANCED.format(s="north") + " && hcp(north) >= 15 && hcp(north) <= 17 && hearts(south) >= 5 && "
          "hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 && spades(west) <= 4",
 }
 #: Whole scripts: a cross-seat 'or' (a union of per-seat parts), per-seat counts in the tables, a
-#: second count on one seat (losers beside HCP: a side count, dealer.sidecount) beside cross-seat
-#: arithmetic (exact through the seats' labels, dealer.cross), a third count (filtered: an estimate)
+#: second count on one seat (losers beside HCP: a side count, dealer.spec.sidecount) beside cross-seat
+#: arithmetic (exact through the seats' labels, dealer.spec.cross), a third count (filtered: an estimate)
 #: and four constrained seats beyond the tables' patience.
 SCRIPTS = {
     "S1": "condition (hcp(north) >= 20 or hcp(south) >= 20) and (hascard(west, 2C) or hascard(east, 2D))",
@@ -83,7 +83,7 @@ def deal_and_select(spec: DealSpec, seconds: float, rng: np.random.Generator) ->
     masks_ok = {seat: ss.accepted(seat) for seat, ss in spec.seats.items()}
     pop = np.array([bin(i).count("1") for i in range(1 << 13)])
     hcp_n = np.array([4 * (n & 1) + 3 * (n >> 1 & 1) + 2 * (n >> 2 & 1) + (n >> 3 & 1) for n in range(16)])
-    from dealer.shapes import ALL_SHAPES
+    from dealer.cards.shapes import ALL_SHAPES
 
     shape_id = {s: i for i, s in enumerate(ALL_SHAPES)}
     index = np.full((14, 14, 14, 14), -1)

@@ -37,8 +37,8 @@ from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from dealer.exact import ExactDealer, clear_caches  # noqa: E402
-from dealer.spec import DealSpec  # noqa: E402
+from dealer.tables.exact import ExactDealer, clear_caches  # noqa: E402
+from dealer.spec.spec import DealSpec  # noqa: E402
 
 _bench = importlib.util.spec_from_file_location("dealer_benchmark", Path(__file__).with_name("dealer.py"))
 assert _bench is not None and _bench.loader is not None

@@ -4,7 +4,7 @@ Run: ``python benchmarks/printing.py [--deals 100000] [--programs 1000000] [--re
 Prints two tables (median of ``--repeat`` runs):
 
 1. In one process, the same unconstrained deals written to ``/dev/null`` by ``kibitz deal``'s
-   writer (``dealer.pbnio.write_deals``, a batch at a time) and by the writer it replaced (a deal
+   writer (``dealer.cards.pbnio.write_deals``, a batch at a time) and by the writer it replaced (a deal
    at a time, kept as ``tests/dealer/pbn_oracle.py``), in each ``--format``; the ratio of the two.
    Also ``printall``'s columns (``kibitz dealer``), batch against per deal (text in memory).
 2. Whole programs, started cold, printing ``--programs`` unconstrained deals to ``/dev/null``:
@@ -31,11 +31,11 @@ import numpy as np
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from dealer.exact import ExactDealer  # noqa: E402
-from dealer.pbnio import FORMATS, write_deals  # noqa: E402
-from dealer.spec import DealSpec  # noqa: E402
-from dealer.printing import columns_text  # noqa: E402
-from dealer.seat import Seat  # noqa: E402
+from dealer.tables.exact import ExactDealer  # noqa: E402
+from dealer.cards.pbnio import FORMATS, write_deals  # noqa: E402
+from dealer.spec.spec import DealSpec  # noqa: E402
+from dealer.cards.printing import columns_text  # noqa: E402
+from dealer.cards.seat import Seat  # noqa: E402
 from tests.dealer.pbn_oracle import columns_per_deal, write_deals_per_deal  # noqa: E402
 
 DEALER = shutil.which("dealer") or "/usr/games/dealer"

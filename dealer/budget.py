@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator
 
-from .errors import SpecError
+from dealer.errors import SpecError
 
 __all__ = ["Budget", "DEFAULT", "current"]
 
@@ -61,7 +61,7 @@ class Budget:
     label_cells: int = 4_000_000
     #: Raw automaton states a seat with a second count may build before minimising.
     raw_states: int = 6_000_000
-    #: Totals a seat's second count (:mod:`dealer.sidecount`) may carry beside its shape.
+    #: Totals a seat's second count (:mod:`dealer.spec.sidecount`) may carry beside its shape.
     side_totals: int = 256
     #: Dense cells past which the exact dealer searches other card orders.
     order_search_from: int = 20_000_000

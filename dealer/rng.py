@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
-from .errors import InvalidSeedError
+from dealer.errors import InvalidSeedError
 
 if TYPE_CHECKING:
     import random

@@ -30,7 +30,7 @@ from typing import Callable, Iterator, Protocol, Sequence
 import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, Rank, Seat, Suit
-from dealer.suit import RANK_CHARS
+from dealer.cards.suit import RANK_CHARS
 
 from .contract import Contract, Strain
 from .defence.cards import situation_of

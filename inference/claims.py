@@ -1,7 +1,7 @@
 """The claim language: the shared expression language, spoken from a seat at the table.
 
 A claim is a condition on the seats' *dealt* hands, written in Kibitz's one
-expression language (:mod:`dealer.expr`, parsed by :mod:`dealer.syntax`):
+expression language (:mod:`dealer.lang.expr`, parsed by :mod:`dealer.lang.syntax`):
 ``spades(LHO)``, ``length(LHO, spades)``, ``hcp(LHO)``, ``hcp(LHO, hearts)``,
 ``shape(LHO, any 4333)``, ``hascard(LHO, SA)``, integers, ``+ - *``,
 comparisons, ``&&``/``and``, ``||``/``or``, ``^^``/``xor`` (exactly one),
@@ -32,11 +32,11 @@ from typing import Callable, Iterator
 
 from dealer import Card, DealerError, Seat, Suit
 from dealer.errors import SpecSyntaxError
-from dealer.expr import (
+from dealer.lang.expr import (
     LONG_NAMES, SHORT_NAMES, Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, Pos, SeatNames,
     ShapeIn, SuitHcp, Xor,
 )
-from dealer.syntax import BASE_FUNCTIONS, Dialect, Function, parse_expression
+from dealer.lang.syntax import BASE_FUNCTIONS, Dialect, Function, parse_expression
 
 from .errors import InvalidArgumentError
 

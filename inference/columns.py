@@ -36,8 +36,8 @@ from typing import Callable, Sequence, Union, cast
 import numpy as np
 
 from dealer import Seat
-from dealer.cardset import SUIT_MASK
-from dealer.grid import COMPARE
+from dealer.cards.cardset import SUIT_MASK
+from dealer.lang.grid import COMPARE
 
 from .claims import And, Arith, Claim, Compare, Const, Expr, Not, Or, Xor
 from .features import Feature, FeatureValues, Kind, evaluate, features_of, holding_value, holding_values, leaf_feature

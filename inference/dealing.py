@@ -25,11 +25,11 @@ import numpy as np
 
 from dealer import CARDS, Card, CardSet, Deal, DealerError, Seat, Suit
 from dealer.errors import ImpossibleSpecError
-from dealer.exact import ExactDealer
-from dealer.expr import Always, And, Compare, Const, Cond, HasCard, Length, Node, Pos
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import Always, And, Compare, Const, Cond, HasCard, Length, Node, Pos
 from dealer.rng import RandomSource
-from dealer.sidecount import replace_nodes
-from dealer.spec import DealSpec, SeatSpec
+from dealer.spec.sidecount import replace_nodes
+from dealer.spec.spec import DealSpec, SeatSpec
 
 from .claims import Claim, Honours, Longest, Rank
 from .errors import InconsistentCardsError, InvalidArgumentError, TooComplexError

@@ -22,10 +22,10 @@ from typing import Any, Callable, NamedTuple, cast
 import numpy as np
 
 from dealer import CARDS, Card, Seat, Suit
-from dealer.cardset import SUIT_MASK
-from dealer.expr import Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, ShapeIn
-from dealer.expr import SuitHcp, Xor
-from dealer.grid import ARITH, COMPARE
+from dealer.cards.cardset import SUIT_MASK
+from dealer.lang.expr import Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, ShapeIn
+from dealer.lang.expr import SuitHcp, Xor
+from dealer.lang.grid import ARITH, COMPARE
 
 from .claims import Honours, Longest, Rank
 from .errors import InvalidArgumentError

@@ -21,7 +21,7 @@ import numpy as np
 
 from dealer.budget import current
 from dealer.arrays import unique_rows
-from dealer.cardset import SUIT_MASK
+from dealer.cards.cardset import SUIT_MASK
 
 from .errors import TooComplexError
 from .features import Kind, holding_values

@@ -31,7 +31,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
-from dealer.cardset import SUIT_MASK
+from dealer.cards.cardset import SUIT_MASK
 from dealer.checks import check_bool, shown
 
 from .auction.book import Book

@@ -146,7 +146,7 @@ class Session:
 
     def cmd_sample(self, r: dict[str, Any]) -> dict[str, Any]:
         """``sample``: ``n`` layouts drawn with ``seed`` in a ``view``, as PBN deal strings."""
-        from dealer.pbnio import masks_to_pbn
+        from dealer.cards.pbnio import masks_to_pbn
 
         masks = self._need().sample_masks(r["n"], r["seed"], r["view"])
         return {"deals": [masks_to_pbn(row) for row in masks.tolist()]}

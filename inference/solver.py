@@ -22,7 +22,7 @@ import numpy as np
 
 from dealer.budget import current
 from dealer import Seat
-from dealer.cardset import SUIT_MASK
+from dealer.cards.cardset import SUIT_MASK
 
 from .claims import Claim, Not, claim_text
 from .columns import plan

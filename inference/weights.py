@@ -25,7 +25,7 @@ import numpy as np
 
 from dealer import Seat, Suit
 from dealer.checks import shown
-from dealer.suit import RANK_CHARS
+from dealer.cards.suit import RANK_CHARS
 
 from .errors import InvalidArgumentError
 

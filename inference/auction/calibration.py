@@ -28,8 +28,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from dealer import DealerError, Seat
-from dealer.exact import ExactDealer
-from dealer.spec import DealSpec
+from dealer.tables.exact import ExactDealer
+from dealer.spec.spec import DealSpec
 
 from ..claims import parse_claim
 from ..features import Feature, evaluate, hand_value

@@ -1,7 +1,7 @@
 """``kibitz count``: the exact number of deals satisfying a spec, and its probability.
 
 A spec the exact tables cannot hold whole (an ``||`` across seats, ``top3``, ``tricks``...) is
-counted by filtering deals of the exact superset they can hold (:mod:`dealer.runner`): the count
+counted by filtering deals of the exact superset they can hold (:mod:`dealer.run.runner`): the count
 is then an *estimate*, printed as such with its 95% interval.
 
 ``--json`` prints one object, always with the same keys::
@@ -16,7 +16,7 @@ is then an *estimate*, printed as such with its 95% interval.
 ``deals`` and ``probability`` are null and ``estimate``, ``interval`` give it (``constrained``
 is then the exact superset's count). ``--explain`` prints how the spec was counted (which
 condition the tables hold, which the labels across seats, a union or the filter, and every way
-tried within the budget: :mod:`dealer.plan`); ``plan`` holds that text in the JSON object.
+tried within the budget: :mod:`dealer.run.plan`); ``plan`` holds that text in the JSON object.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, TextIO
 from .options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, whole
 
 if TYPE_CHECKING:
-    from dealer.script_dealer import ScriptDealer
-    from dealer.spec import DealSpec
+    from dealer.run.script_dealer import ScriptDealer
+    from dealer.spec.spec import DealSpec
 
 __all__ = ["JSON_KEYS", "register", "run_count", "fraction_text", "completions"]
 
@@ -70,7 +70,7 @@ def _given_predeal(deals: int, ways: int) -> str:
 def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
     from dealer import ImpossibleSpecError
-    from dealer.script_dealer import ScriptDealer
+    from dealer.run.script_dealer import ScriptDealer
     from .inputs import read_statements
 
     script, text, _ = read_statements(args.spec, args.spec_file)

@@ -18,8 +18,8 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from dealer import ImpossibleSpecError
 
     from dealer.rng import make_rng
-    from dealer.pbnio import write_deals
-    from dealer.script_dealer import ScriptDealer
+    from dealer.cards.pbnio import write_deals
+    from dealer.run.script_dealer import ScriptDealer
     from .inputs import read_statements
 
     script, text, _ = read_statements(args.spec, args.spec_file)

@@ -4,9 +4,9 @@ The script's ``produce``, ``generate``, ``seed`` and actions (``printall``, ``pr
 ``printpbn``, ``printcompact``, ``printoneline``, ``print(...)``, ``printes``, ``average``,
 ``frequency``) are honoured; the output ends as ``dealer``'s does (``Generated``, ``Produced``,
 ``Initial random seed``, ``Time needed``). The deals come as ``dealer``'s do, random deals kept
-where the condition holds, while that keeps many; else from the exact tables (:mod:`dealer.runner`).
+where the condition holds, while that keeps many; else from the exact tables (:mod:`dealer.run.runner`).
 ``--count`` then says how many deals meet the condition (``count: exact ...`` or ``count: estimate
-...`` with its 95% interval); ``--explain`` prints the plan followed (:mod:`dealer.plan`).
+...`` with its 95% interval); ``--explain`` prints the plan followed (:mod:`dealer.run.plan`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = ["register", "run_dealer"]
 def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     """Run the script: deal, do its actions, print the totals (and the count or the plan, when asked)."""
     from dealer import DealerError
-    from dealer.runner import run_script
+    from dealer.run.runner import run_script
     from .inputs import parse_statements_noted, read_statements
 
     if args.version:

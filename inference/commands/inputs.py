@@ -20,8 +20,8 @@ from dealer.checks import read_text, shown
 from ..errors import InvalidArgumentError, RecordError
 
 if TYPE_CHECKING:
-    from dealer.language import Script
-    from dealer.statements import ScriptSyntax
+    from dealer.spec.language import Script
+    from dealer.lang.statements import ScriptSyntax
 
     from ..play import PlayState
     from ..records import PlayRecord
@@ -50,7 +50,7 @@ def read_spec_text(spec: str | None, spec_file: str | None) -> tuple[str, str]:
 
 def load_script(spec: str | None, spec_file: str | None) -> Script:
     """A spec given inline, or as a file (``-f``); an existing path given inline is read too."""
-    from dealer.language import parse_script
+    from dealer.spec.language import parse_script
 
     text, source = read_spec_text(spec, spec_file)
     return parse_script(text, source=source)
@@ -68,7 +68,7 @@ def parse_statements_noted(text: str, source: str) -> "ScriptSyntax":
     """A ``dealer`` script's text, parsed, with a note on standard error for each condition a later one replaces."""
     import sys
 
-    from dealer.statements import parse_statements
+    from dealer.lang.statements import parse_statements
 
     script = parse_statements(text, source=source)
     for cond in script.replaced:

@@ -26,7 +26,7 @@ BATCH = 10_000
 
 def run_sample(args: argparse.Namespace, out: TextIO) -> int:
     """Write ``-n`` layouts consistent with the play after ``--after`` cards, drawn exactly in ``--view``."""
-    from dealer.pbnio import write_deals
+    from dealer.cards.pbnio import write_deals
 
     from .inputs import state_after
 

@@ -76,9 +76,9 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 #: The views of the layouts (``inference.layouts.VIEWS``).
 VIEWS = ("lawful", "agreement", "weighted")
-#: Formats for deals and layouts (``dealer.pbnio.FORMATS``).
+#: Formats for deals and layouts (``dealer.cards.pbnio.FORMATS``).
 FORMATS = ("pbn", "oneline", "json")
-#: Features ``stats`` tabulates (``dealer.exact.FEATURES``).
+#: Features ``stats`` tabulates (``dealer.tables.exact.FEATURES``).
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
 
 

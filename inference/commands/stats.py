@@ -28,8 +28,8 @@ from ..errors import InvalidArgumentError
 from .options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec, limit_of
 
 if TYPE_CHECKING:
-    from dealer.deal import Deal
-    from dealer.stats import FeatureTest, Tally
+    from dealer.cards.deal import Deal
+    from dealer.tables.stats import FeatureTest, Tally
 
 __all__ = ["TABLE_KEYS", "register", "run_stats"]
 
@@ -42,7 +42,7 @@ _NAMES = {"S": "spade length", "H": "heart length", "D": "diamond length", "C": 
 
 def _read_deals(path: str) -> Iterator[Deal]:
     """The deals of a PBN file (``-``: standard input), one at a time."""
-    from dealer.pbnio import read_pbn_deals
+    from dealer.cards.pbnio import read_pbn_deals
 
     if path == "-":
         return read_pbn_deals(sys.stdin, "<stdin>")
@@ -53,7 +53,7 @@ def _read_deals(path: str) -> Iterator[Deal]:
 
 def _tabulate_stream(deals: Iterator[Deal], tally: Tally) -> None:
     """Tabulate deals in batches, so memory stays bounded however many there are."""
-    from dealer.stats import tabulate
+    from dealer.tables.stats import tabulate
 
     while True:
         batch = list(itertools.islice(deals, 65536))
@@ -65,9 +65,9 @@ def _tabulate_stream(deals: Iterator[Deal], tally: Tally) -> None:
 def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     """Tabulate the deals of a PBN file (or sampled from the spec), test them against the spec, print or plot."""
     from dealer import ImpossibleSpecError, InvalidDealError
-    from dealer.exact import ExactDealer
+    from dealer.tables.exact import ExactDealer
     from dealer.rng import make_rng
-    from dealer.stats import Tally, compare, tabulate_masks
+    from dealer.tables.stats import Tally, compare, tabulate_masks
 
     from .inputs import load_script
 

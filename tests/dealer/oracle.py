@@ -1,7 +1,7 @@
 """An independent, deliberately simple oracle for the exact dealer.
 
-Nothing here uses the dealer's own counting code (``dealer.automaton``,
-``dealer.engine``, ``dealer.exact``) nor the vectorised ``Cond.mask``: only
+Nothing here uses the dealer's own counting code (``dealer.tables.automaton``,
+``dealer.tables.engine``, ``dealer.tables.exact``) nor the vectorised ``Cond.mask``: only
 the card vocabulary (cards, card sets, seats, suits, shape sets) and the
 spec / condition data classes, which are read node by node and evaluated on
 concrete hands (or on a concrete (shape, HCP) class) by :func:`eval_cond`.
@@ -32,16 +32,16 @@ from fractions import Fraction
 from math import comb, factorial
 from typing import Callable, Iterator, Mapping, Sequence
 
-from dealer.card import HCP_BY_INDEX
-from dealer.cardset import CardSet
-from dealer.evaluate import LTC
-from dealer.expr import (
+from dealer.cards.card import HCP_BY_INDEX
+from dealer.cards.cardset import CardSet
+from dealer.lang.evaluate import LTC
+from dealer.lang.expr import (
     Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Length, Node, Not, Or, ShapeIn, SuitHcp,
 )
-from dealer.seat import Seat
-from dealer.shapes import ALL_SHAPES
-from dealer.spec import DealSpec, SeatSpec
-from dealer.suit import Suit
+from dealer.cards.seat import Seat
+from dealer.cards.shapes import ALL_SHAPES
+from dealer.spec.spec import DealSpec, SeatSpec
+from dealer.cards.suit import Suit
 
 __all__ = [
     "Features", "eval_expr", "eval_cond", "hand_weight", "class_ok", "pattern_of",

@@ -1,4 +1,4 @@
-"""The per-deal writers the batch writers replaced: ``dealer.pbnio.write_deals`` and ``printall``'s columns.
+"""The per-deal writers the batch writers replaced: ``dealer.cards.pbnio.write_deals`` and ``printall``'s columns.
 
 Kept as they were before the writers were vectorised (a deal at a time, with f-strings), so that
 the tests can check the new writers against them byte for byte, and ``benchmarks/printing.py`` can
@@ -13,9 +13,9 @@ from typing import Sequence, TextIO
 
 import numpy as np
 
-from dealer.pbnio import board_dealer, board_vulnerability, masks_to_pbn
-from dealer.seat import Seat
-from dealer.suit import RANK_CHARS
+from dealer.cards.pbnio import board_dealer, board_vulnerability, masks_to_pbn
+from dealer.cards.seat import Seat
+from dealer.cards.suit import RANK_CHARS
 
 __all__ = ["write_deals_per_deal", "columns_per_deal"]
 
@@ -67,7 +67,7 @@ def write_deals_per_deal(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, st
 
 
 def columns_per_deal(masks: np.ndarray, seats: Sequence[Seat], start: int | None = None) -> str:
-    """The old ``dealer.printing.columns_text`` (``printall``, ``printew``): a deal at a time."""
+    """The old ``dealer.cards.printing.columns_text`` (``printall``, ``printew``): a deal at a time."""
     out = []
     for i, row in enumerate(np.asarray(masks).tolist()):
         if start is not None:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from dealer import SpecSyntaxError
-from dealer.exact import ExactDealer
-from dealer.script_dealer import ScriptDealer
-from dealer.spec import DealSpec
-from dealer.statements import parse_statements
+from dealer.tables.exact import ExactDealer
+from dealer.run.script_dealer import ScriptDealer
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import parse_statements
 
 DEALER = Path("/usr/games/dealer")
 
@@ -125,9 +125,9 @@ def test_the_double_dummy_solver_sees_only_deals_the_cheap_parts_keep(monkeypatc
     """``tricks(...) >= 12 and hearts(north) + hearts(south) < 7``: the solver runs last, on the survivors."""
     import numpy as np
 
-    from dealer import evaluate as evaluate_module
-    from dealer.evaluate import evaluate
-    from dealer.syntax import SPEC_DIALECT, parse_expression
+    from dealer.lang import evaluate as evaluate_module
+    from dealer.lang.evaluate import evaluate
+    from dealer.lang.syntax import SPEC_DIALECT, parse_expression
 
     solved: list[list[int]] = []
 

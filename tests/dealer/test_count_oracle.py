@@ -24,17 +24,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer.card import CARDS
-from dealer.cardset import CardSet
-from dealer.expr import (
+from dealer.cards.card import CARDS
+from dealer.cards.cardset import CardSet
+from dealer.lang.expr import (
     And, Arith, Compare, Cond, Const, Hcp, Length, Not, Or, ShapeIn,
 )
 from dealer.errors import DealerError
-from dealer.exact import ExactDealer
-from dealer.seat import Seat
-from dealer.shapes import ALL_SHAPES, ShapeSet
-from dealer.spec import DealSpec, SeatSpec
-from dealer.suit import Suit
+from dealer.tables.exact import ExactDealer
+from dealer.cards.seat import Seat
+from dealer.cards.shapes import ALL_SHAPES, ShapeSet
+from dealer.spec.spec import DealSpec, SeatSpec
+from dealer.cards.suit import Suit
 from tests.dealer import oracle
 from tests.dealer.oracle import (
     brute_force_count, brute_force_count_fn, brute_force_tally, check_deal_masks, hand_hcp, hand_shape,

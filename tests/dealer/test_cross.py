@@ -1,4 +1,4 @@
-"""Conditions across seats counted exactly (dealer.cross): against brute force, disjoint unions and chi-square.
+"""Conditions across seats counted exactly (dealer.spec.cross): against brute force, disjoint unions and chi-square.
 
 The oracles never use the joint acceptance: brute force enumerates every completion of a deal with
 a few free cards and evaluates the condition on the four final hands (a home-made evaluator over
@@ -17,18 +17,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from dealer.cardset import CardSet
+from dealer.cards.cardset import CardSet
 from dealer.budget import current
-from dealer.cross import JointCondition, joinable
+from dealer.spec.cross import JointCondition, joinable
 from dealer.errors import UnsupportedSpecError
-from dealer.exact import ExactDealer
-from dealer.expr import And, Arith, Compare, Cond, Const, Expr, Hcp, Length
-from dealer.script_dealer import ScriptDealer
-from dealer.seat import Seat
-from dealer.spec import DealSpec, SeatSpec
-from dealer.statements import parse_statements
-from dealer.suit import Suit
-from dealer.syntax import parse_condition
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import And, Arith, Compare, Cond, Const, Expr, Hcp, Length
+from dealer.run.script_dealer import ScriptDealer
+from dealer.cards.seat import Seat
+from dealer.spec.spec import DealSpec, SeatSpec
+from dealer.lang.statements import parse_statements
+from dealer.cards.suit import Suit
+from dealer.lang.syntax import parse_condition
 from tests.dealer.oracle import deal_value, hand_hcp, iter_completions
 from tests.strategies import examples
 

@@ -62,7 +62,7 @@ def test_count_says_exact_or_estimate(tmp_path: Path) -> None:
                          "--seed", "2")
     obj = json.loads(out)
     assert obj["exact"] is False and obj["deals"] is None and obj["interval"][0] <= obj["estimate"]
-    status, out, _ = run("count", "--json", "hcp(north) + hcp(south) >= 26")  # across seats: exact (dealer.cross)
+    status, out, _ = run("count", "--json", "hcp(north) + hcp(south) >= 26")  # across seats: exact (dealer.spec.cross)
     obj = json.loads(out)
     assert obj["exact"] is True and obj["deals"] == 6783726771372380471164320000  # sum over h of hcp(N)==h && hcp(S)>=26-h
     status, out, _ = run("count", "--json", "spades(west) >= 5 || hearts(east) >= 5")
@@ -162,8 +162,8 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
 @pytest.mark.slow
 def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None:
     # the same seats with --limit 40000000: the tables fit, the count is exact and is the spec's own
-    from dealer.exact import ExactDealer
-    from dealer.spec import DealSpec
+    from dealer.tables.exact import ExactDealer
+    from dealer.spec.spec import DealSpec
 
     status, out, _ = run("count", FOUR_SEATS, "--limit", "40000000", "--json")
     assert status == 0
@@ -178,8 +178,8 @@ def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
     # none from the solver
     pytest.importorskip("endplay")
     from dealer.budget import current
-    from dealer.script_dealer import ScriptDealer
-    from dealer.statements import parse_statements
+    from dealer.run.script_dealer import ScriptDealer
+    from dealer.lang.statements import parse_statements
 
     DRAWS, SOLVER_DRAWS = current().draws, current().solver_draws
 

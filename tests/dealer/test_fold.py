@@ -1,4 +1,4 @@
-"""dealer.fold: constant folding keeps every deal's verdict, and makes constant-switched scripts exact."""
+"""dealer.lang.fold: constant folding keeps every deal's verdict, and makes constant-switched scripts exact."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from dealer.exact import ExactDealer
-from dealer.evaluate import evaluate
-from dealer.expr import Always, Node, Truth, walk
-from dealer.fold import fold
-from dealer.script_dealer import ScriptDealer
-from dealer.spec import DealSpec
-from dealer.statements import parse_statements
-from dealer.syntax import parse_condition
+from dealer.tables.exact import ExactDealer
+from dealer.lang.evaluate import evaluate
+from dealer.lang.expr import Always, Node, Truth, walk
+from dealer.lang.fold import fold
+from dealer.run.script_dealer import ScriptDealer
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import parse_statements
+from dealer.lang.syntax import parse_condition
 from tests.strategies import examples
 
 DEALS = ExactDealer(DealSpec()).sample_masks(400, 2026)

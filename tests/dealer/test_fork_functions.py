@@ -19,16 +19,16 @@ from hypothesis import given, settings
 from scipy import stats as scipy_stats
 
 from dealer import Deal, Seat, SpecSyntaxError, UnsupportedSpecError
-from dealer.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
-from dealer.evaluate import score
-from dealer.evaluate import evaluate
-from dealer.exact import ExactDealer
-from dealer.expr import Random
-from dealer.runner import run_script
-from dealer.script_dealer import ScriptDealer
-from dealer.spec import DealSpec
-from dealer.statements import EvalContract, parse_statements
-from dealer.syntax import SPEC_DIALECT, parse_expression
+from dealer.lang.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from dealer.lang.evaluate import score
+from dealer.lang.evaluate import evaluate
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import Random
+from dealer.run.runner import run_script
+from dealer.run.script_dealer import ScriptDealer
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import EvalContract, parse_statements
+from dealer.lang.syntax import SPEC_DIALECT, parse_expression
 from tests.inference.helpers import hide_endplay, needs_solver
 from tests.strategies import deals, examples
 
@@ -74,7 +74,7 @@ def test_every_holding_pattern_has_a_count() -> None:
 
 
 def _pbn(row: list[int]) -> str:
-    from dealer.pbnio import masks_to_pbn
+    from dealer.cards.pbnio import masks_to_pbn
 
     return masks_to_pbn(row)
 
@@ -99,7 +99,7 @@ def test_ltc_in_one_suit_is_counted_exactly_and_whole_hand_ltc_is_filtered() -> 
         if ltc_of_cards(cards) <= 50:
             p += Fraction(math.comb(39, 13 - len(cards)), math.comb(52, 13))
     assert run.tables.probability() == p
-    # over the whole hand, ltc is North's side count beside HCP (dealer.sidecount): exact, and a
+    # over the whole hand, ltc is North's side count beside HCP (dealer.spec.sidecount): exact, and a
     # third count (top3) is filtered
     whole = ScriptDealer(parse_statements("condition ltc(north) <= 700 && hcp(north) >= 12"))
     assert whole.exact and whole.spec.seat("N").side is not None
@@ -333,13 +333,14 @@ def test_evalcontract_alone_prints_the_originals_table() -> None:
     text = evaltable_text(tables)
     lines = text.splitlines()
     assert lines[0] == "Not Vulnerable" and lines[8] == "Vulnerable"
+    tricks = {(seat, strain): double_dummy_tricks(masks, seat, strain)
+              for seat in (Seat.N, Seat.S) for strain in "CDHSN"}
     for vul, first in ((False, 2), (True, 10)):
         for k, strain in enumerate("CDHSN"):
             row = lines[first + k]
             assert row.startswith(f"{strain.lower()}: ")
             for level in range(1, 8):
-                north, south = (int(score(vul, level, strain, double_dummy_tricks(masks, seat, strain)).sum())
-                                for seat in (Seat.N, Seat.S))
+                north, south = (int(score(vul, level, strain, tricks[seat, strain]).sum()) for seat in (Seat.N, Seat.S))
                 cell = row[3 + 10 * (level - 1):3 + 10 * level]
                 assert cell == f"{int(north / 6):4d}/{int(south / 6):4d} ", (vul, strain, level)
     syntax = parse_statements("condition hcp(north) >= 20\nproduce 1\naction evalcontract\n")

@@ -1,4 +1,4 @@
-"""Deals written a batch at a time (``dealer.handtext``, ``dealer.pbnio.write_deals``) against text built card by card.
+"""Deals written a batch at a time (``dealer.cards.handtext``, ``dealer.cards.pbnio.write_deals``) against text built card by card.
 
 The oracles: a hand's text from its cards (sorted by hand, no lookup table), and the per-deal
 writer the batch writer replaced (``tests/dealer/pbn_oracle.py``), which must agree byte for byte.
@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Deal, Seat
-from dealer.exact import ExactDealer
-from dealer.handtext import digits_bytes, hand_text_bytes, hands_text_bytes, join_rows
-from dealer.pbnio import FORMATS, write_deals
-from dealer.spec import DealSpec
-from dealer.printing import columns_text
+from dealer.tables.exact import ExactDealer
+from dealer.cards.handtext import digits_bytes, hand_text_bytes, hands_text_bytes, join_rows
+from dealer.cards.pbnio import FORMATS, write_deals
+from dealer.spec.spec import DealSpec
+from dealer.cards.printing import columns_text
 from tests.dealer.pbn_oracle import columns_per_deal, write_deals_per_deal
 from tests.strategies import deals, examples
 

@@ -1,4 +1,4 @@
-"""dealer.holding: a condition on one seat's holding in one suit, read as a table, counted exactly.
+"""dealer.spec.holding: a condition on one seat's holding in one suit, read as a table, counted exactly.
 
 The oracle walks the suit's 8,192 holdings in plain Python: a seat whose only condition is on its
 holding ``h`` in one suit is dealt ``C(39, 13 - |h|)`` ways for its other cards, and the other three
@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dealer.cardset import CardSet
-from dealer.exact import ExactDealer
-from dealer.holding import HOLDINGS, HoldingTable
-from dealer.spec import DealSpec, SeatSpec
-from dealer.seat import Seat
-from dealer.suit import Suit
+from dealer.cards.cardset import CardSet
+from dealer.tables.exact import ExactDealer
+from dealer.spec.holding import HOLDINGS, HoldingTable
+from dealer.spec.spec import DealSpec, SeatSpec
+from dealer.cards.seat import Seat
+from dealer.cards.suit import Suit
 from tests.dealer.oracle import holding_feature
 from tests.strategies import examples
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from dealer import ImpossibleSpecError, Seat, SpecSyntaxError, Suit, UnsupportedSpecError
-from dealer.exact import ExactDealer
-from dealer.language import parse_condition, parse_script, parse_spec
-from dealer.shapes import ShapeSet
-from dealer.spec import DealSpec, SeatSpec
+from dealer.tables.exact import ExactDealer
+from dealer.spec.language import parse_condition, parse_script, parse_spec
+from dealer.cards.shapes import ShapeSet
+from dealer.spec.spec import DealSpec, SeatSpec
 
 
 def count(text: str) -> int:

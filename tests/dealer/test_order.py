@@ -1,4 +1,4 @@
-"""The card orders of the tables (dealer.order): permutations of the free cards, and every order
+"""The card orders of the tables (dealer.tables.order): permutations of the free cards, and every order
 gives the same count, the same exact distributions and deals that meet the spec."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from hypothesis import given, settings, strategies as st
 from scipy import stats as scipy_stats
 
 from dealer.errors import SpecError
-from dealer.exact import ORDERS, ExactDealer
+from dealer.tables.exact import ORDERS, ExactDealer
 from dealer.budget import current
-from dealer.order import candidate_orders, dense_size, honours_last
-from dealer.seat import Seat
-from dealer.spec import DealSpec
+from dealer.tables.order import candidate_orders, dense_size, honours_last
+from dealer.cards.seat import Seat
+from dealer.spec.spec import DealSpec
 from tests.dealer.test_sampling import check_masks, satisfies
 from tests.strategies import examples
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 
 from dealer import Deal, DealNumberError, InvalidDealError, deal_to_number
-from dealer.pavlicek import D, masks_to_number, number_to_masks
+from dealer.cards.pavlicek import D, masks_to_number, number_to_masks
 from tests.dealer.test_numbering import reference_number
 from tests.strategies import deal_numbers, deals
 
@@ -31,8 +31,8 @@ def test_out_of_range(bad: object) -> None:
 
 @given(deals())
 def test_mask_form_is_the_deal_form(deal: Deal) -> None:
-    """:mod:`dealer.pavlicek` works on hand masks; ``Deal.number``/``Deal.from_number`` and the
-    :mod:`dealer.numbering` functions are the same bijection."""
+    """:mod:`dealer.cards.pavlicek` works on hand masks; ``Deal.number``/``Deal.from_number`` and the
+    :mod:`dealer.cards.numbering` functions are the same bijection."""
     n = masks_to_number(deal.masks)
     assert n == deal.number() == deal_to_number(deal) == reference_number(deal)
     assert number_to_masks(n) == deal.masks and Deal.from_number(n) == deal
@@ -54,8 +54,8 @@ def test_numbering_sits_above_deal_and_pavlicek_below() -> None:
     """No cycle: ``pavlicek`` imports neither ``deal`` nor ``numbering``; ``deal`` never imports ``numbering``
     (not even inside a function); ``numbering`` imports ``deal``."""
     def imports(name: str) -> set[str]:
-        tree = ast.parse((ROOT / "dealer" / f"{name}.py").read_text())
-        return {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        tree = ast.parse((ROOT / "dealer" / "cards" / f"{name}.py").read_text())
+        return {(node.module or "").rsplit(".", 1)[-1] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
 
     assert not {"deal", "numbering"} & imports("pavlicek")
     assert "numbering" not in imports("deal") and "pavlicek" in imports("deal")

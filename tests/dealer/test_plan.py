@@ -1,4 +1,4 @@
-"""The script planner under one budget (dealer.budget, dealer.plan) and deal-and-select (dealer.selection).
+"""The script planner under one budget (dealer.budget, dealer.run.plan) and deal-and-select (dealer.run.selection).
 
 Each limit of the budget, shrunk, forces the way the planner takes past it; the count then stays exact
 (equal to the count with the default budget) or is marked an estimate whose interval holds the exact
@@ -17,17 +17,17 @@ import pytest
 
 from dealer import Seat
 from dealer.budget import DEFAULT, Budget, current
-from dealer.cardset import CardSet
+from dealer.cards.cardset import CardSet
 from dealer.errors import SpecError
-from dealer.exact import ExactDealer
-from dealer.expr import Pos
-from dealer.plan import Plan
-from dealer.runner import run_script
-from dealer.script_dealer import ScriptDealer, wilson
-from dealer.selection import RandomDeals, Selection
-from dealer.spec import DealSpec
-from dealer.stats import chi_square
-from dealer.statements import parse_statements
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import Pos
+from dealer.run.plan import Plan
+from dealer.run.runner import run_script
+from dealer.run.script_dealer import ScriptDealer, wilson
+from dealer.run.selection import RandomDeals, Selection
+from dealer.spec.spec import DealSpec
+from dealer.tables.stats import chi_square
+from dealer.lang.statements import parse_statements
 
 JOINT = "hcp(north) >= 12 && hcp(north) + hcp(south) >= 26 && spades(north) >= 5"
 UNION = "hcp(north) >= 15 && (hascard(west, C2) || hcp(east) > 10)"

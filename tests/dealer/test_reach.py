@@ -1,4 +1,4 @@
-"""The reachable joint states (dealer.reach), on counting automata whose joint counts are multinomials."""
+"""The reachable joint states (dealer.tables.reach), on counting automata whose joint counts are multinomials."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import dealer.reach as reach_module
-from dealer.automaton import SeatAutomaton
-from dealer.engine import CompactTables, JointTables
+import dealer.tables.reach as reach_module
+from dealer.tables.automaton import SeatAutomaton
+from dealer.tables.engine import CompactTables, JointTables
 from dealer.errors import SpecLimitError
-from dealer.reach import reach
+from dealer.tables.reach import reach
 from tests.strategies import examples
 
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from dealer import CardSet, Seat
-from dealer.engine import _exact_choice, bounded_uniform
-from dealer.exact import ExactDealer
+from dealer.tables.engine import _exact_choice, bounded_uniform
+from dealer.tables.exact import ExactDealer
 from dealer.rng import make_rng
-from dealer.spec import DealSpec, SeatSpec
-from dealer.stats import chi_square, compare, tabulate_masks
+from dealer.spec.spec import DealSpec, SeatSpec
+from dealer.tables.stats import chi_square, compare, tabulate_masks
 
 SPECS = [
     "spades(west) == 9 && shape(east, xx66)",
@@ -43,8 +43,8 @@ def satisfies(spec: DealSpec, row: np.ndarray) -> bool:
             return False
         cond = ss.feature_condition(seat)
         if cond is not None:
-            from dealer.grid import GRID, MAX_HCP, grid_mask
-            from dealer.shapes import shape_index
+            from dealer.lang.grid import GRID, MAX_HCP, grid_mask
+            from dealer.cards.shapes import shape_index
 
             if not grid_mask(cond, GRID)[shape_index(hand.shape) * (MAX_HCP + 1) + hand.hcp]:
                 return False

@@ -13,16 +13,16 @@ import pytest
 from scipy import stats as scipy_stats
 
 from dealer import Deal, Seat, SpecSyntaxError, Suit, UnsupportedSpecError
-from dealer.evaluate import evaluate, imps, score
-from dealer.exact import ExactDealer
-from dealer.expr import HandCount, Ternary, Truth
-from dealer.pbnio import masks_to_pbn
-from dealer.printing import compact_text, deal_texts, oneline_text
-from dealer.runner import run_script
-from dealer.script_dealer import ScriptDealer, wilson
-from dealer.spec import DealSpec
-from dealer.statements import Average, Frequency, Print, PrintES, parse_statements
-from dealer.syntax import SPEC_DIALECT, parse_expression
+from dealer.lang.evaluate import evaluate, imps, score
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import HandCount, Ternary, Truth
+from dealer.cards.pbnio import masks_to_pbn
+from dealer.cards.printing import compact_text, deal_texts, oneline_text
+from dealer.run.runner import run_script
+from dealer.run.script_dealer import ScriptDealer, wilson
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import Average, Frequency, Print, PrintES, parse_statements
+from dealer.lang.syntax import SPEC_DIALECT, parse_expression
 
 EXAMPLES = Path("/usr/share/doc/dealer/examples")
 
@@ -234,7 +234,7 @@ def test_counts_in_the_tables_are_exact() -> None:
     assert run.exact
     assert run.count().deals == exact("hascard(south, SA) && hascard(south, HA) && hascard(south, DA) && "
                                       "hascard(south, CA) && spades(south) >= 5")
-    # two counts: controls is East's side count beside HCP (dealer.sidecount); a third is filtered
+    # two counts: controls is East's side count beside HCP (dealer.spec.sidecount); a third is filtered
     mixed = ScriptDealer(parse_statements("hcp(east) > 7 && control(east) < 3"))
     assert mixed.exact and mixed.spec.seat("E").side is not None
     tops = ["SA", "HA", "DA", "CA", "SK", "HK", "DK", "CK"]  # oracle: every set of aces and kings with < 3 controls

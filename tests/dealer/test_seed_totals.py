@@ -8,8 +8,8 @@ from math import comb
 import pytest
 
 from dealer import D, Seat
-from dealer.exact import ExactDealer
-from dealer.spec import DealSpec
+from dealer.tables.exact import ExactDealer
+from dealer.spec.spec import DealSpec
 
 SEED_TOTALS = [
     # spec, Pavlicek's T (ways to deal the constrained seats)

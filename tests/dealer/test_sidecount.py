@@ -1,4 +1,4 @@
-"""dealer.sidecount: a second whole-hand count beside a seat's table axis, counted and dealt exactly.
+"""dealer.spec.sidecount: a second whole-hand count beside a seat's table axis, counted and dealt exactly.
 
 Two oracles, neither of which uses the tables:
 
@@ -24,17 +24,17 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats as scipy_stats
 
-from dealer.evaluate import loser_table
-from dealer.exact import ExactDealer
-from dealer.expr import And, Cond, Not, Or
-from dealer.script_dealer import ScriptDealer
-from dealer.cardset import CardSet
-from dealer.seat import Seat
+from dealer.lang.evaluate import loser_table
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import And, Cond, Not, Or
+from dealer.run.script_dealer import ScriptDealer
+from dealer.cards.cardset import CardSet
+from dealer.cards.seat import Seat
 from dealer.budget import current
-from dealer.sidecount import SideCount, SideFeature, refine_labels
-from dealer.spec import DealSpec
-from dealer.statements import parse_statements
-from dealer.syntax import parse_condition
+from dealer.spec.sidecount import SideCount, SideFeature, refine_labels
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import parse_statements
+from dealer.lang.syntax import parse_condition
 from tests.dealer.oracle import deal_value, holding_feature
 from tests.strategies import examples
 
@@ -301,7 +301,7 @@ def test_a_spec_with_a_side_count_survives_copy_and_pickle() -> None:
 
 def test_a_part_used_in_many_places_is_evaluated_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """``x1 = a || !a``, ``x2 = x1 || !x1``...: 2**12 paths through a few shared nodes, evaluated once each."""
-    import dealer.grid as grid_module
+    import dealer.lang.grid as grid_module
     cond: Cond = parse_condition("hcp(north) > 3 || hascard(north, SA)")
     base = cond
     for _ in range(12):

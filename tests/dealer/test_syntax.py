@@ -7,14 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer.errors import SpecSyntaxError
-from dealer.exact import ExactDealer
-from dealer.expr import LONG_NAMES, SHORT_NAMES, And, Compare, Const, Length, Not, Xor, walk
-from dealer.grid import GRID, grid_mask
-from dealer.seat import Seat
-from dealer.spec import DealSpec
-from dealer.suit import Suit
-from dealer.statements import parse_statements
-from dealer.syntax import MAX_DEPTH, SPEC_DIALECT, parse_condition, parse_expression
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import LONG_NAMES, SHORT_NAMES, And, Compare, Const, Length, Not, Xor, walk
+from dealer.lang.grid import GRID, grid_mask
+from dealer.cards.seat import Seat
+from dealer.spec.spec import DealSpec
+from dealer.cards.suit import Suit
+from dealer.lang.statements import parse_statements
+from dealer.lang.syntax import MAX_DEPTH, SPEC_DIALECT, parse_condition, parse_expression
 from inference.claims import claim_text, parse_claim
 from tests.strategies import examples
 

@@ -1,4 +1,4 @@
-"""dealer.union: a condition of many atoms under '||' and '!' counted exactly, against inclusion-exclusion."""
+"""dealer.tables.union: a condition of many atoms under '||' and '!' counted exactly, against inclusion-exclusion."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ from itertools import combinations
 
 import pytest
 
-from dealer.exact import ExactDealer
-from dealer.script_dealer import ScriptDealer
-from dealer.spec import DealSpec
-from dealer.statements import parse_statements
-from dealer.syntax import parse_condition
-from dealer.seat import Seat
+from dealer.tables.exact import ExactDealer
+from dealer.run.script_dealer import ScriptDealer
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import parse_statements
+from dealer.lang.syntax import parse_condition
+from dealer.cards.seat import Seat
 from dealer.budget import current
-from dealer.union import UnionDealer
+from dealer.tables.union import UnionDealer
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 
@@ -47,7 +47,7 @@ def test_a_union_of_many_atoms_counts_as_inclusion_exclusion(events: list[str]) 
 def test_a_cube_sets_only_the_atoms_it_needs() -> None:
     """a || b || c || d || e || f || g on seven cards of two seats: 7 parts (not 127), exactly counted.
 
-    (On one seat the whole '||' is that seat's own condition: dealer.sidecount.)"""
+    (On one seat the whole '||' is that seat's own condition: dealer.spec.sidecount.)"""
     cards = [("north", c) for c in ("SA", "HA", "DA", "CA")] + [("south", c) for c in ("SK", "HK", "DK")]
     union = UnionDealer.build([], [parse_condition(" || ".join(f"hascard({s}, {c})" for s, c in cards))], {})
     assert union is not None and len(union.parts) == 7

@@ -14,8 +14,8 @@ import pytest
 
 from dealer import DealerError, Seat
 from dealer.errors import InvalidSeedError, SpecError, SpecSyntaxError
-from dealer.exact import ExactDealer
-from dealer.spec import DealSpec, SeatSpec
+from dealer.tables.exact import ExactDealer
+from dealer.spec.spec import DealSpec, SeatSpec
 from inference.errors import InferenceError, InvalidArgumentError, UndoError
 from inference.inferences import Tag
 from inference.layouts import View

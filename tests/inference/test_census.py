@@ -24,7 +24,7 @@ def auction_corpus(root: Path, records: int = 12) -> Path:
     """Two folders of PBN files, one record each: deals by number, the auctions above in turn, with a listing."""
     import json
 
-    from dealer.numbering import number_to_deal
+    from dealer.cards.numbering import number_to_deal
 
     lines = []
     for k in range(records):

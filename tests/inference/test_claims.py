@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import CardSet, Seat
-from dealer.grid import COMPARE
+from dealer.lang.grid import COMPARE
 from inference.claims import And, Compare, Length, claim_text, iter_atoms, one_fewer, parse_claim
 from inference.errors import InvalidArgumentError
 from inference.features import Feature, features_of

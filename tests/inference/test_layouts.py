@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import CardSet, Deal, Seat, Suit
-from dealer.stats import chi_square
+from dealer.tables.stats import chi_square
 from inference.claims import parse_claim
 from inference.contract import Strain
 from inference.errors import InconsistentCardsError, InvalidArgumentError
@@ -173,8 +173,8 @@ def test_samples_are_consistent_with_the_play_and_view(deal: Deal, declarer: Sea
 def test_sampled_frequencies_match_exact_odds(view: str, seed: int) -> None:
     """Chi-square, at a random point of a random deal: each concealed seat's length in each suit."""
     rnd = random.Random(seed)
-    deal = Deal.from_masks([int(x) for x in __import__("dealer.exact", fromlist=["x"]).ExactDealer(
-        __import__("dealer.spec", fromlist=["x"]).DealSpec()).sample_masks(1, seed)[0]])
+    deal = Deal.from_masks([int(x) for x in __import__("dealer.tables.exact", fromlist=["x"]).ExactDealer(
+        __import__("dealer.spec.spec", fromlist=["x"]).DealSpec()).sample_masks(1, seed)[0]])
     declarer = Seat(seed % 4)
     state = ending(deal, declarer, rnd.randrange(1, 30), rnd)
     seat = state.concealed()[0]

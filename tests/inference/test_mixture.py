@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dealer import Seat
-from dealer.cardset import SUIT_MASK
+from dealer.cards.cardset import SUIT_MASK
 from inference.claims import And
 from inference.errors import TooComplexError
 from inference.inferences import Tag

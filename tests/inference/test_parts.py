@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from dealer import CardSet, Deal, Seat
 from dealer.budget import current
-from dealer.stats import chi_square
+from dealer.tables.stats import chi_square
 from inference.claims import parse_claim
 from inference.columns import plan
 from inference.features import Feature

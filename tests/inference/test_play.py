@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import CardSet, Deal, Seat
-from dealer.exact import ExactDealer
-from dealer.spec import DealSpec, SeatSpec
+from dealer.tables.exact import ExactDealer
+from dealer.spec.spec import DealSpec, SeatSpec
 from inference.contract import Contract, Strain
 from inference.errors import (
     IllegalPlayError, InconsistentCardsError, InferenceError, OutOfOrderError, RevokeError, UndoError,

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
-from dealer.stats import chi_square
+from dealer.tables.stats import chi_square
 from inference.claims import parse_claim
 from inference.dealing import DealerLayouts
 from inference.errors import InconsistentCardsError, InvalidArgumentError

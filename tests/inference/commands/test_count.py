@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dealer.exact import ExactDealer
-from dealer.spec import DealSpec
+from dealer.tables.exact import ExactDealer
+from dealer.spec.spec import DealSpec
 from inference.commands.count import JSON_KEYS
 from tests.inference.commands.helpers import run
 

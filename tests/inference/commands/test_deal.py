@@ -87,8 +87,8 @@ def test_deal_streams_batches_byte_for_byte_as_the_per_deal_writer(fmt: str, mon
     import io
 
     from dealer.rng import make_rng
-    from dealer.script_dealer import ScriptDealer
-    from dealer.statements import parse_statements
+    from dealer.run.script_dealer import ScriptDealer
+    from dealer.lang.statements import parse_statements
     from inference.commands import deal as deal_command
     from tests.dealer.pbn_oracle import write_deals_per_deal
 

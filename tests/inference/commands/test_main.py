@@ -20,7 +20,7 @@ from tests.inference.commands.helpers import run
 
 ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "scipy", "pydantic", "networkx", "tqdm", "constraint", "inference.play", "inference.layouts",
-         "dealer.exact", "dealer.engine")
+         "dealer.tables.exact", "dealer.tables.engine")
 COMMANDS = {"number", "count", "deal", "dealer", "stats", "replay", "sample", "odds", "serve", "play", "view",
             "rules", "defence"}
 
@@ -52,7 +52,7 @@ def test_the_probe_sees_heavy_imports() -> None:
     """The start-up tests could fail: running a command that needs the engine shows it imported."""
     code = ("import contextlib, io\nfrom inference.commands import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['count', 'hcp(north) >= 20']) == 0")
-    assert {"numpy", "dealer.exact"} <= set(imported_by(code))
+    assert {"numpy", "dealer.tables.exact"} <= set(imported_by(code))
 
 
 def test_every_command_is_registered() -> None:

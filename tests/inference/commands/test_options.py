@@ -14,8 +14,8 @@ def commands() -> dict[str, argparse.ArgumentParser]:
 
 
 def test_mirrored_choices_equal_the_engines() -> None:
-    from dealer.exact import FEATURES as EXACT_FEATURES
-    from dealer.pbnio import FORMATS as PBN_FORMATS
+    from dealer.tables.exact import FEATURES as EXACT_FEATURES
+    from dealer.cards.pbnio import FORMATS as PBN_FORMATS
     from inference.layouts import VIEWS as LAYOUT_VIEWS
     from inference.leads import available_agreements
 

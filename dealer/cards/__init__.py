@@ -1,0 +1,1 @@
+"""The vocabulary of bridge and its texts: cards, hands, seats, deals, their numbers and printing."""

@@ -1,0 +1,390 @@
+"""Evaluating expressions of the ``dealer`` language on many deals at once.
+
+Deals come as an ``(n, 4)`` array of hand bit-sets (North, East, South, West;
+see :meth:`~dealer.tables.exact.ExactDealer.sample_masks`). Every per-seat feature
+is a sum over the four suits of a table indexed by the 13-bit holding, so an
+expression costs a few numpy operations per node whatever ``n`` is.
+:class:`Counts` holds the tables a script may change (``pointcount``,
+``altcount``); ``tricks`` asks the double-dummy solver of the bot extra.
+
+>>> from dealer.lang.syntax import parse_expression, SPEC_DIALECT
+>>> from dealer.cards.deal import Deal
+>>> masks = np.array([Deal.from_pbn("N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT98.JT 765.765.765.8765 432.432.432.9432").masks])
+>>> evaluate(parse_expression("hcp(north) + top3(north, spades) * 100 + losers(east)", SPEC_DIALECT), masks)
+array([348])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+from dealer.errors import UnsupportedSpecError
+from dealer.lang.expr import (
+    Always, And, Arith, Compare, Const, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or, Random, Score, ShapeIn,
+    SuitHcp, Ternary, Tricks, Truth, Xor, walk,
+)
+from dealer.lang.grid import ARITH, COMPARE
+from dealer.cards.shapes import ShapeSet
+
+if TYPE_CHECKING:
+    from dealer.lang.statements import ScriptSyntax
+
+__all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table", "imps", "score",
+           "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape", "ltc_table", "LTC"]
+
+_HOLDINGS = np.arange(1 << 13)
+_BITS = (_HOLDINGS[:, None] >> np.arange(13)) & 1  # (8192, 13): bit 0 is the ace
+
+#: The default alternate counts ``pt0``..``pt9``, ace first: tens, jacks, queens, kings, aces,
+#: top2 (AK), top3, top4, top5 (AKQJT) and c13 (A=6 K=4 Q=2 J=1).
+ALT_DEFAULTS: tuple[tuple[int, ...], ...] = (
+    (0, 0, 0, 0, 1) + (0,) * 8, (0, 0, 0, 1) + (0,) * 9, (0, 0, 1) + (0,) * 10, (0, 1) + (0,) * 11,
+    (1,) + (0,) * 12, (1, 1) + (0,) * 11, (1, 1, 1) + (0,) * 10, (1, 1, 1, 1) + (0,) * 9,
+    (1, 1, 1, 1, 1) + (0,) * 8, (6, 4, 2, 1) + (0,) * 9,
+)
+
+
+def holding_table(points: tuple[int, ...]) -> np.ndarray:
+    """For every 13-bit holding, the sum of ``points`` (ace first) over its cards."""
+    return np.asarray(_BITS @ np.asarray(points, dtype=np.int64), dtype=np.int64)
+
+
+def loser_table() -> np.ndarray:
+    """Losers of every holding, as the ``dealer`` program counts them.
+
+    Void 0; singleton 0 if the ace else 1; doubleton AK 0, Ax or Kx 1, else 2;
+    three cards or more: 3 less one for each of A, K, Q.
+    """
+    length = _BITS.sum(axis=1)
+    top = _BITS[:, 0] + _BITS[:, 1] + _BITS[:, 2]
+    ak = _BITS[:, 0] + _BITS[:, 1]
+    out = np.where(length >= 3, 3 - top, 0)
+    out = np.where(length == 2, 2 - ak, out)
+    out = np.where(length == 1, 1 - _BITS[:, 0], out)
+    return np.asarray(out, dtype=np.int64)
+
+
+#: The losing trick count of a suit, in hundredths, by its top three cards (``x`` below the ten, ``-``
+#: for none): the "modern" count of the dealer fork (DealerV2), with half losers.
+LTC: dict[str, int] = {
+    **dict.fromkeys(("AKQ", "AK-", "A--", "---"), 0),
+    **dict.fromkeys(("AQJ", "AKJ", "AQ-", "K--"), 50),
+    **dict.fromkeys(("KQx", "KQT", "KQJ", "AQx", "AQT", "AKx", "AKT", "Kx-", "KT-", "KJ-", "KQ-", "Ax-", "AT-", "AJ-",
+                     "x--", "T--", "J--", "Q--"), 100),
+    **dict.fromkeys(("KJT", "AJT"), 150),
+    **dict.fromkeys(("QJx", "QJT", "Kxx", "KTx", "KJx", "Axx", "ATx", "AJx", "xx-", "Tx-", "Jx-", "JT-", "Qx-", "QT-",
+                     "QJ-"), 200),
+    **dict.fromkeys(("Qxx", "QTx"), 250),
+    **dict.fromkeys(("xxx", "Txx", "Jxx", "JTx"), 300),
+}
+
+
+def ltc_table() -> np.ndarray:
+    """The losing trick count (:data:`LTC`, hundredths) of every holding, by its three highest cards."""
+    out = np.zeros(1 << 13, dtype=np.int64)
+    for h in range(1 << 13):
+        top = "".join("AKQJT"[i] if i < 5 else "x" for i in range(13) if h >> i & 1)[:3]
+        out[h] = LTC[top.ljust(3, "-")]
+    return out
+
+
+def _honours() -> tuple[np.ndarray, ...]:
+    """Per holding: its length and whether it holds A, K, Q, J, T, 9, 8 (as 0/1 arrays)."""
+    return (_BITS.sum(axis=1),) + tuple(_BITS[:, i] for i in range(7))
+
+
+def quality_table() -> np.ndarray:
+    """Suit quality of every holding, times 100: the Bridge World (October 1982) count that ``dealer`` uses.
+
+    Each of A K Q J counts 4 3 2 1 tenths of the length (times 100); past six cards the missing
+    Q and J are made up by the extra length; up to six, the ten and the nine add a full or half
+    tenth when they are backed by higher honours.
+    """
+    length, a, k, q, j, t, nine, eight = _honours()
+    factor = length * 10
+    higher = a + k + q + j
+    out = factor * (4 * a + 3 * k + 2 * q + j)
+    replace_count = np.minimum(3 - 2 * q - j, length - 6)
+    long_suit = replace_count * factor
+    ten = np.where((higher > 1) | (j == 1), factor, factor // 2) * t
+    nine_part = np.where((higher == 2) | (t == 1) | (eight == 1), factor // 2, 0) * nine
+    return np.asarray(out + np.where(length > 6, long_suit, ten + nine_part), dtype=np.int64)
+
+
+def cccc_suit_table() -> np.ndarray:
+    """The honour part of ``cccc`` in one suit (quality included), times 100, for every holding."""
+    length, a, k, q, j, t, nine, _ = _honours()
+    out = 300 * a + k * (200 - 150 * (length == 1)) + q * (100 - 75 * (length == 1) - 25 * (length == 2)
+                                                           - 25 * ((a + k) == 0))
+    above_j = a + k + q
+    out = out + j * (50 * (above_j == 2) + 25 * (above_j == 1))
+    above_t = above_j + j
+    out = out + t * (25 * (above_t == 2) + 25 * ((above_t == 1) & (nine == 1)))
+    return np.asarray(out + quality_table(), dtype=np.int64)
+
+
+def cccc_shape(lengths: list[np.ndarray]) -> np.ndarray:
+    """The shape part of ``cccc``: 100 a card short of three in a suit, less 100; a flat hand -50."""
+    short = sum(np.maximum(0, 3 - x) * 100 for x in lengths)
+    return np.asarray(np.where(short == 0, -50, short - 100), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The point tables of a script: ``points`` for ``hcp`` (ace first), ``alt`` for ``pt0``..``pt9``."""
+
+    points: tuple[int, ...] = (4, 3, 2, 1) + (0,) * 9
+    alt: tuple[tuple[int, ...], ...] = ALT_DEFAULTS
+    tables: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of_script(cls, syntax: "ScriptSyntax") -> "Counts":
+        """The point tables a script sets (``pointcount``, ``altcount``), the standard ones elsewhere."""
+        alt = list(ALT_DEFAULTS)
+        for i, values in syntax.altcounts.items():
+            alt[i] = values
+        return cls(points=syntax.pointcount if syntax.pointcount is not None else cls().points, alt=tuple(alt))
+
+    @property
+    def standard_points(self) -> bool:
+        """True when ``hcp`` counts 4-3-2-1."""
+        return self.points == STANDARD.points
+
+    def table(self, kind: str) -> np.ndarray:
+        """The per-holding table of a feature: ``length``, ``hcp``, ``pt0``..``pt9``, ``controls``, ``losers``, ``ltc``..."""
+        cached = self.tables.get(kind)
+        if cached is not None:
+            return cached
+        if kind == "length":
+            t = _BITS.sum(axis=1).astype(np.int64)
+        elif kind == "hcp":
+            t = holding_table(self.points)
+        elif kind.startswith("pt"):
+            t = holding_table(self.alt[int(kind[2:])])
+        elif kind == "controls":
+            t = holding_table((2, 1) + (0,) * 11)
+        elif kind == "losers":
+            t = loser_table()
+        elif kind == "quality":
+            t = quality_table()
+        elif kind == "cccc":
+            t = cccc_suit_table()
+        elif kind == "ltc":
+            t = ltc_table()
+        else:
+            raise UnsupportedSpecError(f"{kind!r} is not a count of the language")
+        self.tables[kind] = t
+        return np.asarray(t)
+
+
+#: The ``dealer`` program's default tables.
+STANDARD = Counts()
+
+#: The score differences where each IMP starts (20 is 1 IMP, ..., 4000 is 24).
+IMP_STEPS = np.array([20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500,
+                      1750, 2000, 2250, 2500, 3000, 3500, 4000])
+
+
+def imps(difference: np.ndarray) -> np.ndarray:
+    """IMPs of score differences, with their signs.
+
+    >>> imps(np.array([10, 20, -620, 4500])).tolist()
+    [0, 1, -12, 24]
+    """
+    d = np.asarray(difference, dtype=np.int64)
+    return np.asarray(np.sign(d) * np.searchsorted(IMP_STEPS, np.abs(d), side="right"), dtype=np.int64)
+
+
+def score(vulnerable: bool, level: int, strain: str, tricks: np.ndarray, doubled: int = 0) -> np.ndarray:
+    """Declarer's duplicate score of a contract (``doubled`` 0, 1 or 2) when declarer takes ``tricks`` (0..13).
+
+    >>> score(False, 3, "N", np.array([9, 10, 8])).tolist()
+    [400, 430, -50]
+    >>> score(True, 6, "S", np.array([12])).tolist()
+    [1430]
+    >>> score(True, 2, "H", np.array([13, 7]), doubled=1).tolist(), score(False, 2, "S", np.array([5]), 1).tolist()
+    ([1670, -200], [-500])
+    """
+    t = np.asarray(tricks, dtype=np.int64)
+    per = 20 if strain in "CD" else 30
+    first = per + (10 if strain == "N" else 0)
+    factor = (1, 2, 4)[doubled]
+    contract_points = (first + per * (level - 1)) * factor
+    bonus = ((500 if vulnerable else 300) if contract_points >= 100 else 50) + (0, 50, 100)[doubled]
+    if level == 6:
+        bonus += 750 if vulnerable else 500
+    elif level == 7:
+        bonus += 1500 if vulnerable else 1000
+    over = t - (level + 6)
+    overtrick = per if doubled == 0 else (200 if vulnerable else 100) * doubled
+    made = contract_points + bonus + overtrick * np.maximum(over, 0)
+    down = -over
+    if doubled == 0:
+        penalty = down * (100 if vulnerable else 50)
+    elif vulnerable:
+        penalty = (300 * down - 100) * doubled
+    else:  # 100, 300, 500, then 300 a trick
+        penalty = (np.where(down <= 3, 200 * down - 100, 300 * down - 400)) * doubled
+    return np.asarray(np.where(over >= 0, made, -penalty), dtype=np.int64)
+
+
+@dataclass
+class _Deals:
+    masks: np.ndarray
+    counts: Counts
+    memo: dict[int, np.ndarray] = field(default_factory=dict)
+    suits: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    rng: np.random.Generator | None = None
+
+    def holding(self, seat: int, suit: int) -> np.ndarray:
+        key = (seat, suit)
+        h = self.suits.get(key)
+        if h is None:
+            h = ((self.masks[:, seat] >> np.uint64(13 * suit)) & np.uint64(0x1FFF)).astype(np.int64)
+            self.suits[key] = h
+        return h
+
+    def feature(self, kind: str, seat: int, suit: int | None) -> np.ndarray:
+        table = self.counts.table(kind)
+        if suit is not None:
+            return np.asarray(table[self.holding(seat, suit)])
+        return np.asarray(sum(table[self.holding(seat, s)] for s in range(4)))
+
+
+@lru_cache(maxsize=1024)
+def _shape_table(shapes: ShapeSet) -> np.ndarray:
+    """Whether each (spades, hearts, diamonds, clubs) is one of ``shapes``, as a 14^4 table (built once a set)."""
+    ok = np.zeros((14, 14, 14, 14), dtype=bool)
+    for s in shapes:
+        ok[s] = True
+    ok.setflags(write=False)
+    return ok
+
+
+def _value(node: Node, d: _Deals) -> np.ndarray:
+    key = id(node)
+    cached = d.memo.get(key)
+    if cached is not None:
+        return cached
+    out = _compute(node, d)
+    d.memo[key] = out
+    return out
+
+
+def _compute(node: Node, d: _Deals) -> np.ndarray:  # noqa: C901 - one case per node type
+    n = len(d.masks)
+    if isinstance(node, Const):
+        return np.full(n, node.value, dtype=np.int64)
+    if isinstance(node, Always):
+        return np.full(n, int(node.value), dtype=np.int64)
+    if isinstance(node, Length):
+        return d.feature("length", node.seat, node.suit)
+    if isinstance(node, Hcp):
+        return d.feature("hcp", node.seat, None)
+    if isinstance(node, SuitHcp):
+        return d.feature("hcp", node.seat, node.suit)
+    if isinstance(node, HandCount):
+        if node.kind == "cccc":
+            shape = cccc_shape([d.feature("length", node.seat, s) for s in range(4)])
+            return np.asarray(d.feature("cccc", node.seat, None) + shape)
+        return d.feature(node.kind, node.seat, None if node.suit is None else int(node.suit))
+    if isinstance(node, Arith):
+        return np.asarray(ARITH[node.op](_value(node.left, d), _value(node.right, d)), dtype=np.int64)
+    if isinstance(node, Truth):
+        return _value(node.item, d)
+    if isinstance(node, Ternary):
+        return np.where(_value(node.test, d) != 0, _value(node.then, d), _value(node.other, d))
+    if isinstance(node, Compare):
+        return np.asarray(COMPARE[node.op](_value(node.left, d), _value(node.right, d)), dtype=np.int64)
+    if isinstance(node, ShapeIn):
+        table = _shape_table(node.shapes)
+        lengths = [d.feature("length", node.seat, s) for s in range(4)]
+        return np.asarray(table[lengths[0], lengths[1], lengths[2], lengths[3]], dtype=np.int64)
+    if isinstance(node, HasCard):
+        bit = np.uint64(1 << node.card.index)
+        return np.asarray((d.masks[:, node.seat] & bit) != 0, dtype=np.int64)
+    if isinstance(node, And):
+        out = np.ones(n, dtype=np.int64)
+        for item in node.items:
+            out &= _value(item, d) != 0
+        return out
+    if isinstance(node, Or):
+        out = np.zeros(n, dtype=np.int64)
+        for item in node.items:
+            out |= _value(item, d) != 0
+        return out
+    if isinstance(node, Xor):
+        total = sum((_value(item, d) != 0).astype(np.int64) for item in node.items)
+        return np.asarray(total == 1, dtype=np.int64)
+    if isinstance(node, Not):
+        return np.asarray(_value(node.item, d) == 0, dtype=np.int64)
+    if isinstance(node, Imps):
+        return imps(_value(node.item, d))
+    if isinstance(node, Score):
+        return score(node.vulnerable, node.level, node.strain, _value(node.tricks, d), node.doubled)
+    if isinstance(node, Tricks):
+        return _tricks(node, d.masks)
+    if isinstance(node, Random):
+        return _random(node, _value(node.limit, d), d.rng)
+    raise UnsupportedSpecError(f"{node.pos}: {type(node).__name__} cannot be evaluated on deals")
+
+
+def _random(node: Random, limit: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
+    """``rnd(n)`` on each deal: ``n`` times a uniform draw in [0, 1), truncated toward zero (as ``dealer``)."""
+    if rng is None:
+        raise UnsupportedSpecError(f"line {node.pos.line}, column {node.pos.column}: 'rnd' needs the script's "
+                                   "random stream (evaluate it with a generator)")
+    return np.asarray(np.trunc(rng.random(len(limit)) * limit), dtype=np.int64)
+
+
+def _tricks(node: Tricks, masks: np.ndarray) -> np.ndarray:
+    solve = _solver(node)
+    strain = "SHDCN".index(node.strain)
+    return np.array([solve(row, int(node.seat), strain) for row in masks.tolist()], dtype=np.int64)
+
+
+def _solver(node: Tricks) -> Callable[[list[int], int, int], int]:
+    try:
+        from endplay.dds import calc_dd_table
+        from endplay.types import Deal as EndplayDeal
+    except ImportError:
+        raise UnsupportedSpecError(f"line {node.pos.line}, column {node.pos.column}: 'tricks' needs the bot extra "
+                                   "(pip install 'kibitz[bot]': the endplay double-dummy solver)") from None
+    from dealer.cards.pbnio import masks_to_pbn
+    from endplay.types import Denom, Player
+
+    denoms = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt)
+    players = (Player.north, Player.east, Player.south, Player.west)
+
+    def solve(row: list[int], seat: int, strain: int) -> int:
+        table = calc_dd_table(EndplayDeal(masks_to_pbn(row)))
+        return int(table[denoms[strain], players[seat]])
+    return solve
+
+
+def check_runnable(node: Node) -> None:
+    """Raise :class:`~dealer.errors.UnsupportedSpecError` naming line, column and feature if ``node``
+    uses a feature this installation cannot evaluate (``tricks`` without the bot extra)."""
+    for n in walk(node):
+        if isinstance(n, Tricks):
+            _solver(n)
+
+
+def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
+             memo: dict[int, np.ndarray] | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
+    """The value of ``node`` on every deal of ``masks`` (``(n, 4)`` uint64): int64, conditions as 1 or 0.
+
+    ``memo`` (keyed by node identity) shares values between expressions evaluated on the same deals.
+    ``rng`` gives the values of ``rnd(n)``: one uniform draw per deal for each ``rnd`` node, in deal
+    order, when the node is first evaluated (a node met twice keeps its values, through the memo).
+    """
+    d = _Deals(np.asarray(masks, dtype=np.uint64), counts, rng=rng)
+    if memo is not None:
+        d.memo = memo
+    return _value(node, d)
+
+

@@ -1,0 +1,284 @@
+"""Running a ``dealer`` script: its deals produced, its actions done, the way ``dealer`` does.
+
+``produce`` and ``generate`` mean what they mean to ``dealer``: produce deals meeting the
+condition, stopping after ``generate`` random deals (defaults 40 and 10,000,000). The deals come
+the cheap way while it is cheap: random deals completing the predeal, kept where the whole
+condition holds (:mod:`dealer.run.selection`, ``dealer``'s own way), as long as the rate kept so far
+predicts at most the budget's ``select_deals`` random deals. Else the exact tables take over
+(:class:`~dealer.run.script_dealer.ScriptDealer`, imported only then): Kibitz does not deal the
+remaining random deals one by one; it draws how many of them would have met the tables'
+superset (a binomial draw, exact), deals those from the tables and keeps those the filter
+holds. Either way each deal produced is uniform over the deals meeting the condition, and
+nothing is counted unless ``count=True`` asks (``kibitz dealer --count``).
+
+>>> import io
+>>> from dealer.lang.statements import parse_statements
+>>> out = io.StringIO()
+>>> run_script(parse_statements("condition hcp(north) >= 10 produce 2 action printoneline"), out, seed=1,
+...            explain=True, verbose=False)
+>>> print(out.getvalue().splitlines()[2])
+plan: deal and select (uniform as dealer's own; nothing counted)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import TYPE_CHECKING, TextIO
+
+import numpy as np
+
+from dealer.budget import current
+from dealer.errors import DealerError
+from dealer.lang.evaluate import Counts, check_runnable, evaluate
+from dealer.lang.expr import Always
+from dealer.lang.fold import fold
+from dealer.run.plan import Plan, Step
+from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
+from dealer.rng import RandomSource, make_rng
+from dealer.run.selection import Selected, Selection
+from dealer.cards.seat import Seat
+from dealer.lang.evalcontract import check_solver, double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from dealer.lang.statements import Average, BucketFrequency, EvalContract, EvalTable, Frequency, Print, PrintES, ScriptSyntax
+
+if TYPE_CHECKING:
+    from dealer.run.script_dealer import CountResult, ScriptDealer
+
+__all__ = ["run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE"]
+
+#: ``dealer``'s defaults: deals produced, and random deals generated at most.
+DEFAULT_PRODUCE = 40
+DEFAULT_GENERATE = 10_000_000
+_BATCH = 65536
+
+
+def _format_average(label: str | None, value: float) -> str:
+    text = f"{value:g}"
+    return f"{label}: {text}\n" if label is not None else f"{text}\n"
+
+
+def _frequency_text(action: Frequency, values: list[np.ndarray]) -> str:
+    label = action.label or ""
+    out = [f"Frequency {label}:\n"]
+    if len(action.axes) == 1:
+        (_, low, high), v = action.axes[0], values[0]
+        below, above = int((v < low).sum()), int((v > high).sum())
+        if below:
+            out.append(f"Low\t{below:8d}\n")
+        for x in range(low, high + 1):
+            out.append(f"{x:5d}\t{int((v == x).sum()):8d}\n")
+        if above:
+            out.append(f"High\t{above:8d}\n")
+        return "".join(out)
+    bins = []
+    for (_, low, high), v in zip(action.axes, values):
+        bins.append(np.clip(v, low - 1, high + 1) - (low - 1))
+    (_, l1, h1), (_, l2, h2) = action.axes
+    grid = np.zeros((h1 - l1 + 3, h2 - l2 + 3), dtype=np.int64)
+    np.add.at(grid, (bins[0], bins[1]), 1)
+    names2 = ["Low"] + [str(x) for x in range(l2, h2 + 1)] + ["High", "Sum"]
+    out.append("    " + "".join(f"{n:>7}" for n in names2) + "\n")
+    names1 = ["Low "] + [f"{x:4d}" for x in range(l1, h1 + 1)] + ["High"]
+    for name, row in zip(names1, grid):
+        out.append(name + "".join(f"{int(c):7d}" for c in row) + f"{int(row.sum()):7d}\n")
+    out.append("Sum " + "".join(f"{int(c):7d}" for c in grid.sum(axis=0)) + f"{int(grid.sum()):7d}\n\n")
+    return "".join(out)
+
+
+def _buckets(values: np.ndarray, low: int, high: int, size: int) -> tuple[np.ndarray, list[int]]:
+    """Each value's bucket of ``bktfreq``: 0 below ``low`` (Low), then one per ``size`` from ``low`` (the
+    last starts at ``high``), then High; and the data buckets' names (their first values)."""
+    n = 3 + (high - low) // size
+    index = np.where(values < low, 0, np.minimum((values - low) // size + 1, n - 1))
+    return index, [low + (i - 1) * size for i in range(1, n - 1)]
+
+
+def bucket_text(action: BucketFrequency, values: list[np.ndarray]) -> str:
+    """The report of ``bktfreq`` as dealer version 2 prints it (a count, a share and, in 1-D, its running total).
+
+    >>> from dealer.lang.expr import Const
+    >>> text = bucket_text(BucketFrequency("x", ((Const(0), 10, 14, 2),)), [np.array([9, 10, 11, 12, 15, 17])])
+    >>> print(text.replace(chr(9), "|"))  # tabs shown as |
+    <BLANKLINE>
+    Description: x
+    Value|   Count|    Pct.|  CumPct
+    Low|       1|   16.67|   16.67
+       10|       2|   33.33|   50.00
+       12|       1|   16.67|   66.67
+       14|       1|   16.67|   83.33
+    High|       1|   16.67|  100.00
+        |--------
+    Total|       6|  100.00
+    <BLANKLINE>
+    """
+    label = action.label or ""
+    total = len(values[0])
+    if len(action.axes) == 1:
+        (_, low, high, size), = action.axes
+        index, names = _buckets(values[0], low, high, size)
+        counts = np.bincount(index, minlength=len(names) + 2).tolist()
+        rows = [("Low", counts[0])] * bool(counts[0]) + [(f"{name:5d}", c) for name, c in zip(names, counts[1:-1])]
+        rows += [("High", counts[-1])] * bool(counts[-1])
+        out = [f"\nDescription: {label}\n", "Value\t   Count\t    Pct.\t  CumPct\n"]
+        running = 0
+        for name, count in rows:
+            running += count
+            out.append(f"{name}\t{count:8d}\t{_pct(count, total):8.2f}\t{_pct(running, total):8.2f}\n")
+        out.append(f"    \t--------\nTotal\t{total:8d}\t{_pct(total, total):8.2f}\n")
+        return "".join(out)
+    (_, low1, high1, size1), (_, low2, high2, size2) = action.axes
+    down, names1 = _buckets(values[0], low1, high1, size1)
+    across, names2 = _buckets(values[1], low2, high2, size2)
+    grid = np.zeros((len(names1) + 2, len(names2) + 2), dtype=np.int64)
+    np.add.at(grid, (down, across), 1)
+    out = [f"\nDescription: {label} \n", "           Low" + "".join(f" {n:8d}" for n in names2) + "     High    Sum\n"]
+    for name, row in zip([" Low "] + [f"{n:4d} " for n in names1] + ["High "], grid):
+        out.append(name + "".join(f" {int(c):8d}" for c in row) + f" {int(row.sum()):8d}\n")
+    out.append("Sum  " + "".join(f" {int(c):8d}" for c in grid.sum(axis=0)) + f" {int(grid.sum()):8d}\n")
+    return "".join(out)
+
+
+def _pct(count: int, total: int) -> float:
+    return 100.0 * count / total if total else 0.0
+
+
+def _seeded(syntax: ScriptSyntax, seed: RandomSource) -> tuple[np.random.Generator, int | None]:
+    """The generator of a run, and the seed it prints (``dealer``'s: the script's, else a fresh one)."""
+    if isinstance(seed, int) or seed is None:
+        seed_value = seed if seed is not None else syntax.seed
+        if seed_value is None:
+            seed_value = int(np.random.SeedSequence().entropy % (1 << 31))  # type: ignore[operator]
+        return make_rng(seed_value), seed_value
+    return make_rng(seed), None
+
+
+class _Production:
+    """A run's deals: by deal and select while the condition keeps many random deals, else from the tables."""
+
+    def __init__(self, syntax: ScriptSyntax, limit: int | None, text: str) -> None:
+        self.syntax, self.limit, self.text = syntax, limit, text
+        self._run: ScriptDealer | None = None
+        self.counts = Counts.of_script(syntax)
+        conditions = [f for f in map(fold, syntax.conditions) if f != Always(True)]
+        for node in [*conditions, *syntax.action_nodes()]:
+            check_runnable(node)
+        for action in syntax.actions:
+            if isinstance(action, (EvalContract, EvalTable)):
+                check_solver(action)
+        self.selection = Selection(conditions, syntax.predeals, self.counts)
+        self.selected: Selected | None = None
+
+    @property
+    def run(self) -> ScriptDealer:
+        """The script's tables and filter, built on first use."""
+        if self._run is None:
+            from dealer.run.script_dealer import ScriptDealer
+
+            self._run = ScriptDealer(self.syntax, limit=self.limit, text=self.text, patience=current().patience)
+        return self._run
+
+    def deals(self, produce: int, generate: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        """``produce`` deals from at most ``generate`` random deals, as ``dealer`` gives them; and how many it
+        generated."""
+        if not self.selection.solves:
+            self.selected = self.selection.select(produce, generate, rng, most=current().select_deals)
+            if self.selected.finished:
+                return self.selected.deals, self.selected.used
+        head = self.selected.deals if self.selected is not None else np.zeros((0, 4), dtype=np.uint64)
+        used = self.selected.used if self.selected is not None else 0
+        rest, generated = self.run.produce(produce - len(head), generate - used, rng)
+        return np.concatenate([head, rest]), used + generated
+
+    def plan(self) -> Plan:
+        """The plan followed: deal and select, or the tables' (with the selection tried first as a step)."""
+        chosen = self.selected
+        if chosen is not None:
+            kept, dealt = chosen.rate
+            how = f"{kept:,} of {dealt:,} random deals kept"
+            if chosen.finished:
+                return Plan("deal and select", False, selection=how)
+            first = Step("deal and select", f"left, {how}: the rate predicts more than the budget's select_deals "
+                                            f"({current().select_deals:,}) random deals")
+        else:
+            first = Step("deal and select", "not tried: the condition asks the double-dummy solver")
+        plan = self.run.plan
+        return dataclasses.replace(plan, steps=(first, *plan.steps))
+
+
+def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Counts, rng: np.random.Generator,
+                quiet: bool, source: str, seed_value: int | None) -> None:
+    """Do the script's actions on the deals produced (``printall`` when it has none)."""
+    memo: dict[int, np.ndarray] = {}
+    for action in syntax.actions or [Print("printall")]:
+        if isinstance(action, Print) and quiet and action.kind in ("printall", "printpbn"):
+            continue  # as dealer -q: no hands from these two
+        if isinstance(action, Print) and action.kind == "print":
+            out.write(pages_text(masks, action.seats))
+        elif isinstance(action, Print):
+            for first in range(0, len(masks), _BATCH):  # a batch at a time: memory stays bounded
+                batch = masks[first:first + _BATCH]
+                if action.kind == "printall":
+                    out.write(columns_text(batch, tuple(Seat), start=first + 1))
+                elif action.kind == "printew":
+                    out.write(columns_text(batch, (Seat.W, Seat.E)))
+                elif action.kind == "printpbn":
+                    out.write(pbn_text(batch, first + 1, f"Hand simulated by kibitz dealer with file {source}, "
+                                       f"seed {seed_value}", syntax.dealer, syntax.vulnerable))
+                elif action.kind == "printcompact":
+                    out.write(compact_text(batch))
+                else:
+                    out.write(oneline_text(batch))
+        elif isinstance(action, PrintES):
+            parts = [item if isinstance(item, str) else evaluate(item, masks, counts, memo, rng) for item in action.items]
+            out.write("".join("".join(p if isinstance(p, str) else str(int(p[i])) for p in parts)
+                              for i in range(len(masks))))
+        elif isinstance(action, Average):
+            values = evaluate(action.expr, masks, counts, memo, rng)
+            out.write(_format_average(action.label, float(values.mean()) if len(values) else float("nan")))
+        elif isinstance(action, BucketFrequency):
+            out.write(bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
+        elif isinstance(action, Frequency):
+            out.write(_frequency_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
+        elif isinstance(action, EvalContract):
+            tricks = double_dummy_tricks(masks, action.declarer, action.strain, action.pos)
+            out.write(evalcontract_text(action, tricks))
+        elif isinstance(action, EvalTable):
+            out.write(evaltable_text(double_dummy_tables(masks, action.pos)))
+
+
+def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,
+               source: str = "<script>", limit: int | None = None, text: str = "", generate: int | None = None,
+               quiet: bool = False, verbose: bool = True, count: bool = False, explain: bool = False
+               ) -> CountResult | None:
+    """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals.
+
+    ``produce`` and ``generate`` replace the script's (``dealer -p``, ``-g``); ``quiet`` leaves out the
+    ``printall`` and ``printpbn`` actions (``dealer -q``); ``verbose=False`` leaves out the totals
+    (``dealer -v``). The deals come by deal and select while the condition keeps many random deals,
+    else from the exact tables (:class:`_Production`); nothing is counted unless ``count`` asks (the
+    count is then printed last and returned) or ``explain`` prints the plan (:mod:`dealer.run.plan`).
+    """
+    start = time.perf_counter()
+    production = _Production(syntax, limit, text)
+    rng, seed_value = _seeded(syntax, seed)
+    n = produce if produce is not None else (syntax.produce if syntax.produce is not None else DEFAULT_PRODUCE)
+    if generate is None:
+        generate = syntax.generate if syntax.generate is not None else DEFAULT_GENERATE
+    if n < 0:
+        raise DealerError(f"invalid produce {n}: expected a number of deals >= 0")
+    if generate < 0:
+        raise DealerError(f"invalid generate {generate}: expected a number of deals >= 0")
+    masks, generated = production.deals(n, generate, rng)
+    _do_actions(syntax, masks, out, production.counts, rng, quiet, source, seed_value)
+    if verbose:
+        out.write(f"Generated {generated} hands\nProduced {len(masks)} hands\nInitial random seed {seed_value}\n"
+                  f"Time needed {time.perf_counter() - start:8.3f} sec\n")
+    if explain:
+        out.write(production.plan().text() + "\n")
+    if not count:
+        return None
+    result = production.run.count(seed=rng)
+    if result.exact and result.deals == 0:
+        out.write(f"impossible: {production.run.tables.explain_empty()}\n")
+    out.write(f"{result.text()}\n")
+    return result

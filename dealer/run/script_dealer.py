@@ -1,0 +1,409 @@
+"""A script's condition counted and dealt by the exact tables, and a filter for what they cannot hold.
+
+The condition is split by :meth:`~dealer.spec.spec.DealSpec.from_conditions` into
+what the exact per-seat tables can hold and a *residual* they cannot (an
+``||`` across seats, ``losers``, ``tricks``...). Conditions across seats on
+shapes and HCP (``hcp(north) + hcp(south) >= 26``) are counted in the tables
+through the seats' labels (:mod:`dealer.spec.cross`); ``||``, ``!`` and ``^^`` of
+other per-seat parts are a union of disjoint specs (:mod:`dealer.tables.union`).
+What is left is the residual. Deals are drawn exactly and
+uniformly from the tables' deals (a superset of the condition's) and kept
+when the residual holds, so each kept deal is uniform over the deals meeting
+the whole condition. The count is exact when there is no residual; otherwise
+it is the superset's exact count times the kept fraction: an *estimate*,
+reported with its 95% interval (Wilson) and marked as such.
+
+>>> from dealer.lang.statements import parse_statements
+>>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && (hascard(west, C2) || hcp(east) > 10) "
+...                                     "&& hcp(north) + hcp(south) >= 26 && cccc(north) >= 1200"))
+>>> run.exact, [str(c) for c in run.residual], str(run.joint)
+(False, ['cccc(north) >= 1200'], '(hcp(north) + hcp(south)) >= 26')
+>>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
+['count:', 'estimate']
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from dealer.budget import Budget, current
+from dealer.checks import check_int
+from dealer.spec.cross import JointCondition
+from dealer.tables.engine import JointTables
+from dealer.errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
+from dealer.lang.evaluate import STANDARD, Counts, check_runnable
+from dealer.lang.evalcontract import check_solver
+from dealer.tables.exact import ExactDealer
+from dealer.lang.expr import Always, And, Cond, HasCard, Hcp, Node, conjuncts, walk
+from dealer.lang.fold import fold
+from dealer.cards.numbering import D
+from dealer.run.plan import Plan, Step
+from dealer.rng import RandomSource, make_rng
+from dealer.cards.seat import Seat
+from dealer.run.selection import Filter
+from dealer.spec.spec import DealSpec
+from dealer.lang.statements import EvalContract, EvalTable, ScriptSyntax
+from dealer.tables.union import UnionDealer, atoms_of
+
+__all__ = ["CountResult", "ScriptDealer", "wilson"]
+
+_BATCH = 65536
+
+
+def wilson(accepted: int, drawn: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) of a proportion ``accepted / drawn``.
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if drawn == 0:
+        return (0.0, 1.0)
+    p = accepted / drawn
+    denom = 1 + z * z / drawn
+    centre = (p + z * z / (2 * drawn)) / denom
+    half = z * math.sqrt(p * (1 - p) / drawn + z * z / (4 * drawn * drawn)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """How many deals meet a condition: exact (``deals`` set) or an estimate with its 95% interval."""
+
+    exact: bool
+    deals: int | None
+    estimate: float
+    low: float
+    high: float
+    superset: int
+    drawn: int = 0
+    accepted: int = 0
+
+    @property
+    def probability(self) -> Fraction | None:
+        """The exact probability of a random deal meeting the condition (None for an estimate)."""
+        return None if self.deals is None else Fraction(self.deals, D)
+
+    def text(self) -> str:
+        """One line saying the count and whether it is exact."""
+        if self.exact:
+            p = self.probability
+            assert p is not None
+            return f"count: exact {self.deals:,} deals, probability {p.numerator}/{p.denominator} = {float(p):.6g}"
+        return (f"count: estimate {self.estimate:.4g} deals, 95% interval {self.low:.4g} to {self.high:.4g} "
+                f"(probability {self.estimate / D:.4g}; {self.accepted:,} of {self.drawn:,} deals drawn "
+                f"from an exact superset of {self.superset:,} met the whole condition)")
+
+
+class ScriptDealer:
+    """A script's condition, counted and dealt: exactly, or through the residual filter.
+
+    Conditions across seats that the seats' labels can count go into the tables (:mod:`dealer.spec.cross`;
+    ``joint=False`` filters them instead, the old path). Tables beyond ``limit`` joint states
+    (``patience``, when given, is a smaller limit to try first) are not refused: the conditions of
+    the seats that cut fewest deals move to the filter (:attr:`loosened` names them) and the count
+    becomes an estimate. Every other limit is the budget's in force (:mod:`dealer.budget`); the
+    choices made, and every way tried, are :attr:`plan`.
+    """
+
+    def __init__(self, syntax: ScriptSyntax, *, limit: int | None = None, text: str = "",
+                 patience: int | None = None, joint: bool = True) -> None:
+        budget = current()
+        limit = budget.tables if limit is None else limit
+        self.syntax = syntax
+        self.counts = Counts.of_script(syntax)
+        #: The script's conditions with their constant parts folded (:func:`dealer.lang.fold.fold`).
+        self.conditions = [f for f in map(fold, syntax.conditions) if f != Always(True)]
+        self.residual: list[Cond] = []
+        #: Whether a seat's tables may carry a second whole-hand count (:mod:`dealer.spec.sidecount`).
+        self.side_counts = True
+        self.spec: DealSpec = DealSpec()
+        #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.spec.cross`).
+        self.joint: JointCondition | None = None
+        self._steps: list[Step] = []
+        self._union = ""
+        joined = self._split(text, joint)
+        for node in self._nodes():
+            check_runnable(node)
+        for action in syntax.actions:
+            if isinstance(action, (EvalContract, EvalTable)):
+                check_solver(action)
+        self.loosened: tuple[Seat, ...] = ()
+        trial = limit if patience is None else min(limit, patience)
+        tables = self._choose_tables(text, joint, joined, trial, limit, budget)
+        if tables is None:
+            joined = self._split(text, joint, side_counts=self.side_counts)
+        filtered = [c for c in self.residual if not any(c is j for j in joined)]
+        split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
+        if tables is None:
+            # loosened tables give an estimate whatever their size: not worth more than the compact patience
+            self.tables: ExactDealer | UnionDealer = self._loosen(min(trial, budget.joint_states), text)
+            split = []
+        else:
+            self.tables = tables
+            if self.joint is not None:
+                self.residual = filtered
+        if split and not self.tables.is_empty:
+            self._unite(split, joined, trial, patience, limit, budget)
+        self.filter: Cond | None = None
+        if self.residual:
+            self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
+        self._filter = Filter(self.residual, self.counts)
+        #: Whether the filter asks the double-dummy solver (a deal takes it some 0.1 s: fewer draws, small batches).
+        self.solves = self._filter.solves
+
+    def _choose_tables(self, text: str, joint: bool, joined: list[Cond], trial: int, limit: int,
+                       budget: Budget) -> ExactDealer | None:
+        """The tables, trying with the seats' second counts first and then without; None when even the
+        plainest pass ``trial`` (then :attr:`side_counts` says which split the caller loosens)."""
+        joint_limit = trial if self.joint is None else min(limit, max(trial, budget.joint_cells))
+        if self.joint is not None and any(ss.side is not None for ss in self.spec.seats.values()):
+            # a side count (dealer.spec.sidecount) multiplies its seat's states, and the joint tables multiply the
+            # seats': the reachable states can be many and slow to find too many, so only the dense tables
+            # (refused at once when too large) are tried; else the side conditions go to the filter
+            ready = self._attempt("dense tables with second counts and labels across seats",
+                                  lambda: ExactDealer(self.spec, limit=joint_limit, joint=self.joint, backend="dense"))
+            if ready is not None:
+                return ready
+            joined[:] = self._split(text, joint, side_counts=False)
+        tables = self._tables(trial, joint_limit, limit, budget)
+        if tables is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
+            joined[:] = self._split(text, joint, side_counts=False)  # the side counts too large: filter them
+            joint_limit = trial if self.joint is None else min(limit, max(trial, budget.joint_cells))
+            tables = self._tables(trial, joint_limit, limit, budget)
+        return tables
+
+    def _attempt(self, what: str, build: Callable[[], ExactDealer]) -> ExactDealer | None:
+        """Tables from ``build``, or None when they pass their limit; the attempt is a step of the plan."""
+        try:
+            tables = build()
+        except SpecLimitError as exc:
+            self._steps.append(Step(what, f"refused, {exc}"))
+            return None
+        kind = "dense" if isinstance(tables.tables, JointTables) else "compact"
+        self._steps.append(Step(what, f"built, {kind}, {tables.cells:,} cells"))
+        return tables
+
+    def _tables(self, trial: int, joint_limit: int, limit: int, budget: Budget) -> ExactDealer | None:
+        """The tables of the spec, with its joint conditions if they fit ``joint_limit``, else without them
+        (:attr:`joint` is then None and they stay in the residual); None if even those pass ``trial``."""
+        if self.joint is not None:  # an exact count across seats is worth larger tables than the patience:
+            # dense ones (refused at once when too large), or the reachable states (slow to find too many)
+            tables = (self._attempt("dense tables with labels across seats", lambda: ExactDealer(
+                          self.spec, limit=joint_limit, joint=self.joint, backend="dense"))
+                      or self._attempt("compact tables with labels across seats", lambda: ExactDealer(
+                          self.spec, limit=min(joint_limit, max(trial, budget.joint_states)), joint=self.joint)))
+            if tables is not None:
+                return tables
+            self.joint = None
+        if trial < min(limit, budget.dense_cells):  # dense tables are quick to build and to refuse: more room
+            tables = self._attempt("dense tables", lambda: ExactDealer(
+                self.spec, limit=min(limit, budget.dense_cells), backend="dense"))
+            if tables is not None:
+                return tables
+        return self._attempt("tables", lambda: ExactDealer(self.spec, limit=trial))
+
+    def _unite(self, split: list[Cond], joined: list[Cond], trial: int, patience: int | None, limit: int,
+               budget: Budget) -> None:
+        """Hold the filtered boolean combinations ``split`` in a union of disjoint tables, if it fits."""
+        held = [c for c in conjuncts(self.conditions)
+                if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
+        # a union that leaves other conditions to the filter only narrows the superset: worth less patience
+        rest = [c for c in self.residual if not any(c is r for r in split)]
+        cells = None if patience is None else (trial if rest else budget.union_cells)
+        union, why = UnionDealer.attempt(held, split, self.syntax.predeals, limit=limit, counts=self.counts,
+                                         joint=self.joint, cells=cells, slow=trial, side_counts=self.side_counts)
+        self._steps.append(Step(f"a union for {'; '.join(map(str, split))}", ("built, " if union else "refused, ") + why))
+        if union is not None:
+            self.tables = union
+            self._union = why
+            self.residual = [c for c in self.residual if not any(c is r for r in split)]
+
+    def _split(self, text: str, joint: bool, side_counts: bool = True) -> list[Cond]:
+        """Split the conditions into the seats' tables and the residual; the residual's parts that the
+        seats' labels count (:attr:`joint`) are returned."""
+        self.residual = []
+        self.side_counts = side_counts
+        self.spec = DealSpec.from_conditions(self.conditions, self.syntax.predeals, text, residual=self.residual,
+                                             counts=self.counts, side_counts=side_counts)
+        within = {s: self.spec.seat(s).accepted(s) for s in Seat}
+        joined: list[Cond] = []
+        self.joint = None
+        for c in self.residual:  # one at a time: those whose joint labels would pass the limit stay filtered
+            if joint and self._joinable(c):
+                try:
+                    self.joint = JointCondition.build(joined + [c], within=within)
+                except UnsupportedSpecError as exc:
+                    self._steps.append(Step(f"labels across seats for {c}", f"refused, {exc}"))
+                    continue
+                joined.append(c)
+        return joined
+
+    def _joinable(self, c: Cond) -> bool:
+        """A condition across seats the seats' labels may count (standard HCP, seats counting HCP): whether
+        they can is :meth:`JointCondition.build`'s to say."""
+        if any(isinstance(n, Hcp) for n in walk(c)) and self.counts.points != STANDARD.points:
+            return False
+        return len(c.seats()) >= 2 and all(self.spec.seat(s).points is None for s in c.seats())
+
+    def _loosen(self, limit: int, text: str) -> ExactDealer:
+        """Tables within ``limit``: the conditions of the seats that cut the fewest deals move to the filter.
+
+        Each seat's own conditions are tried alone; the seats whose conditions hold most often leave
+        the tables first (their predealt cards stay), one more at a time, until the tables fit.
+        """
+        parts = conjuncts(self.conditions)
+        alone: dict[Seat, float] = {}
+        for seat in Seat:
+            own = [c for c in parts if c.seats() == {seat} and not isinstance(c, HasCard)]
+            if own:
+                try:
+                    alone[seat] = float(ExactDealer(DealSpec.from_conditions(own, {}, counts=self.counts),
+                                                    limit=limit).probability())
+                except DealerError:
+                    alone[seat] = 1.0
+        order = sorted(alone, key=lambda s: -alone[s])
+        for k in range(1, len(order) + 1):
+            dropped = set(order[:k])
+            kept = [c for c in parts if not (len(c.seats()) == 1 and next(iter(c.seats())) in dropped
+                                                 and not isinstance(c, HasCard))]
+            moved = [c for c in parts if not any(c is x for x in kept)]
+            residual: list[Cond] = []
+            spec = DealSpec.from_conditions(kept, self.syntax.predeals, text, residual=residual, counts=self.counts)
+            names = ", ".join(s.name_long for s in sorted(dropped))
+            tables = self._attempt(f"tables with {names}'s own conditions filtered", lambda: ExactDealer(spec, limit=limit))
+            if tables is None:
+                continue
+            self.spec = spec
+            self.residual = moved + residual
+            self.loosened = tuple(sorted(dropped))
+            return tables
+        raise SpecLimitError("the spec's tables exceed the limit even with every seat's conditions filtered")
+
+    @property
+    def plan(self) -> Plan:
+        """How this script is dealt: what the tables, labels, union and filter hold, and every way tried."""
+        residual = {id(c) for c in conjuncts(self.residual)}
+        joint = tuple(map(str, self.joint.conditions)) if self.joint is not None else ()
+        held = tuple(str(c) for c in conjuncts(self.conditions) if id(c) not in residual and str(c) not in joint)
+        kind = ("a union" if isinstance(self.tables, UnionDealer)
+                else "dense tables" if isinstance(self.tables.tables, JointTables) else "compact tables")
+        return Plan("tables" if self.exact else "tables and filter", self.exact,
+                    tables=f"{kind}, {self.tables.cells:,} cells", held=held, joint=joint, union=self._union,
+                    filtered=tuple(str(c) for c in conjuncts(self.residual)),
+                    loosened=tuple(s.name_long for s in self.loosened), superset=int(self.tables.count()),
+                    steps=tuple(self._steps))
+
+    def _nodes(self) -> list[Node]:
+        return [*self.residual, *self.syntax.action_nodes()]
+
+    @property
+    def exact(self) -> bool:
+        """True when every deal the tables give meets the whole condition (the count is exact)."""
+        return self.filter is None
+
+    def holds(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        """Whether each deal of ``masks`` meets the residual condition (each part sees only the deals kept so far;
+        ``rng`` draws ``rnd`` values)."""
+        return self._filter.holds(masks, rng)
+
+    def keep(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        """The deals of ``masks`` that meet the residual condition (``rng`` draws its ``rnd`` values)."""
+        if self.filter is None or len(masks) == 0:
+            return masks
+        return np.asarray(masks[self.holds(masks, rng)])
+
+    def count(self, draws: int | None = None, seed: RandomSource = None) -> CountResult:
+        """The number of deals meeting the condition: exact, or estimated from ``draws`` deals of the superset
+        (by default the budget's ``draws``, or ``solver_draws`` when the filter asks the double-dummy solver)."""
+        if draws is None:
+            draws = current().solver_draws if self.solves else current().draws
+        check_int(draws, "draws", DealerError, lo=1)
+        total = self.tables.count()
+        superset = int(total)
+        if self.exact or superset == 0:
+            return CountResult(True, superset, float(superset), float(superset), float(superset), superset)
+        rng = make_rng(seed)
+        accepted = 0
+        drawn = 0
+        while drawn < draws:
+            batch = min(_BATCH, draws - drawn)
+            accepted += len(self.keep(self.tables.sample_masks(batch, rng), rng))
+            drawn += batch
+        low, high = wilson(accepted, drawn)
+        return CountResult(False, None, superset * accepted / drawn, superset * low, superset * high, superset,
+                           drawn, accepted)
+
+    @property
+    def space(self) -> int:
+        """The deals ``dealer`` draws from: every completion of the script's ``predeal`` statements."""
+        placed = [len(cards) for cards, _ in self.syntax.predeals.values()]
+        vacancies = [13] * (4 - len(placed)) + [13 - k for k in placed]
+        return math.factorial(sum(vacancies)) // math.prod(math.factorial(v) for v in vacancies)
+
+    def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:
+        """``n`` independent deals, uniform over those meeting the whole condition (``(n, 4)`` hand bit-sets).
+
+        Drawn from the tables (exactly) and kept where the filter holds; refused when the budget's
+        ``misses`` deals of the superset in a row give none.
+        """
+        rng = make_rng(seed)
+        kept: list[np.ndarray] = []
+        got = drawn_since = 0
+        while got < n:
+            batch = min(_BATCH, max(64, 2 * (n - got)))
+            ok = self.keep(self.tables.sample_masks(batch, rng), rng)[: n - got]
+            kept.append(ok)
+            got += len(ok)
+            drawn_since = 0 if len(ok) else drawn_since + batch
+            if drawn_since >= current().misses:
+                raise ImpossibleSpecError(f"none of {drawn_since:,} deals drawn from the tables met "
+                                          f"{' && '.join(str(c) for c in self.residual)}")
+        return np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
+
+    def produce(self, produce: int, generate: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+        """Deals as ``dealer`` would produce them from at most ``generate`` random deals; and how many it generated.
+
+        ``dealer``'s random deals complete the script's predeal, so the chance that one lands in the
+        tables' superset is its exact count over :attr:`space`.
+        """
+        p_superset = Fraction(self.tables.count()) / self.space
+        if p_superset == 0:
+            return np.zeros((0, 4), dtype=np.uint64), generate
+        hits = int(rng.binomial(generate, float(p_superset)))  # random deals that the tables' superset holds
+        kept: list[np.ndarray] = []
+        got = 0
+        used = 0
+        while got < produce and used < hits:
+            # enough superset deals for what is still wanted at the rate kept so far (a rare filter would
+            # otherwise take thousands of small batches), within the batch size
+            rate = (got + 1) / (used + 2)
+            batch = min(_BATCH, hits - used, max(64, int(1.25 * (produce - got) / rate) + 1))
+            if self.solves:  # every deal of a batch is solved: no more than a few beyond the one that completes
+                batch = min(batch, 64)
+            masks = self.tables.sample_masks(batch, rng)
+            flags = (self.holds(masks, rng) if self.filter is not None
+                     else np.ones(len(masks), dtype=bool))  # evaluated once: rnd's values are drawn once
+            ok = np.asarray(masks[flags])
+            if got + len(ok) >= produce:  # stop at the deal that completed the production
+                need = produce - got
+                if self.filter is not None:
+                    used += int(np.flatnonzero(flags)[need - 1]) + 1
+                else:
+                    used += need
+                kept.append(ok[:need])
+                got = produce
+                break
+            kept.append(ok)
+            got += len(ok)
+            used += batch
+        generated = generate
+        if got >= produce and used < hits:  # the random deals it took to meet `used` superset deals
+            misses = int(rng.negative_binomial(used, float(p_superset))) if p_superset < 1 else 0
+            generated = min(generate, used + misses)
+        out = np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
+        return out, generated

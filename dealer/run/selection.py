@@ -1,0 +1,142 @@
+"""Deal and select: ``dealer``'s own way, random deals kept where the whole condition holds.
+
+Each random deal completes the script's ``predeal`` uniformly (:class:`RandomDeals`), so each deal kept is uniform over the deals meeting the condition: the output is
+the ``dealer`` program's in distribution, with no table of the condition built and nothing
+counted. This is the cheap way when the condition keeps many random deals: ``kibitz dealer``
+starts with it (:func:`select`) and leaves it for the exact tables (:mod:`dealer.run.runner`) when
+the deals kept so far predict more random deals than the budget's ``select_deals``.
+
+>>> from dealer.lang.expr import Compare, Const, Hcp
+>>> from dealer.cards.seat import Seat
+>>> selection = Selection([Compare(">=", Hcp(Seat.N), Const(10))], {})
+>>> import numpy as np
+>>> done = selection.select(5, 10_000, np.random.default_rng(1), most=100_000)
+>>> len(done.deals), done.finished, done.used >= 5
+(5, True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from dealer.cards.cardset import CardSet
+from dealer.errors import SpecError
+from dealer.lang.evaluate import STANDARD, Counts, evaluate
+from dealer.lang.expr import Cond, Pos, Tricks, conjuncts, walk
+from dealer.tables.pool import deal_pool
+from dealer.cards.seat import Seat
+
+__all__ = ["Filter", "RandomDeals", "Selection", "Selected", "PILOT"]
+
+#: The random deals dealt first, from whose rate kept the rest is predicted.
+PILOT = 4096
+_BATCH = 65536
+
+
+@dataclass(frozen=True)
+class Selected:
+    """What deal-and-select gave: the deals kept, the random deals used, and whether it went to the end."""
+
+    deals: np.ndarray
+    used: int
+    finished: bool
+
+    @property
+    def rate(self) -> tuple[int, int]:
+        """Deals kept and random deals dealt."""
+        return len(self.deals), self.used
+
+
+class RandomDeals:
+    """Random deals completing the predealt cards, each completion equally likely: ``dealer``'s random deals."""
+
+    def __init__(self, predeals: "Mapping[Seat, tuple[CardSet, Pos]]") -> None:
+        placed = [0, 0, 0, 0]
+        seen = 0
+        for seat, (cards, pos) in sorted(predeals.items()):
+            twice = CardSet(seen & cards.mask)
+            if twice:
+                raise SpecError(f"{pos}: {twice.to_text()} predealt to {seat.name_long} and to another seat")
+            if len(cards) > 13:
+                raise SpecError(f"{pos}: {len(cards)} cards predealt to {seat.name_long}, at most 13 allowed")
+            placed[seat] = cards.mask
+            seen |= cards.mask
+        self.placed = np.array(placed, dtype=np.uint64)
+        self.free = np.array([i for i in range(52) if not seen >> i & 1], dtype=np.uint64)
+        self.vacancies = [13 - m.bit_count() for m in placed]
+
+    def sample_masks(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` deals as an ``(n, 4)`` array of hand bit-sets (North, East, South, West)."""
+        seats = [seat for seat, vacancy in enumerate(self.vacancies) if vacancy]
+        masks = [np.full(n, self.placed[seat], dtype=np.uint64) for seat in seats]
+        bits = [np.uint64(1) << card for card in self.free]
+        if seats:
+            deal_pool(rng, [self.vacancies[seat] for seat in seats], n, masks, bits)
+        out = np.tile(self.placed, (n, 1))
+        for seat, mask in zip(seats, masks):
+            out[:, seat] = mask
+        return out
+
+
+class Filter:
+    """Conditions tested on deals in turn, those that ask the double-dummy solver last: it sees only the
+    deals the others keep."""
+
+    def __init__(self, conditions: Sequence[Cond], counts: Counts = STANDARD) -> None:
+        self.counts = counts
+        parts = conjuncts(conditions)
+        solved = [any(isinstance(n, Tricks) for n in walk(c)) for c in parts]
+        self.parts = [c for c, _ in sorted(zip(parts, solved), key=lambda pair: pair[1])]
+        #: Whether a condition asks the double-dummy solver (a deal takes it some 0.1 s).
+        self.solves = any(solved)
+
+    def holds(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        """Whether each deal meets every condition (``rng`` draws ``rnd`` values)."""
+        ok = np.ones(len(masks), dtype=bool)
+        for part in self.parts:
+            rows = np.flatnonzero(ok)
+            if len(rows) == 0:
+                break
+            ok[rows] = evaluate(part, masks[rows], self.counts, rng=rng) != 0
+        return ok
+
+
+class Selection(Filter):
+    """Random deals completing the predeal, kept where every condition holds."""
+
+    def __init__(self, conditions: Sequence[Cond], predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
+                 counts: Counts = STANDARD) -> None:
+        super().__init__(conditions, counts)
+        self.random = RandomDeals(predeals)
+
+    def select(self, produce: int, generate: int, rng: np.random.Generator, *, most: int) -> Selected:
+        """Deal random deals until ``produce`` are kept or ``generate`` are dealt, as ``dealer`` does; stop
+        early (``finished`` False) when the rate kept so far predicts more than ``most`` random deals."""
+        kept: list[np.ndarray] = []
+        got = used = 0
+        while got < produce and used < generate:
+            rate = (got + 1) / (used + 2)
+            wanted = (produce - got) / rate
+            if used and wanted > most - used and generate - used > most - used:
+                return Selected(_joined(kept), used, False)
+            batch = min(_BATCH, generate - used, max(PILOT if not used else 64, int(1.25 * wanted) + 1))
+            masks = self.random.sample_masks(batch, rng)
+            flags = self.holds(masks, rng)
+            ok = np.asarray(masks[flags])
+            if got + len(ok) >= produce:  # stop at the random deal that completed the production
+                need = produce - got
+                used += int(np.flatnonzero(flags)[need - 1]) + 1
+                kept.append(ok[:need])
+                got = produce
+                break
+            kept.append(ok)
+            got += len(ok)
+            used += batch
+        return Selected(_joined(kept), used, True)
+
+
+def _joined(kept: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)

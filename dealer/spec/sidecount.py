@@ -1,0 +1,234 @@
+"""What a seat's tables carry beside (shape, one count): a side count, summed suit by suit.
+
+A seat's tables classify its hand by (shape, one count): HCP, or another count of card values
+(``controls``, ``aces``, a script's ``pointcount``). Real scripts read more of the same hand: a
+second whole-hand count (``hcp(south) >= 10 && losers(south) <= 7``) or features of single suits
+inside ``||``, ``!`` or arithmetic with the rest (``(balanced && hcp(east) < 11) || (top4(east,
+clubs) < 2 && top4(east, hearts) < 2 && hcp(east) < 8)``). Each such quantity is a
+:class:`SideFeature`: a whole-hand count that sums a value per suit holding (``losers``, ``c13``,
+the fork's ``ltc``), or a part of the condition that reads one suit's holding only (a condition or a
+number). Together they are the seat's :class:`SideCount`: a number that is a sum over the four
+suits of a value per holding (the features in mixed radix), so the seat's automaton adds each
+suit's value as it reads the suit, and its final state accepts by (class, total): the seat is
+still dealt exactly from its tables.
+
+>>> from dealer.cards.cardset import CardSet
+>>> from dealer.lang.evaluate import loser_table
+>>> losers = SideCount.count("losers", loser_table())
+>>> losers.size, losers.features[0].step, losers.total(CardSet.parse("SAKQ2 HA2 D432 C432").mask)
+(13, 1, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from math import gcd, prod
+from typing import Callable
+
+import numpy as np
+
+from dealer.arrays import unique_rows
+from dealer.budget import current
+from dealer.cards.cardset import SUIT_MASK
+from dealer.lang.expr import Cond, HandCount, Hcp, Node, walk_once
+from dealer.lang.grid import GRID, FeatureGrid, grid_mask
+from dealer.spec.holding import HOLDINGS
+from dealer.cards.seat import Seat
+
+__all__ = ["SideFeature", "SideCount", "refine_labels", "replace_nodes"]
+
+
+def replace_nodes(node: Node, swap: Callable[[Node], Node | None], memo: dict[int, Node] | None = None) -> Node:
+    """``node`` with each subtree for which ``swap(subtree)`` returns a node replaced by it (None: keep).
+
+    A subtree used in several places is looked at once; what does not change stays the same object.
+    """
+    memo = {} if memo is None else memo
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    new = swap(node)
+    if new is None:
+        changes: dict[str, object] = {}
+        for f in fields(node):
+            v = getattr(node, f.name)
+            if isinstance(v, Node):
+                w = replace_nodes(v, swap, memo)
+                if w is not v:
+                    changes[f.name] = w
+            elif isinstance(v, tuple) and v and all(isinstance(x, Node) for x in v):
+                items = tuple(replace_nodes(x, swap, memo) for x in v)
+                if any(a is not b for a, b in zip(items, v)):
+                    changes[f.name] = items
+        new = replace(node, **changes) if changes else node  # type: ignore[arg-type]
+    memo[id(node)] = new
+    return new
+
+
+@dataclass(frozen=True, eq=False)
+class SideFeature:
+    """What a :class:`SideCount` carries of one quantity, with its value for each 13-bit holding.
+
+    A whole-hand count has a ``kind`` (``"hcp"`` for the ``hcp(seat)`` nodes, else a
+    :class:`~dealer.lang.expr.HandCount` kind such as ``"losers"``), no ``suit``, and ``values`` >= 0
+    (one row of 8,192) summed over the four suits: its totals are multiples of :attr:`step` (their
+    greatest common divisor). The parts of one suit have that ``suit``, the ``parts`` they stand for
+    (each a tuple of equal nodes: conditions or numbers that read only the seat's holding in the
+    suit) and one row of values per part; the feature takes one value per distinct column.
+    """
+
+    values: np.ndarray = field(repr=False)
+    kind: str = ""
+    suit: int | None = None
+    parts: tuple[tuple[Node, ...], ...] = ()
+    #: Row ``i``: the feature's values at its index ``i``.
+    levels: np.ndarray = field(init=False, repr=False)
+    #: Per holding of its suit (of every suit, for a whole-hand count), its index.
+    holding_index: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        values = np.asarray(self.values).astype(np.int64)
+        if values.ndim == 1:
+            values = values[None, :]
+        if values.ndim != 2 or values.shape[1] != HOLDINGS:
+            raise ValueError(f"a side feature needs rows of {HOLDINGS} values, got shape {values.shape}")
+        if (self.suit is None) != (not self.parts) or (self.parts and len(self.parts) != len(values)):
+            raise ValueError("a side feature is a whole-hand count (a kind, no suit) or the parts of one suit "
+                             "(a suit, and one row of values per part)")
+        if self.suit is None and (len(values) != 1 or (values < 0).any()):
+            raise ValueError(f"a whole-hand count needs one row of values >= 0, {self.kind!r} has not")
+        object.__setattr__(self, "values", values)
+        if self.suit is None:
+            step = 0
+            for v in np.unique(values):
+                step = gcd(step, int(v))
+            step = step or 1
+            object.__setattr__(self, "levels", (np.arange(4 * int(values.max()) // step + 1) * step)[:, None])
+            object.__setattr__(self, "holding_index", values[0] // step)
+        else:
+            levels, inverse = unique_rows(values.T, return_inverse=True)
+            object.__setattr__(self, "levels", levels)
+            object.__setattr__(self, "holding_index", inverse.reshape(-1))
+
+    @property
+    def step(self) -> int:
+        """The difference between two totals of a whole-hand count (1 for parts of one suit)."""
+        return int(self.levels[1, 0] - self.levels[0, 0]) if self.suit is None and len(self.levels) > 1 else 1
+
+    @property
+    def size(self) -> int:
+        """How many values (whole-hand totals, or distinct columns of the parts) the feature takes."""
+        return len(self.levels)
+
+    def index(self, suit: int) -> np.ndarray:
+        """Per holding of ``suit``, what the holding adds to the feature's index."""
+        if self.suit is None or suit == self.suit:
+            return self.holding_index
+        return np.zeros(HOLDINGS, dtype=np.int64)
+
+    def row(self, node: Node, seat: Seat) -> int | None:
+        """Which row of the feature ``node`` is (of ``seat``), or None."""
+        if self.parts:  # by identity: the nodes the condition holds (a copy of a spec copies both alike)
+            return next((i for i, group in enumerate(self.parts) if any(node is n for n in group)), None)
+        if self.kind == "hcp":
+            return 0 if isinstance(node, Hcp) and node.seat == seat else None
+        hit = isinstance(node, HandCount) and node.kind == self.kind and node.suit is None and node.seat == seat
+        return 0 if hit else None
+
+    def reads(self, node: Node, seat: Seat) -> bool:
+        """True when ``node`` is this feature (of ``seat``)."""
+        return self.row(node, seat) is not None
+
+
+@dataclass(frozen=True, eq=False)
+class SideCount:
+    """The features a seat's tables carry beside its class, as one total (mixed radix, first feature lowest).
+
+    Raises ValueError past the budget's ``side_totals`` (:mod:`dealer.budget`).
+    """
+
+    features: tuple[SideFeature, ...]
+
+    def __post_init__(self) -> None:
+        if not self.features:
+            raise ValueError("a side count needs a feature")
+        if self.size > (most := current().side_totals):
+            raise ValueError(f"the side count takes {self.size} totals, more than {most}")
+
+    @classmethod
+    def count(cls, kind: str, values: np.ndarray) -> "SideCount":
+        """The side count of one whole-hand count."""
+        return cls((SideFeature(values, kind=kind),))
+
+    @property
+    def kind(self) -> str | None:
+        """The whole-hand count it carries, if any."""
+        return next((f.kind for f in self.features if f.suit is None), None)
+
+    @property
+    def size(self) -> int:
+        """How many totals the automaton tells apart."""
+        return prod(f.size for f in self.features)
+
+    @cached_property
+    def _radices(self) -> list[int]:
+        out, r = [], 1
+        for f in self.features:
+            out.append(r)
+            r *= f.size
+        return out
+
+    @cached_property
+    def increments(self) -> np.ndarray:
+        """``out[j, h]``: what the holding ``h`` of suit ``j`` adds to the total."""
+        out = np.zeros((4, HOLDINGS), dtype=np.int64)
+        for f, r in zip(self.features, self._radices):
+            for j in range(4):
+                out[j] += f.index(j) * r
+        return out
+
+    def total(self, mask: int) -> int:
+        """The total of a hand given as a 52-bit mask."""
+        inc = self.increments
+        return sum(int(inc[j, mask >> (13 * j) & SUIT_MASK]) for j in range(4))
+
+    def masks(self, cond: Cond, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray:
+        """``out[t, cell]``: whether ``cond`` holds on the class ``cell`` when the total is ``t``.
+
+        Raises :class:`~dealer.errors.UnsupportedSpecError` where the condition reads more than the
+        class and the features.
+        """
+        totals = np.arange(self.size)
+        levels = [totals // r % f.size for f, r in zip(self.features, self._radices)]
+        known: dict[int, np.ndarray] = {}
+        for n in walk_once(cond):
+            for f, level in zip(self.features, levels):
+                row = f.row(n, seat)
+                if row is not None:
+                    known[id(n)] = f.levels[level, row][:, None]
+        out = grid_mask(cond, grid.widened(known, cond))
+        return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
+
+
+def refine_labels(labels: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split a seat's class labels by which side totals each class accepts.
+
+    ``labels`` (over the grid, -1 rejected) and ``masks`` (:meth:`SideCount.masks`) give new
+    labels over the grid and ``side_map[new label, total]``: the old label where the class
+    accepts that total, else -1. Classes that accept no total are rejected.
+
+    >>> new, side_map = refine_labels(np.array([0, 0, 1, -1]), np.array([[1, 1, 0, 1], [0, 1, 1, 1]], dtype=bool))
+    >>> new.tolist(), side_map.tolist()
+    ([0, 1, 2, -1], [[0, -1], [0, 0], [-1, 1]])
+    """
+    size = masks.shape[0]
+    live = (labels >= 0) & masks.any(axis=0)
+    rows = np.concatenate([labels[None, :], masks.astype(np.int32)], axis=0).T[live]
+    out = np.full(labels.shape, -1, dtype=np.int32)
+    if not len(rows):
+        return out, np.full((1, size), -1, dtype=np.int32)
+    uniq, inverse = unique_rows(rows, return_inverse=True)
+    out[live] = inverse.reshape(-1)
+    side_map = np.where(uniq[:, 1:] > 0, uniq[:, :1], -1).astype(np.int32)
+    return out, side_map

@@ -1,0 +1,376 @@
+"""Dealing specifications: cards already placed per seat + per-seat constraints.
+
+A :class:`DealSpec` maps seats to :class:`SeatSpec` values. Each seat may
+have
+
+* ``predeal``: cards it holds (already placed);
+* ``forbidden``: cards it cannot hold;
+* ``lengths``: ranges of dealt suit lengths, ``{"S": (5, 13)}``;
+* ``shapes``: a set of allowed shapes, ``"any 5332 + 9xxx"``;
+* ``hcp``: a range of dealt HCP;
+* ``condition``: any boolean combination of conditions on its shape and HCP
+  (a :class:`~dealer.lang.expr.Cond` or text in the ``dealer`` language);
+* ``holdings``: per suit, a filter or weight on the exact holding dealt in
+  that suit: a function of the holding (a :class:`~dealer.cards.cardset.CardSet`)
+  returning a bool, an int or a Fraction.
+
+All constraints on one seat are joined by AND, and seats by AND. Values are
+immutable; building one from bad input raises :class:`~dealer.errors.SpecError`
+with pydantic's location of the fault.
+
+>>> spec = DealSpec.from_dict({"W": {"lengths": {"S": (9, 9)}}, "E": {"shapes": "xx66"}})
+>>> str(spec)
+'shape(east, xx66) && spades(west) == 9'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+
+from dealer.cards.card import HCP_BY_INDEX
+from dealer.cards.cardset import CardSet
+from dealer.checks import shown
+from dealer.lang.evaluate import STANDARD, Counts
+from dealer.errors import SpecError
+from dealer.lang.expr import And, Compare, Cond, Const, Hcp, Length, Pos, ShapeIn
+from dealer.lang.grid import GRID, MAX_HCP, FeatureGrid, grid_mask
+from dealer.cards.seat import Seat
+from dealer.cards.shapes import ShapeSet, shape_index
+from dealer.spec.sidecount import SideCount
+from dealer.spec.splitting import points_fit, split_conditions
+from dealer.cards.suit import Suit
+from dealer.lang.statements import parse_statements
+
+__all__ = ["SeatSpec", "DealSpec", "HoldingFilter", "points_fit"]
+
+#: A filter or weight on one suit's dealt holding.
+HoldingFilter = Callable[[CardSet], "bool | int | Fraction"]
+
+
+def _format_validation(exc: ValidationError, what: str) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"]) or what
+        msg = err["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        parts.append(f"{loc}: {msg}")
+    return f"invalid {what}: " + "; ".join(parts)
+
+
+class SeatSpec(BaseModel):
+    """What one seat must (and must not) be dealt. See the module doc."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
+
+    predeal: CardSet = Field(default_factory=CardSet)
+    forbidden: CardSet = Field(default_factory=CardSet)
+    lengths: dict[Suit, tuple[int, int]] = Field(default_factory=dict)
+    shapes: ShapeSet | None = None
+    hcp: tuple[int, int] | None = None
+    condition: Cond | None = None
+    holdings: dict[Suit, Callable[[CardSet], Any]] = Field(default_factory=dict)
+    points: tuple[int, ...] | None = None
+    side: SideCount | None = None
+    _side_masks: dict[Seat, np.ndarray] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise SpecError(_format_validation(exc, "seat spec")) from None
+
+    @field_validator("points", mode="after")
+    @classmethod
+    def _points(cls, value: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        if value is not None and not points_fit(value):
+            raise ValueError(f"points {value} do not fit the tables: 13 values >= 0 (ace first), at most 10 in a "
+                             f"suit and {MAX_HCP} in a hand")
+        return value
+
+    @property
+    def card_points(self) -> tuple[int, ...]:
+        """The count the seat's HCP axis stands for, per card index (4-3-2-1 unless :attr:`points` says)."""
+        return HCP_BY_INDEX if self.points is None else tuple(self.points[i % 13] for i in range(52))
+
+    @field_validator("predeal", "forbidden", mode="before")
+    @classmethod
+    def _cards(cls, value: Any) -> CardSet:
+        if isinstance(value, CardSet):
+            return value
+        if isinstance(value, str):
+            return CardSet.parse(value) if value.strip() else CardSet()
+        if isinstance(value, (int, float)) or value is None:  # a bare number is not a set of cards
+            raise ValueError(f"expected cards as text such as 'SAKQ HA' or a CardSet, got {shown(value)}")
+        return CardSet(value)
+
+    @field_validator("lengths", mode="before")
+    @classmethod
+    def _lengths(cls, value: Any) -> dict[Suit, tuple[int, int]]:
+        out: dict[Suit, tuple[int, int]] = {}
+        for key, rng in dict(value).items():
+            suit = Suit.parse(key)
+            lo, hi = _range(rng)
+            if not 0 <= lo <= 13 or not 0 <= hi <= 13:
+                raise ValueError(f"length[{suit.name}] must lie in 0..13, got ({lo}, {hi})")
+            if hi < lo:
+                raise ValueError(f"cannot have hi={hi} < lo={lo} for length[{suit.name}]")
+            out[suit] = (lo, hi)
+        return out
+
+    @field_validator("hcp", mode="before")
+    @classmethod
+    def _hcp(cls, value: Any) -> tuple[int, int] | None:
+        if value is None:
+            return None
+        lo, hi = _range(value)
+        if not 0 <= lo <= MAX_HCP or not 0 <= hi <= MAX_HCP:
+            raise ValueError(f"hcp must lie in 0..{MAX_HCP}, got ({lo}, {hi})")
+        if hi < lo:
+            raise ValueError(f"cannot have hi={hi} < lo={lo} for hcp")
+        return (lo, hi)
+
+    @field_validator("shapes", mode="before")
+    @classmethod
+    def _shapes(cls, value: Any) -> ShapeSet | None:
+        if value is None or isinstance(value, ShapeSet):
+            return value
+        if isinstance(value, str):
+            return ShapeSet.parse(value)
+        return ShapeSet(value)
+
+    @field_validator("holdings", mode="before")
+    @classmethod
+    def _holdings(cls, value: Any) -> dict[Suit, Callable[[CardSet], Any]]:
+        out = {}
+        for key, fn in dict(value).items():
+            if not callable(fn):
+                raise ValueError(f"holdings[{key}] must be a function of the holding, got {fn!r}")
+            out[Suit.parse(key)] = fn
+        return out
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "SeatSpec":
+        if len(self.predeal) > 13:
+            raise ValueError(f"predeal holds {len(self.predeal)} cards, at most 13 allowed")
+        both = self.predeal & self.forbidden
+        if both:
+            raise ValueError(f"cards both predealt and forbidden: {both.to_text()}")
+        return self
+
+    # -- compiled form --------------------------------------------------
+    def feature_condition(self, seat: Seat) -> Cond | None:
+        """Lengths, shapes, HCP and condition joined into one condition on ``seat`` (None if none)."""
+        parts: list[Cond] = []
+        for suit, (lo, hi) in sorted(self.lengths.items()):
+            if lo == hi:
+                parts.append(Compare("==", Length(seat, suit), Const(lo)))
+                continue
+            if lo > 0:
+                parts.append(Compare(">=", Length(seat, suit), Const(lo)))
+            if hi < 13:
+                parts.append(Compare("<=", Length(seat, suit), Const(hi)))
+        if self.shapes is not None:
+            parts.append(ShapeIn(seat, self.shapes))
+        if self.hcp is not None:
+            lo, hi = self.hcp
+            if lo == hi:
+                parts.append(Compare("==", Hcp(seat), Const(lo)))
+            elif lo > 0:
+                parts.append(Compare(">=", Hcp(seat), Const(lo)))
+            if hi < MAX_HCP and lo != hi:
+                parts.append(Compare("<=", Hcp(seat), Const(hi)))
+        if self.condition is not None:
+            parts.append(self.condition)
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+    def accepted(self, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray | None:
+        """Boolean mask over the (shape, HCP) grid of the classes this seat may be dealt (None: all).
+
+        With a :attr:`side` count, the classes that some total of it lets through.
+        """
+        masks = self.side_masks(seat, grid)
+        if masks is not None:
+            return np.asarray(masks.any(axis=0))
+        cond = self.feature_condition(seat)
+        return None if cond is None else grid_mask(cond, grid)
+
+    def side_masks(self, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray | None:
+        """With a :attr:`side` count, ``out[i, cell]``: the class ``cell`` is accepted when the count is
+        ``i * side.step`` (:meth:`~dealer.spec.sidecount.SideCount.masks`); None without one."""
+        if self.side is None:
+            return None
+        cached = self._side_masks.get(seat) if grid is GRID else None
+        if cached is None:
+            cond = self.feature_condition(seat)
+            cached = (np.ones((self.side.size, grid.size), dtype=bool) if cond is None
+                      else self.side.masks(cond, seat, grid))
+            if grid is GRID:
+                self._side_masks[seat] = cached
+        return cached
+
+    def accepts(self, seat: Seat, mask: int) -> bool:
+        """Whether a whole hand (a 52-bit mask) meets the seat's lengths, shapes, counts and condition.
+
+        Predealt and forbidden cards and holding filters are not looked at.
+        """
+        hand = CardSet(mask)
+        points = self.card_points
+        cell = shape_index(hand.shape) * (MAX_HCP + 1) + sum(points[i] for i in range(52) if mask >> i & 1)
+        if self.side is not None:
+            masks = self.side_masks(seat)
+            assert masks is not None
+            return bool(masks[self.side.total(mask), cell])
+        accepted = self.accepted(seat)
+        return accepted is None or bool(accepted[cell])
+
+    @property
+    def is_free(self) -> bool:
+        """True when only the predeal constrains this seat (it can join the pool)."""
+        return (not self.forbidden and not self.lengths and self.shapes is None and self.hcp is None
+                and self.condition is None and not self.holdings)
+
+
+def _range(value: Any) -> tuple[int, int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value, value)
+    try:
+        lo, hi = value
+    except (TypeError, ValueError):
+        raise ValueError(f"expected a (lo, hi) pair, got {value!r}") from None
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi)):
+        raise ValueError(f"expected integer bounds, got {value!r}")
+    return (lo, hi)
+
+
+class DealSpec(BaseModel):
+    """A spec for whole deals: a :class:`SeatSpec` per constrained seat.
+
+    Build from text in the ``dealer`` language with :meth:`parse`, from plain
+    data with :meth:`from_dict`, or directly.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
+
+    seats: dict[Seat, SeatSpec] = Field(default_factory=dict)
+    text: str | None = None
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise SpecError(_format_validation(exc, "deal spec")) from None
+
+    @field_validator("seats", mode="before")
+    @classmethod
+    def _seats(cls, value: Any) -> dict[Seat, SeatSpec]:
+        if not isinstance(value, Mapping):
+            raise ValueError(f"expected a mapping of seats to seat specs, got {shown(value)}")
+        out = {}
+        for key, spec in value.items():
+            if not isinstance(key, (Seat, str)):
+                raise ValueError(f"expected a seat such as 'N' as a key, got {shown(key)}")
+            seat = Seat.parse(key)
+            if not isinstance(spec, (SeatSpec, Mapping)):
+                raise ValueError(f"the spec of {seat.name_long} must be a SeatSpec or a mapping, got {shown(spec)}")
+            out[seat] = spec if isinstance(spec, SeatSpec) else SeatSpec(**dict(spec))
+        return out
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "DealSpec":
+        seen = CardSet()
+        for seat in Seat:
+            ss = self.seats.get(seat)
+            if ss is None:
+                continue
+            both = seen & ss.predeal
+            if both:
+                raise ValueError(f"{both.to_text()} predealt to {seat.name_long} and to another seat")
+            seen = seen | ss.predeal
+            if ss.condition is not None:
+                others = ss.condition.seats() - {seat}
+                if others:
+                    names = ", ".join(s.name_long for s in sorted(others))
+                    raise ValueError(f"the condition of {seat.name_long} mentions {names}: {ss.condition}")
+        return self
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "DealSpec":
+        """Build from ``{"N": {"hcp": (15, 17), ...}, ...}`` (seats as keys)."""
+        return cls(seats=dict(data))
+
+    @classmethod
+    def parse(cls, text: str, *, source: str = "<spec>") -> "DealSpec":
+        """Parse a spec in the ``dealer`` program's language (see :mod:`dealer.spec.language`)."""
+        script = parse_statements(text, source=source)
+        return cls.from_conditions(script.conditions, script.predeals, text.strip())
+
+    @classmethod
+    def from_conditions(cls, conditions: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
+                        text: str = "", *, residual: "list[Cond] | None" = None,
+                        counts: Counts = STANDARD, side_counts: bool = True,
+                        hcp_seats: "frozenset[Seat]" = frozenset()) -> "DealSpec":
+        """The spec of conditions on any seats joined by ``&&``, split into one condition per seat.
+
+        ``hascard`` becomes a predealt card, ``!hascard`` a forbidden one, ``hcp(seat, suit)`` compared
+        with numbers a filter on the seat's holding in the suit. A condition that relates seats to
+        each other (an ``||`` or arithmetic over two seats) cannot be dealt exactly by per-seat
+        tables and is refused (:class:`~dealer.errors.UnsupportedSpecError`) with the reason.
+
+        With ``residual`` (a list), such conditions are appended to it instead, and the spec returned
+        is the exact *superset* the tables can deal: the deals meeting every other condition.
+
+        A seat's whole-hand count other than HCP (``controls``, ``aces``, ``top2``..``top5``, a
+        script's own ``pointcount``: ``counts``) goes into the seat's tables in place of HCP when it
+        is the only count the seat's conditions use and it fits (:func:`points_fit`); a count in one
+        suit (``top3(north, spades)``) becomes a filter on that holding. A second whole-hand count
+        of a seat that sums a value per suit holding (``losers`` beside ``hcp``...) is the seat's side
+        count (:mod:`dealer.spec.sidecount`), unless ``side_counts`` is False. The seats of ``hcp_seats``
+        (and those whose HCP a condition across seats reads) keep HCP on their tables' axis: conditions
+        across seats read it there (:mod:`dealer.spec.cross`).
+        """
+        parts = split_conditions(conditions, predeals, residual, counts, side_counts, hcp_seats)
+        seats = {}
+        for seat, p in parts.items():
+            try:
+                seats[seat] = SeatSpec(predeal=p.predeal, forbidden=p.forbidden, condition=p.condition,
+                                       holdings=p.holdings, points=p.points, side=p.side)
+            except SpecError as exc:
+                where = predeals[seat][1] if seat in predeals else (p.condition.pos if p.condition else Pos())
+                raise SpecError(f"{where}: {seat.name_long}: "
+                                f"{str(exc).removeprefix('invalid seat spec: seat spec: ')}") from None
+        return DealSpec(seats=seats, text=text)
+
+    def seat(self, seat: Seat | str) -> SeatSpec:
+        """The spec of ``seat`` (an empty one if the seat is free)."""
+        return self.seats.get(Seat.parse(seat), _EMPTY)
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        for seat in Seat:
+            ss = self.seats.get(seat)
+            if ss is None:
+                continue
+            if ss.predeal:
+                parts.append(" && ".join(f"hascard({seat.name_long}, {c})" for c in ss.predeal))
+            if ss.forbidden:
+                parts.append(" && ".join(f"!hascard({seat.name_long}, {c})" for c in ss.forbidden))
+            cond = ss.feature_condition(seat)
+            if cond is not None:
+                parts.append(str(cond))
+            for suit in ss.holdings:
+                parts.append(f"holding({seat.name_long}, {suit.name_long}) ~ {_fn_name(ss.holdings[suit])}")
+        return " && ".join(parts) if parts else "1"
+
+
+def _fn_name(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__name__", type(fn).__name__)
+
+
+_EMPTY = SeatSpec()
