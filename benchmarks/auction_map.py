@@ -46,8 +46,8 @@ def main() -> None:
           f"{unread / max(n - read, 1):.3f}; the unread calls hold {100 * unread / total:.1f}% of the bits; "
           f"defenders' calls {dbits / max(calls, 1):.3f} bits a call.")
     print()
-    print(f"| context (side, round, contested, call) | calls | read | bits a call (HCP + lengths) | unread bits | "
-          f"share of all unread bits |")
+    print("| context (side, round, contested, call) | calls | read | bits a call (HCP + lengths) | unread bits | "
+          "share of all unread bits |")
     print("|---|---:|---:|---:|---:|---:|")
     for r in census.rows[:args.top]:
         left = (r.calls - r.read) * r.bits

@@ -5,10 +5,12 @@ The vocabulary: :class:`Seat`, :class:`Suit`, :class:`Rank`, :class:`Card`,
 :class:`PartialDeal` (PBN deal strings), and Pavlicek's deal numbering.
 """
 
-from .card import CARDS, Card
-from .cardset import CardSet, Hand
-from .deal import Deal, PartialDeal
-from .errors import (
+from typing import TYPE_CHECKING
+
+from dealer.cards.card import CARDS, Card
+from dealer.cards.cardset import CardSet, Hand
+from dealer.cards.deal import Deal, PartialDeal
+from dealer.errors import (
     DealerError,
     DealNumberError,
     ImpossibleSpecError,
@@ -24,9 +26,15 @@ from .errors import (
     SpecSyntaxError,
     UnsupportedSpecError,
 )
-from .numbering import D, deal_to_number, number_to_deal
-from .seat import Seat
-from .suit import Rank, Suit
+from dealer.cards.numbering import D, deal_to_number, number_to_deal
+from dealer.cards.seat import Seat
+from dealer.cards.suit import Rank, Suit
+
+if TYPE_CHECKING:
+    from dealer.run.runner import run_script
+    from dealer.run.script_dealer import ScriptDealer
+    from dealer.spec.spec import DealSpec
+    from dealer.tables.exact import ExactDealer
 
 __all__ = [
     "CARDS",
@@ -55,4 +63,25 @@ __all__ = [
     "UnsupportedSpecError",
     "deal_to_number",
     "number_to_deal",
+    "DealSpec",
+    "ExactDealer",
+    "ScriptDealer",
+    "run_script",
 ]
+
+#: The engine's main names, imported on first use (``from dealer import ExactDealer``): importing
+#: ``dealer`` stays light (no numpy, no pydantic), as the command line's start-up needs.
+_ON_USE = {"DealSpec": "dealer.spec.spec", "ExactDealer": "dealer.tables.exact",
+           "ScriptDealer": "dealer.run.script_dealer", "run_script": "dealer.run.runner"}
+
+
+def __getattr__(name: str) -> object:
+    """The names of :data:`_ON_USE`, imported when first asked for."""
+    module = _ON_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dealer' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -245,7 +245,7 @@ def accepts(parse: object, text: str) -> bool:
 
 
 def test_language_reference_matches_the_parsers() -> None:
-    from dealer.language import parse_spec
+    from dealer.spec.language import parse_spec
     from inference.claims import parse_claim
 
     rows = list_table(DOCS / "language.rst", "language-reference")

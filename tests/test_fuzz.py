@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from dealer import Card, CardSet, Deal, DealerError
 from dealer.checks import decode_text
 from dealer.errors import InvalidFileError
-from dealer.language import parse_script
-from dealer.shapes import ShapeSet
-from dealer.spec import DealSpec
+from dealer.spec.language import parse_script
+from dealer.cards.shapes import ShapeSet
+from dealer.spec.spec import DealSpec
 from inference.claims import one_fewer, parse_claim
 from inference.errors import InferenceError
 from inference.protocol import serve

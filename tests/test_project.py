@@ -108,6 +108,28 @@ def test_no_import_cycles_between_modules() -> None:
     assert not cycles, cycles[:5]
 
 
+#: The dealer's layers, lowest first: a module imports only from its own layer or those below (the package's
+#: top-level modules, errors, checks, arrays, rng and budget, lie below them all). docs/architecture.rst.
+DEALER_LAYERS = ("cards", "lang", "spec", "tables", "run")
+
+
+def test_dealer_imports_only_go_down_its_layers() -> None:
+    graph = _module_imports("dealer")
+    rank = {layer: i for i, layer in enumerate(DEALER_LAYERS)}
+    on_disk = {p.name for p in (ROOT / "dealer").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert on_disk == set(DEALER_LAYERS), on_disk
+
+    def layer(module: str) -> int:
+        parts = module.split(".")
+        return rank[parts[1]] if len(parts) > 2 and parts[1] in rank else -1  # -1: a top-level module
+
+    for module, targets in graph.items():
+        if module == "dealer":
+            continue  # the package's __init__ re-exports (its heavy names imported on first use)
+        for target in targets:
+            assert layer(target) <= layer(module), f"{module} imports {target}, a layer above it"
+
+
 def test_no_private_name_is_imported_across_modules() -> None:
     for package in ("dealer", "inference"):
         for path in (ROOT / package).rglob("*.py"):
