@@ -31,14 +31,13 @@ import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator, TextIO, TypeAlias
 
-from dealer.budget import DEFAULT
-
 __all__ = [
     "written_to",
     "Handler",
     "Subparsers",
     "VIEWS",
     "FORMATS",
+    "DEFAULT_TABLES",
     "FEATURES",
     "agreement_names",
     "whole",
@@ -76,6 +75,9 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 #: The views of the layouts (``inference.layouts.VIEWS``).
 VIEWS = ("lawful", "agreement", "weighted")
+#: The budget's default ``tables`` (``dealer.budget.DEFAULT.tables``), mirrored so that building the parser
+#: imports no dataclass machinery (a test keeps the two equal).
+DEFAULT_TABLES = 40_000_000
 #: Formats for deals and layouts (``dealer.cards.pbnio.FORMATS``).
 FORMATS = ("pbn", "oneline", "json")
 #: Features ``stats`` tabulates (``dealer.tables.exact.FEATURES``).
@@ -190,7 +192,7 @@ def add_spec(p: argparse.ArgumentParser, *, positional: bool = True) -> None:
 def add_limit(p: argparse.ArgumentParser) -> None:
     """``--limit CELLS``: the largest table the exact dealer may build (None when not given: see :func:`limit_of`)."""
     p.add_argument("--limit", type=LIMIT, default=None,
-                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT.tables:,}); given, a "
+                   help=f"largest table (cells) the exact dealer may build (default {DEFAULT_TABLES:,}); given, a "
                         "script's count tries tables up to it before it filters")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from inference.commands import build_parser
-from inference.commands.options import FEATURES, FORMATS, VIEWS, agreement_names
+from inference.commands.options import DEFAULT_TABLES, FEATURES, FORMATS, VIEWS, agreement_names
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:
@@ -19,7 +19,9 @@ def test_mirrored_choices_equal_the_engines() -> None:
     from inference.layouts import VIEWS as LAYOUT_VIEWS
     from inference.leads import available_agreements
 
-    assert (VIEWS, FORMATS, FEATURES) == (LAYOUT_VIEWS, PBN_FORMATS, EXACT_FEATURES)
+    from dealer.budget import DEFAULT
+
+    assert (VIEWS, FORMATS, FEATURES, DEFAULT_TABLES) == (LAYOUT_VIEWS, PBN_FORMATS, EXACT_FEATURES, DEFAULT.tables)
     for folder in ("leads", "carding"):
         assert agreement_names(folder) == available_agreements(folder) != []
 
