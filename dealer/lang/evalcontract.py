@@ -48,33 +48,43 @@ def check_solver(action: "EvalContract | EvalTable") -> None:
     _solver(action.pos)
 
 
+#: The most double-dummy tables the solver takes in one call, strains counted (DDS: 40 deals of five strains).
+SOLVER_TABLES = 200
+
+
+def _solved(masks: np.ndarray, strains: str, pos: Pos) -> list[Any]:
+    """Each deal's double-dummy table in ``strains`` (of ``C D H S N``), asked of the solver in calls it accepts."""
+    calc_all_tables = _solver(pos)
+    from endplay.types import Deal as EndplayDeal, Denom
+
+    denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}
+    exclude = [d for strain, d in denoms.items() if strain not in strains]
+    rows = np.asarray(masks, dtype=np.uint64).tolist()
+    step = SOLVER_TABLES // len(strains)
+    tables: list[Any] = []
+    for first in range(0, len(rows), step):
+        deals = [EndplayDeal(masks_to_pbn(row)) for row in rows[first:first + step]]
+        tables.extend(calc_all_tables(deals, exclude=exclude))
+    return tables
+
+
 def double_dummy_tricks(masks: np.ndarray, declarer: Seat, strain: str, pos: Pos = Pos()) -> np.ndarray:
     """The tricks ``declarer`` takes double dummy in ``strain`` (``S H D C N``) on every deal of ``masks``."""
-    calc_all_tables = _solver(pos)
-    from endplay.types import Deal as EndplayDeal, Denom, Player
+    from endplay.types import Denom, Player
 
     denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}[strain]
     player = (Player.north, Player.east, Player.south, Player.west)[int(declarer)]
-    rows = np.asarray(masks, dtype=np.uint64).tolist()
-    if not rows:
-        return np.zeros(0, dtype=np.int64)
-    tables = calc_all_tables([EndplayDeal(masks_to_pbn(row)) for row in rows],
-                             exclude=[d for d in Denom if d != denom])
-    return np.array([int(table[denom, player]) for table in tables], dtype=np.int64)
+    return np.array([int(table[denom, player]) for table in _solved(masks, strain, pos)], dtype=np.int64)
 
 
 def double_dummy_tables(masks: np.ndarray, pos: Pos = Pos()) -> np.ndarray:
     """Every deal's double-dummy tricks: ``out[deal, strain, seat]``, strains ``C D H S N``, seats N E S W."""
-    calc_all_tables = _solver(pos)
-    from endplay.types import Deal as EndplayDeal, Denom, Player
+    from endplay.types import Denom, Player
 
-    rows = np.asarray(masks, dtype=np.uint64).tolist()
-    out = np.zeros((len(rows), 5, 4), dtype=np.int64)
-    if not rows:
-        return out
     denoms = (Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt)
     players = (Player.north, Player.east, Player.south, Player.west)
-    for i, table in enumerate(calc_all_tables([EndplayDeal(masks_to_pbn(row)) for row in rows])):
+    out = np.zeros((len(masks), 5, 4), dtype=np.int64)
+    for i, table in enumerate(_solved(masks, "CDHSN", pos)):
         out[i] = [[int(table[denom, player]) for player in players] for denom in denoms]
     return out
 

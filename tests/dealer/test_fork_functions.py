@@ -347,3 +347,27 @@ def test_evalcontract_alone_prints_the_originals_table() -> None:
     out = io.StringIO()
     run_script(syntax, out, seed=1, verbose=False)
     assert out.getvalue().count("Not Vulnerable\n") == 1
+
+
+@needs_solver
+def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DDS takes at most 200 tables a call (40 deals of five strains): 250 deals of evalcontract once failed.
+    With the bound shrunk to 10 tables, 12 deals go in several calls and give the answers of one call."""
+    from endplay import _dds
+
+    import dealer.lang.evalcontract as evalcontract_module
+
+    assert evalcontract_module.SOLVER_TABLES == _dds.MAXNOOFTABLES * 5
+    masks = ExactDealer(DealSpec()).sample_masks(12, seed=8)
+    whole = double_dummy_tables(masks), double_dummy_tricks(masks, Seat.W, "H")
+    calls: list[int] = []
+    real = evalcontract_module._solver
+
+    def counting(pos: object) -> object:
+        solve = real(pos)  # type: ignore[arg-type]
+        return lambda deals, exclude=(): calls.append(len(deals)) or solve(deals, exclude=exclude)
+
+    monkeypatch.setattr(evalcontract_module, "SOLVER_TABLES", 10)
+    monkeypatch.setattr(evalcontract_module, "_solver", counting)
+    assert double_dummy_tables(masks).tolist() == whole[0].tolist() and calls == [2] * 6
+    assert double_dummy_tricks(masks, Seat.W, "H").tolist() == whole[1].tolist() and calls[6:] == [10, 2]
