@@ -178,3 +178,30 @@ def test_every_limit_of_the_budget_is_documented_with_its_default() -> None:
         value = getattr(DEFAULT, field.name)
         shown = f"{value:,}" if isinstance(value, int) else str(value)
         assert f"   * - ``{field.name}``\n     - {shown}\n" in text, field.name
+
+
+TINY = dict(tables=10, patience=10, joint_cells=10, joint_states=10, dense_cells=10, union_cells=10, label_cells=10)
+
+
+@pytest.mark.parametrize("text", [
+    "hcp(north) + hcp(south) >= 26 && hcp(east) + hcp(west) <= 12",
+    "hcp(north) >= 15 && hcp(east) >= 10 && hcp(south) >= 8 && hcp(west) <= 5 && spades(north) + spades(south) >= 8",
+    "predeal north SAKQ\ncondition hcp(south) >= 10 && (hascard(west, C2) || hcp(east) > 10)",
+    "shape(north, 5xxx) && shape(south, x5xx) && hcp(north) > hcp(south)",
+])
+def test_no_script_is_refused_for_size(text: str) -> None:
+    """With every table limit at 10 cells, scripts are dealt by filtering an exact superset (an estimate whose
+    interval holds the exact count), never refused."""
+    run = ScriptDealer(parse_statements(text))
+    exact = int(run.tables.count()) if run.exact else None
+    with DEFAULT.replace(**TINY).applied():
+        small = ScriptDealer(parse_statements(text), patience=current().patience)
+        result = small.count(draws=3000, seed=2)
+        masks = small.sample_masks(50, seed=3)
+    assert not result.exact and small.tables.cells <= 10 and len(masks) == 50
+    if exact is not None:
+        low, high = wilson(result.accepted, result.drawn, z=5.0)
+        assert low * result.superset <= exact <= high * result.superset
+    from dealer.run.selection import Filter
+
+    assert Filter(parse_statements(text).conditions).holds(masks).all()  # each deal meets the whole condition
