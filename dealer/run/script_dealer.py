@@ -126,6 +126,7 @@ class ScriptDealer:
         self.joint: JointCondition | None = None
         self._steps: list[Step] = []
         self._union = ""
+        self._united: tuple[str, ...] = ()  # the conditions the union holds
         joined = self._split(text, joint)
         for node in self._nodes():
             check_runnable(node)
@@ -221,6 +222,7 @@ class ScriptDealer:
         if union is not None:
             self.tables = union
             self._union = why
+            self._united = tuple(map(str, split))
             self.residual = [c for c in self.residual if not any(c is r for r in split)]
 
     def _split(self, text: str, joint: bool, side_counts: bool = True) -> list[Cond]:
@@ -289,11 +291,13 @@ class ScriptDealer:
         """How this script is dealt: what the tables, labels, union and filter hold, and every way tried."""
         residual = {id(c) for c in conjuncts(self.residual)}
         joint = tuple(map(str, self.joint.conditions)) if self.joint is not None else ()
-        held = tuple(str(c) for c in conjuncts(self.conditions) if id(c) not in residual and str(c) not in joint)
+        held = tuple(str(c) for c in conjuncts(self.conditions)
+                     if id(c) not in residual and str(c) not in joint and str(c) not in self._united)
         kind = ("a union" if isinstance(self.tables, UnionDealer)
                 else "dense tables" if isinstance(self.tables.tables, JointTables) else "compact tables")
         return Plan("tables" if self.exact else "tables and filter", self.exact,
-                    tables=f"{kind}, {self.tables.cells:,} cells", held=held, joint=joint, union=self._union,
+                    tables=f"{kind}, {self.tables.cells:,} cells", held=held, joint=joint,
+                    union=f"{'; '.join(self._united)}: {self._union}" if self._united else "",
                     filtered=tuple(str(c) for c in conjuncts(self.residual)),
                     loosened=tuple(s.name_long for s in self.loosened), superset=int(self.tables.count()),
                     steps=tuple(self._steps))

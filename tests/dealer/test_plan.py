@@ -88,6 +88,9 @@ def test_the_plan_names_where_each_condition_goes() -> None:
     assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
     assert plan.superset is not None and plan.superset > 0
     assert all(step.outcome.startswith(("built", "refused")) for step in plan.steps)
+    united = ScriptDealer(parse_statements(UNION)).plan
+    assert united.exact and united.held == ("hcp(north) >= 15",)
+    assert united.union.startswith("hascard(west, C2) || hcp(east) > 10: ") and "disjoint parts" in united.union
     with pytest.raises(ValueError, match="unknown method 'guess'"):
         Plan("guess", True)
 
