@@ -28,7 +28,6 @@ from __future__ import annotations
 import codecs
 import os
 import stat
-from pathlib import Path
 from typing import Any, Sequence, TypeVar
 
 __all__ = ["MAX_FILE_BYTES", "shown", "check_int", "check_bool", "check_str", "check_choice", "read_text",
@@ -103,9 +102,9 @@ def decode_text(raw: bytes, source: str, error: type[Exception]) -> str:
 def read_text(path: "str | os.PathLike[str]", what: str, error: type[Exception],
               limit: int = MAX_FILE_BYTES) -> str:
     """The text of a regular file of at most ``limit`` bytes (see the module doc for encodings)."""
-    p = Path(path)
+    p = os.fspath(path)  # no pathlib: it is slow to import, and a command reading one script needs none
     try:
-        info = p.stat()
+        info = os.stat(p)
     except OSError as exc:
         raise error(f"cannot read {what} {shown(str(p), 80)}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):

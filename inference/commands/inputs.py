@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dealer import Seat
@@ -142,7 +141,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     with ``book``, the record's auction read with it first; ``defence_model`` as :class:`PlayState` takes it."""
     if after < 0:
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
-    if Path(path).suffix.lower() == ".toml":
+    if os.path.splitext(path)[1].lower() == ".toml":
         refuse_record_options(path, board, record, seat)
         return _scenario_state_after(path, after, defence_model)
     from ..play import PlayState
