@@ -121,7 +121,7 @@ class ScriptDealer:
         self.residual: list[Cond] = []
         #: Whether a seat's tables may carry a second whole-hand count (:mod:`dealer.spec.sidecount`).
         self.side_counts = True
-        self.spec: DealSpec = DealSpec()
+        self.spec: DealSpec = DealSpec.trusted()
         #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.spec.cross`).
         self.joint: JointCondition | None = None
         self._steps: list[Step] = []

@@ -65,7 +65,7 @@ def _format_validation(exc: ValidationError, what: str) -> str:
 class SeatSpec(BaseModel):
     """What one seat must (and must not) be dealt. See the module doc."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid", defer_build=True)
 
     predeal: CardSet = Field(default_factory=CardSet)
     forbidden: CardSet = Field(default_factory=CardSet)
@@ -84,12 +84,22 @@ class SeatSpec(BaseModel):
         except ValidationError as exc:
             raise SpecError(_format_validation(exc, "seat spec")) from None
 
+    @classmethod
+    def trusted(cls, **fields: Any) -> "SeatSpec":
+        """A seat spec from values of the right types (the package's own, from split conditions), checked for
+        consistency here without pydantic's validation, whose schema takes some 0.1 s to build at first use
+        (a command that only counts never builds it)."""
+        try:
+            _check_points(fields.get("points"))
+            _check_cards(fields.get("predeal", CardSet()), fields.get("forbidden", CardSet()))
+        except ValueError as exc:
+            raise SpecError(f"invalid seat spec: seat spec: {exc}") from None
+        return cls.model_construct(**fields)
+
     @field_validator("points", mode="after")
     @classmethod
     def _points(cls, value: tuple[int, ...] | None) -> tuple[int, ...] | None:
-        if value is not None and not points_fit(value):
-            raise ValueError(f"points {value} do not fit the tables: 13 values >= 0 (ace first), at most 10 in a "
-                             f"suit and {MAX_HCP} in a hand")
+        _check_points(value)
         return value
 
     @property
@@ -155,11 +165,7 @@ class SeatSpec(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> "SeatSpec":
-        if len(self.predeal) > 13:
-            raise ValueError(f"predeal holds {len(self.predeal)} cards, at most 13 allowed")
-        both = self.predeal & self.forbidden
-        if both:
-            raise ValueError(f"cards both predealt and forbidden: {both.to_text()}")
+        _check_cards(self.predeal, self.forbidden)
         return self
 
     # -- compiled form --------------------------------------------------
@@ -237,6 +243,37 @@ class SeatSpec(BaseModel):
                 and self.condition is None and not self.holdings)
 
 
+def _check_points(value: tuple[int, ...] | None) -> None:
+    if value is not None and not points_fit(value):
+        raise ValueError(f"points {value} do not fit the tables: 13 values >= 0 (ace first), at most 10 in a "
+                         f"suit and {MAX_HCP} in a hand")
+
+
+def _check_cards(predeal: CardSet, forbidden: CardSet) -> None:
+    if len(predeal) > 13:
+        raise ValueError(f"predeal holds {len(predeal)} cards, at most 13 allowed")
+    both = predeal & forbidden
+    if both:
+        raise ValueError(f"cards both predealt and forbidden: {both.to_text()}")
+
+
+def _check_seats(seats: Mapping[Seat, SeatSpec]) -> None:
+    seen = CardSet()
+    for seat in Seat:
+        ss = seats.get(seat)
+        if ss is None:
+            continue
+        both = seen & ss.predeal
+        if both:
+            raise ValueError(f"{both.to_text()} predealt to {seat.name_long} and to another seat")
+        seen = seen | ss.predeal
+        if ss.condition is not None:
+            others = ss.condition.seats() - {seat}
+            if others:
+                names = ", ".join(s.name_long for s in sorted(others))
+                raise ValueError(f"the condition of {seat.name_long} mentions {names}: {ss.condition}")
+
+
 def _range(value: Any) -> tuple[int, int]:
     if isinstance(value, int) and not isinstance(value, bool):
         return (value, value)
@@ -256,7 +293,7 @@ class DealSpec(BaseModel):
     data with :meth:`from_dict`, or directly.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid", defer_build=True)
 
     seats: dict[Seat, SeatSpec] = Field(default_factory=dict)
     text: str | None = None
@@ -284,21 +321,19 @@ class DealSpec(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> "DealSpec":
-        seen = CardSet()
-        for seat in Seat:
-            ss = self.seats.get(seat)
-            if ss is None:
-                continue
-            both = seen & ss.predeal
-            if both:
-                raise ValueError(f"{both.to_text()} predealt to {seat.name_long} and to another seat")
-            seen = seen | ss.predeal
-            if ss.condition is not None:
-                others = ss.condition.seats() - {seat}
-                if others:
-                    names = ", ".join(s.name_long for s in sorted(others))
-                    raise ValueError(f"the condition of {seat.name_long} mentions {names}: {ss.condition}")
+        _check_seats(self.seats)
         return self
+
+    @classmethod
+    def trusted(cls, seats: Mapping[Seat, SeatSpec] | None = None, text: str | None = None) -> "DealSpec":
+        """A deal spec from seat specs already built (:meth:`SeatSpec.trusted`), checked here without pydantic's
+        validation (see there)."""
+        seats = dict(seats or {})
+        try:
+            _check_seats(seats)
+        except ValueError as exc:
+            raise SpecError(f"invalid deal spec: deal spec: {exc}") from None
+        return cls.model_construct(seats=seats, text=text)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "DealSpec":
@@ -339,13 +374,13 @@ class DealSpec(BaseModel):
         seats = {}
         for seat, p in parts.items():
             try:
-                seats[seat] = SeatSpec(predeal=p.predeal, forbidden=p.forbidden, condition=p.condition,
-                                       holdings=p.holdings, points=p.points, side=p.side)
+                seats[seat] = SeatSpec.trusted(predeal=p.predeal, forbidden=p.forbidden, condition=p.condition,
+                                               holdings=dict(p.holdings), points=p.points, side=p.side)
             except SpecError as exc:
                 where = predeals[seat][1] if seat in predeals else (p.condition.pos if p.condition else Pos())
                 raise SpecError(f"{where}: {seat.name_long}: "
                                 f"{str(exc).removeprefix('invalid seat spec: seat spec: ')}") from None
-        return DealSpec(seats=seats, text=text)
+        return DealSpec.trusted(seats, text)
 
     def seat(self, seat: Seat | str) -> SeatSpec:
         """The spec of ``seat`` (an empty one if the seat is free)."""
@@ -373,4 +408,4 @@ def _fn_name(fn: Callable[..., Any]) -> str:
     return getattr(fn, "__name__", type(fn).__name__)
 
 
-_EMPTY = SeatSpec()
+_EMPTY = SeatSpec.model_construct()
