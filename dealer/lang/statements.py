@@ -72,10 +72,17 @@ class PrintES(Action):
 
 @dataclass(frozen=True)
 class Average(Action):
-    """``average "label" EXPR``: the mean of the expression over the produced deals."""
+    """``average "label" EXPR``: the mean of the expression over the produced deals.
+
+    The suokko fork's ``average "label" (EXPR, FILTER)`` prints it only when ``FILTER`` holds, where
+    ``avg`` is the mean in millionths (``avg > 500000``: a mean above 0.5); ``avg`` is the node the
+    filter reads it from.
+    """
 
     label: str | None
     expr: Expr
+    filter: Cond | None = None
+    avg: Const | None = None
 
 
 @dataclass(frozen=True)
@@ -400,6 +407,8 @@ class ScriptParser(Parser):
                 return PrintES(tuple(items), pos=pos)
         if word == "average":
             label = self.label()
+            if self.tok.text == "(" and self.comma_inside():  # the suokko fork's (expr, filter)
+                return self.average_filtered(label, t, pos)
             return Average(label, self.as_num(self.expr(), t), pos=pos)
         if word == "bktfreq":
             return self.bucket_frequency(pos)
@@ -420,6 +429,37 @@ class ScriptParser(Parser):
             self.expect(")", "')'")
             return Frequency(label, tuple(axes), pos=pos)
         return self.evalcontract(t)
+
+    def comma_inside(self) -> bool:
+        """Whether the parentheses that open here hold a comma at their own level."""
+        depth = 0
+        for tok in self.toks[self.i:]:
+            if tok.kind == "end":
+                return False
+            depth += {"(": 1, ")": -1}.get(tok.text, 0)
+            if depth == 0:
+                return False
+            if depth == 1 and tok.text == ",":
+                return True
+        return False
+
+    def average_filtered(self, label: str | None, call: Token, pos: Pos) -> Average:
+        """``average "label" (EXPR, FILTER)`` (the suokko fork): ``avg`` in the filter is the mean in millionths."""
+        self.expect("(", "'('")
+        expr = self.as_num(self.expr(), call)
+        self.expect(",", "',' and the condition on avg")
+        avg = Const(0, pos=self.pos(self.tok.offset))
+        before = self.defs.get("avg")
+        self.defs["avg"] = avg
+        try:
+            test = self.as_cond(self.expr(), call)
+        finally:
+            if before is None:
+                del self.defs["avg"]
+            else:
+                self.defs["avg"] = before
+        self.expect(")", "')'")
+        return Average(label, expr, test, avg, pos=pos)
 
     def bucket_frequency(self, pos: Pos) -> BucketFrequency:
         """``bktfreq "label" (EXPR, LOW, HIGH, SIZE[, EXPR2, LOW2, HIGH2, SIZE2])``."""

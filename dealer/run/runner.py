@@ -31,7 +31,8 @@ import numpy as np
 from dealer.budget import current
 from dealer.errors import DealerError
 from dealer.lang.evaluate import Counts, check_runnable, evaluate
-from dealer.lang.expr import Always
+from dealer.lang.expr import Always, Const
+from dealer.spec.sidecount import replace_nodes
 from dealer.lang.fold import fold
 from dealer.run.plan import Plan, Step
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
@@ -91,6 +92,17 @@ def _buckets(values: np.ndarray, low: int, high: int, size: int) -> tuple[np.nda
     n = 3 + (high - low) // size
     index = np.where(values < low, 0, np.minimum((values - low) // size + 1, n - 1))
     return index, [low + (i - 1) * size for i in range(1, n - 1)]
+
+
+def _average_shown(action: Average, mean: float, masks: np.ndarray, counts: Counts) -> bool:
+    """Whether an average is printed: always, or where its filter holds with ``avg`` the mean in millionths."""
+    if action.filter is None or action.avg is None:
+        return True
+    avg = action.avg
+    ppm = Const(int(mean * 1_000_000) if mean == mean else 0)  # C's conversion truncates toward zero
+    test = replace_nodes(action.filter, lambda node: ppm if node is avg else None)
+    deal = masks[:1] if len(masks) else np.array([[0x1FFF << 13 * k for k in range(4)]], dtype=np.uint64)
+    return bool(evaluate(test, deal, counts)[0])
 
 
 def bucket_text(action: BucketFrequency, values: list[np.ndarray]) -> str:
@@ -234,7 +246,9 @@ def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Co
                               for i in range(len(masks))))
         elif isinstance(action, Average):
             values = evaluate(action.expr, masks, counts, memo, rng)
-            out.write(_format_average(action.label, float(values.mean()) if len(values) else float("nan")))
+            mean = float(values.mean()) if len(values) else float("nan")
+            if _average_shown(action, mean, masks, counts):
+                out.write(_format_average(action.label, mean))
         elif isinstance(action, BucketFrequency):
             out.write(bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
         elif isinstance(action, Frequency):

@@ -371,3 +371,26 @@ def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(evalcontract_module, "_solver", counting)
     assert double_dummy_tables(masks).tolist() == whole[0].tolist() and calls == [2] * 6
     assert double_dummy_tricks(masks, Seat.W, "H").tolist() == whole[1].tolist() and calls[6:] == [10, 2]
+
+
+def test_average_with_a_filter_prints_only_where_it_holds() -> None:
+    """suokko's ``average "label" (expr, filter)``: ``avg`` is the mean in millionths, truncated."""
+    script = ("condition hcp(north) >= 12\nproduce 60\naction printoneline, "
+              "average \"a\" (hcp(north), avg > {lo}), average \"b\" (hcp(north), avg > {hi}), "
+              "average \"c\" (hcp(north))\n")
+    out = io.StringIO()
+    run_script(parse_statements(script.format(lo=0, hi=10 ** 9)), out, seed=5, verbose=False)
+    text = out.getvalue()
+    hands = [line.split()[1] for line in text.splitlines() if line.startswith("n ")]
+    mean = sum(_north_hcp(hand) for hand in hands) / len(hands)
+    assert f"a: {mean:g}\n" in text and "b: " not in text and f"c: {mean:g}\n" in text
+    ppm = int(mean * 1_000_000)
+    for bound, shown in ((ppm - 1, True), (ppm, False)):
+        out = io.StringIO()
+        run_script(parse_statements(script.format(lo=bound, hi=bound)), out, seed=5, verbose=False)
+        assert ("a: " in out.getvalue()) is shown and ("b: " in out.getvalue()) is shown
+    assert parse_statements("avg = 3\ncondition avg > 2").conditions  # a variable named avg stays one
+
+
+def _north_hcp(hand: str) -> int:
+    return sum("JQKA".index(rank) + 1 for holding in hand.split(".") for rank in holding if rank in "JQKA")
