@@ -33,8 +33,8 @@ import numpy as np
 
 from dealer.budget import Budget, current
 from dealer.checks import check_int
-from dealer.spec.cross import JointCondition
-from dealer.tables.engine import JointTables
+from dealer.spec.cross import CrossCondition
+from dealer.tables.engine import DenseTables
 from dealer.errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable
 from dealer.lang.evalcontract import check_solver
@@ -123,7 +123,7 @@ class ScriptDealer:
         self.side_counts = True
         self.spec: DealSpec = DealSpec.trusted()
         #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.spec.cross`).
-        self.joint: JointCondition | None = None
+        self.joint: CrossCondition | None = None
         self._steps: list[Step] = []
         self._union = ""
         self._united: tuple[str, ...] = ()  # the conditions the union holds
@@ -185,7 +185,7 @@ class ScriptDealer:
         except SpecLimitError as exc:
             self._steps.append(Step(what, f"refused, {exc}"))
             return None
-        kind = "dense" if isinstance(tables.tables, JointTables) else "compact"
+        kind = "dense" if isinstance(tables.tables, DenseTables) else "compact"
         self._steps.append(Step(what, f"built, {kind}, {tables.cells:,} cells"))
         return tables
 
@@ -238,7 +238,7 @@ class ScriptDealer:
         for c in self.residual:  # one at a time: those whose joint labels would pass the limit stay filtered
             if joint and self._joinable(c):
                 try:
-                    self.joint = JointCondition.build(joined + [c], within=within)
+                    self.joint = CrossCondition.build(joined + [c], within=within)
                 except UnsupportedSpecError as exc:
                     self._steps.append(Step(f"labels across seats for {c}", f"refused, {exc}"))
                     continue
@@ -247,7 +247,7 @@ class ScriptDealer:
 
     def _joinable(self, c: Cond) -> bool:
         """A condition across seats the seats' labels may count (standard HCP, seats counting HCP): whether
-        they can is :meth:`JointCondition.build`'s to say."""
+        they can is :meth:`CrossCondition.build`'s to say."""
         if any(isinstance(n, Hcp) for n in walk(c)) and self.counts.points != STANDARD.points:
             return False
         return len(c.seats()) >= 2 and all(self.spec.seat(s).points is None for s in c.seats())
@@ -294,7 +294,7 @@ class ScriptDealer:
         held = tuple(str(c) for c in conjuncts(self.conditions)
                      if id(c) not in residual and str(c) not in joint and str(c) not in self._united)
         kind = ("a union" if isinstance(self.tables, UnionDealer)
-                else "dense tables" if isinstance(self.tables.tables, JointTables) else "compact tables")
+                else "dense tables" if isinstance(self.tables.tables, DenseTables) else "compact tables")
         return Plan("tables" if self.exact else "tables and filter", self.exact,
                     tables=f"{kind}, {self.tables.cells:,} cells", held=held, joint=joint,
                     union=f"{'; '.join(self._united)}: {self._union}" if self._united else "",

@@ -7,12 +7,12 @@ function of that seat's (shape, HCP) class, which the seat's table already reads
 table *labels* its final states with the values of its parts (only as finely as the condition
 needs: two values of ``hcp(north)`` that give the same verdict against every value of the other
 seats share a label), and the joint count accepts a joint final state only where the condition
-holds on its labels (:class:`JointCondition`, used by :class:`~dealer.tables.exact.ExactDealer`'s
+holds on its labels (:class:`CrossCondition`, used by :class:`~dealer.tables.exact.ExactDealer`'s
 ``joint``). The backward count and the decoding sampler are the dealer's own, so the count is
 exact (a Python int) and every deal meeting the condition is drawn with the same chance.
 
 >>> from dealer.lang.syntax import parse_condition
->>> j = JointCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")])
+>>> j = CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")])
 >>> [s.name for s in j.seats], j.accept.shape      # North's HCP 0..24 and "25 or more", South's alike
 (['N', 'S'], (26, 26))
 >>> joinable(parse_condition("hascard(west, C2) || hcp(east) > 10"))
@@ -38,7 +38,7 @@ from dealer.lang.expr import (
 from dealer.lang.grid import ARITH, COMPARE, GRID, grid_mask, grid_values
 from dealer.cards.seat import Seat
 
-__all__ = ["JointCondition", "joinable"]
+__all__ = ["CrossCondition", "joinable"]
 
 #: The nodes a part of one seat may be made of: what the (shape, HCP) classes of a seat determine.
 _SEAT_NODES = (Always, And, Arith, Compare, Const, Hcp, Length, Not, Or, ShapeIn, Ternary, Truth, Xor)
@@ -49,7 +49,7 @@ def _one_seat(node: Node) -> bool:
 
 
 @dataclass(frozen=True)
-class JointCondition:
+class CrossCondition:
     """Conditions across seats as per-seat labels and a joint acceptance over them.
 
     ``seats``: the seats the conditions read (in seat order); ``labels[i]``: for seat ``seats[i]``,
@@ -65,7 +65,7 @@ class JointCondition:
 
     @classmethod
     def build(cls, conditions: Sequence[Cond], within: "Mapping[Seat, np.ndarray | None] | None" = None
-              ) -> "JointCondition":
+              ) -> "CrossCondition":
         """The labels and the acceptance of ``conditions`` (joined by ``&&``).
 
         ``within``: per seat, the classes of the grid its own conditions accept (a boolean mask;
@@ -120,11 +120,11 @@ class JointCondition:
 
 
 def joinable(cond: Cond) -> bool:
-    """True when ``cond`` reads two seats or more and :meth:`JointCondition.build` can table it."""
+    """True when ``cond`` reads two seats or more and :meth:`CrossCondition.build` can table it."""
     if len(cond.seats()) < 2:
         return False
     try:
-        JointCondition.build([cond])
+        CrossCondition.build([cond])
     except UnsupportedSpecError:
         return False
     return True

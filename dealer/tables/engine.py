@@ -1,7 +1,7 @@
 """The joint count over tracked seats, and exact sampling from it.
 
 Given the layered automata of the *tracked* seats (those with constraints)
-and whether a *pool* of unconstrained seats exists, :class:`JointTables`
+and whether a *pool* of unconstrained seats exists, :class:`DenseTables`
 computes, for every free card position ``t`` and every joint state of the
 tracked seats, the exact (weighted) number of ways to place the remaining
 free cards: ``B[t]``, a dense k-dimensional array with one zero "dead" slot
@@ -32,7 +32,7 @@ from dealer.budget import current
 from dealer.errors import SpecLimitError
 from dealer.tables.reach import reach
 
-__all__ = ["JointTables", "CompactTables", "make_tables", "bounded_uniform"]
+__all__ = ["DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
 
 _INT64_SAFE = (1 << 62)
 _TWO64 = 1 << 64
@@ -73,7 +73,7 @@ class _Tracked:
         return np.full((self.n, count), self.k, dtype=np.int8)
 
 
-class JointTables(_Tracked):
+class DenseTables(_Tracked):
     """Backward counts ``B[t]`` over the joint states of the tracked seats.
 
     ``automata``: the tracked seats' automata (all over the same free cards);
@@ -102,7 +102,7 @@ class JointTables(_Tracked):
             self._build()
 
     # -- the backward pass ----------------------------------------------------
-    def _moves(self: JointTables | CompactTables, t: int, d: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    def _moves(self: DenseTables | CompactTables, t: int, d: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
         idx = []
         wts = []
         for i, a in enumerate(self.automata):
@@ -124,7 +124,7 @@ class JointTables(_Tracked):
                 g = g * w.reshape(shape).astype(g.dtype)
         return g
 
-    def _max_weight(self: JointTables | CompactTables, t: int, d: int) -> int:
+    def _max_weight(self: DenseTables | CompactTables, t: int, d: int) -> int:
         _, wts = self._moves(t, d)
         out = 1
         for w in wts:
@@ -370,7 +370,7 @@ def _exact_choice(first_word: int, weights: list[int], rng: np.random.Generator)
 
 
 class CompactTables(_Tracked):
-    """The same counts as :class:`JointTables`, over *reachable* joint states only.
+    """The same counts as :class:`DenseTables`, over *reachable* joint states only.
 
     Where the seats' states are strongly correlated (several seats drawing
     from the same cards, the HCP of each bounded), the dense product of the
@@ -393,8 +393,8 @@ class CompactTables(_Tracked):
         if backward and self.k:  # no tracked seat (a dead spec is given none): nothing to count jointly
             self._build()
 
-    _moves = JointTables._moves
-    _max_weight = JointTables._max_weight
+    _moves = DenseTables._moves
+    _max_weight = DenseTables._max_weight
 
     def _build(self) -> None:
         n = self.n
@@ -456,7 +456,7 @@ class CompactTables(_Tracked):
         return out
 
     def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        """Destinations of every free card for ``count`` samples (see :meth:`JointTables.sample`)."""
+        """Destinations of every free card for ``count`` samples (see :meth:`DenseTables.sample`)."""
         n, k = self.n, self.k
         dest = self._destinations(count)
         if not k or count == 0:
@@ -529,7 +529,7 @@ def _choose_with_bounds(layer: _Layer, flat: np.ndarray, values: list[np.ndarray
 
 def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | None],
                    remainder: np.ndarray | None, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Pick each sample's option by decoding its uniform remainder (drawn on first use); see JointTables.sample."""
+    """Pick each sample's option by decoding its uniform remainder (drawn on first use); see DenseTables.sample."""
     count = len(values[0])
     vals = [v.astype(np.int64) for v in values]
     if remainder is None:
@@ -557,7 +557,7 @@ def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | Non
 
 def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int | None = None,
                 backward: bool = True, backend: str = "auto",
-                final: np.ndarray | None = None) -> "JointTables | CompactTables":
+                final: np.ndarray | None = None) -> "DenseTables | CompactTables":
     """Dense tables when the product of the seats' states fits the limit, else reachable-only tables.
 
     ``backend`` forces ``"dense"`` or ``"compact"`` (both give the same counts). ``final``, over the
@@ -567,10 +567,10 @@ def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: in
         raise ValueError(f"unknown backend {backend!r}: expected auto, dense or compact")
     limit = current().tables if limit is None else limit
     if backend == "dense":
-        return JointTables(automata, n, pool, limit, backward, final)
+        return DenseTables(automata, n, pool, limit, backward, final)
     if backend == "compact":
         return CompactTables(automata, n, pool, limit, backward, final)
     dense = sum(int(np.prod([a.size[t] + 1 for a in automata])) for t in range(n + 1)) if automata else 0
     if dense <= limit:
-        return JointTables(automata, n, pool, limit, backward, final)
+        return DenseTables(automata, n, pool, limit, backward, final)
     return CompactTables(automata, n, pool, limit, backward, final)

@@ -22,7 +22,7 @@ from dealer.tables.automaton import (
     feature_projection, labels_from_mask,
 )
 from dealer.cards.cardset import CardSet
-from dealer.spec.cross import JointCondition
+from dealer.spec.cross import CrossCondition
 from dealer.lang.grid import GRID, MAX_HCP
 from dealer.cards.deal import Deal
 from dealer.budget import current
@@ -126,14 +126,14 @@ class ExactDealer:
     """
 
     def __init__(self, spec: "DealSpec | str", *, limit: int | None = None, backend: str = "auto",
-                 joint: JointCondition | None = None, order: str = "auto",
+                 joint: CrossCondition | None = None, order: str = "auto",
                  _observe: tuple[Seat, str] | None = None) -> None:
         if not isinstance(spec, (DealSpec, str)):
             raise SpecError(f"expected a DealSpec or the text of a spec, got {shown(spec)}")
         if order not in ORDERS:
             raise SpecError(f"unknown order {shown(order)}: expected one of {', '.join(ORDERS)}")
-        if joint is not None and not isinstance(joint, JointCondition):
-            raise SpecError(f"joint: expected a JointCondition, got {shown(joint)}")
+        if joint is not None and not isinstance(joint, CrossCondition):
+            raise SpecError(f"joint: expected a CrossCondition, got {shown(joint)}")
         limit = current().tables if limit is None else limit
         check_int(limit, "limit", SpecError, lo=1)
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec

@@ -33,7 +33,7 @@ from typing import Iterator, Mapping, Sequence
 import numpy as np
 
 from dealer.cards.cardset import CardSet
-from dealer.spec.cross import JointCondition
+from dealer.spec.cross import CrossCondition
 from dealer.budget import current
 from dealer.errors import SpecError, SpecLimitError, UnsupportedSpecError
 from dealer.lang.evaluate import STANDARD, Counts
@@ -187,7 +187,7 @@ class UnionDealer:
     @classmethod
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
-              counts: Counts = STANDARD, joint: JointCondition | None = None,
+              counts: Counts = STANDARD, joint: CrossCondition | None = None,
               cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms),
         or None (:meth:`attempt` says why)."""
@@ -197,7 +197,7 @@ class UnionDealer:
     @classmethod
     def attempt(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
                 predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
-                counts: Counts = STANDARD, joint: JointCondition | None = None,
+                counts: Counts = STANDARD, joint: CrossCondition | None = None,
                 cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True
                 ) -> "tuple[UnionDealer | None, str]":
         """The union for ``conditions`` and ``residual``, and a line on how it was built or why it was not.

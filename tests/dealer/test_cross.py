@@ -19,7 +19,7 @@ from scipy import stats as scipy_stats
 
 from dealer.cards.cardset import CardSet
 from dealer.budget import current
-from dealer.spec.cross import JointCondition, joinable
+from dealer.spec.cross import CrossCondition, joinable
 from dealer.errors import UnsupportedSpecError
 from dealer.tables.exact import ExactDealer
 from dealer.lang.expr import And, Arith, Compare, Cond, Const, Expr, Hcp, Length
@@ -47,7 +47,7 @@ def exact(text: str) -> int:
 
 
 def joint_count(cond: str, spec: str = "") -> int:
-    dealer = ExactDealer(DealSpec.parse(spec) if spec else DealSpec(), joint=JointCondition.build([parse_condition(cond)]))
+    dealer = ExactDealer(DealSpec.parse(spec) if spec else DealSpec(), joint=CrossCondition.build([parse_condition(cond)]))
     return int(dealer.count())
 
 
@@ -85,7 +85,7 @@ def test_joint_with_seat_conditions_and_three_seats() -> None:
 
 
 def test_distribution_under_a_joint_condition() -> None:
-    dealer = ExactDealer(DealSpec(), joint=JointCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")]))
+    dealer = ExactDealer(DealSpec(), joint=CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")]))
     dist = dealer.distribution(Seat.N, "hcp")
     for h in (0, 12, 24, 30):
         want = exact(f"hcp(north) == {h} && hcp(south) >= {25 - h}") if h < 25 else exact(f"hcp(north) == {h}")
@@ -116,7 +116,7 @@ def test_count_and_samples_against_brute_force(text: str, seed: int) -> None:
     cond = parse_condition(text)
     truth, deals = brute(predeal, cond)
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet(predeal[s])) for s in Seat})
-    dealer = ExactDealer(spec, joint=JointCondition.build([cond]))
+    dealer = ExactDealer(spec, joint=CrossCondition.build([cond]))
     assert dealer.count() == truth
     if truth:
         for row in dealer.sample_masks(200, seed):
@@ -154,7 +154,7 @@ def test_random_linear_conditions_against_brute_force(case: tuple[list[int], Con
     predeal, cond = case
     truth, deals = brute(predeal, cond)
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet(predeal[s])) for s in Seat if predeal[s]})
-    dealer = ExactDealer(spec, joint=JointCondition.build([cond]))
+    dealer = ExactDealer(spec, joint=CrossCondition.build([cond]))
     assert dealer.count() == truth
     if truth:
         for row in dealer.sample_masks(50, 1):
@@ -174,7 +174,7 @@ def test_samples_are_uniform_over_a_small_deal_chi_square() -> None:
     truth, deals = brute(predeal, cond)
     assert 20 <= truth <= 3000
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet(predeal[s])) for s in Seat})
-    dealer = ExactDealer(spec, joint=JointCondition.build([cond]))
+    dealer = ExactDealer(spec, joint=CrossCondition.build([cond]))
     draws = 30_000
     seen = Counter(tuple(int(x) for x in row) for row in dealer.sample_masks(draws, 5))
     assert set(seen) <= deals
@@ -185,7 +185,7 @@ def test_samples_are_uniform_over_a_small_deal_chi_square() -> None:
 
 def test_whole_deals_follow_the_exact_distribution_chi_square() -> None:
     """hcp(north) among deals with hcp(north) + hcp(south) >= 26 against the union's exact weights."""
-    dealer = ExactDealer(DealSpec(), joint=JointCondition.build([parse_condition("hcp(north) + hcp(south) >= 26")]))
+    dealer = ExactDealer(DealSpec(), joint=CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 26")]))
     weights = {h: exact(f"hcp(north) == {h} && hcp(south) >= {26 - h}") for h in range(26)}
     weights.update({h: exact(f"hcp(north) == {h}") for h in range(26, 38)})
     total = sum(weights.values())
@@ -210,7 +210,7 @@ def test_scripts_count_cross_seat_arithmetic_exactly() -> None:
     assert run.exact and run.residual == [] and run.joint is not None
     result = run.count()
     assert result.exact and "count: exact" in result.text()
-    both = JointCondition.build([parse_condition("hcp(north) + hcp(south) >= 26"),
+    both = CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 26"),
                                  parse_condition("spades(north) + spades(south) >= 8")])
     assert result.deals == ExactDealer(DealSpec(), joint=both).count()
     old = ScriptDealer(parse_statements(text), joint=False).count(draws=100_000, seed=4)
@@ -239,15 +239,15 @@ def test_what_cannot_be_joined() -> None:
     assert not joinable(parse_condition("hcp(north) >= 10"))  # one seat: the seat's own table
     assert joinable(parse_condition("shape(north, any 4333) || shape(south, any 4333)"))
     with pytest.raises(UnsupportedSpecError, match="hascard"):
-        JointCondition.build([parse_condition("hascard(west, C2) || hcp(east) > 10")])
+        CrossCondition.build([parse_condition("hascard(west, C2) || hcp(east) > 10")])
     many = " + ".join(f"{s}({seat})" for seat in ("north", "east", "south", "west") for s in ("spades", "hearts"))
     with pytest.raises(UnsupportedSpecError, match=f"{current().label_cells:,}"):
-        JointCondition.build([parse_condition(f"hcp(north) * {many} >= hcp(east) * hcp(south) * hcp(west)")])
+        CrossCondition.build([parse_condition(f"hcp(north) * {many} >= hcp(east) * hcp(south) * hcp(west)")])
 
 
 def test_an_impossible_joint_condition_is_empty_and_says_why() -> None:
     dealer = ExactDealer(DealSpec.parse("hcp(north) >= 20"),
-                         joint=JointCondition.build([parse_condition("hcp(north) + hcp(south) <= 15")]))
+                         joint=CrossCondition.build([parse_condition("hcp(north) + hcp(south) <= 15")]))
     assert dealer.count() == 0 and dealer.is_empty
     assert "never together with" in dealer.explain_empty()
 
@@ -256,8 +256,8 @@ def test_labels_within_the_seats_own_classes() -> None:
     """Classes a seat's own conditions reject get no label (South: 9, 10, 11+; 8 never reaches 26)."""
     spec = DealSpec.parse("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8")
     cond = parse_condition("hcp(north) + hcp(south) >= 26")
-    small = JointCondition.build([cond], within={s: spec.seat(s).accepted(s) for s in Seat})
-    full = JointCondition.build([cond])
+    small = CrossCondition.build([cond], within={s: spec.seat(s).accepted(s) for s in Seat})
+    full = CrossCondition.build([cond])
     assert small.accept.shape == (3, 3) and full.accept.shape == (27, 27)
     assert ExactDealer(spec, joint=small).count() == ExactDealer(spec, joint=full).count() == sum(
         exact(f"hcp(north) == {h} && hcp(south) >= {26 - h}") for h in (15, 16, 17))
@@ -282,6 +282,6 @@ def test_a_condition_on_fully_predealt_seats_alone(bound: int, expected: int) ->
     acceptance is one value (it was made one-dimensional, and the tables refused it)."""
     predeal = {Seat.N: "SA98765", Seat.E: "HAKQJT98765432", Seat.S: "DAKQJT98765432", Seat.W: "CAKQJT98765432"}
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet.parse(cards)) for s, cards in predeal.items()})
-    dealer = ExactDealer(spec, joint=JointCondition.build([parse_condition(
+    dealer = ExactDealer(spec, joint=CrossCondition.build([parse_condition(
         f"-2 * spades(east) + -2 * spades(south) < {bound}")]))
     assert dealer.tracked == () and dealer.count() == expected  # North takes the seven spades left

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import dealer.tables.reach as reach_module
 from dealer.tables.automaton import SeatAutomaton
-from dealer.tables.engine import CompactTables, JointTables
+from dealer.tables.engine import CompactTables, DenseTables
 from dealer.errors import SpecLimitError
 from dealer.tables.reach import reach
 from tests.strategies import examples
@@ -41,7 +41,7 @@ def test_joint_counts_are_multinomials(takes: list[int], rest: int, pool: bool) 
     automata = [taker(n, m) for m in takes]
     compact = CompactTables(automata, n, pool)
     expected = multinomial(takes + ([rest] if pool else []))
-    assert compact.total() == expected == JointTables(automata, n, pool).total()
+    assert compact.total() == expected == DenseTables(automata, n, pool).total()
     found = reach(automata, n, pool, 10**6)
     assert found.sizes == [len(layer) for layer in compact.tables]
     assert found.cells == sum(found.sizes)
