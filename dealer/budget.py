@@ -42,9 +42,9 @@ class Budget:
     #: Joint states ``kibitz count`` and ``kibitz deal`` let compact tables reach (``--limit`` raises it).
     count_patience: int = 5_000_000
     #: Dense table cells a condition across seats (counted through labels) may take.
-    joint_cells: int = 20_000_000
+    across_cells: int = 20_000_000
     #: Compact table states a condition across seats may take.
-    joint_states: int = 5_000_000
+    across_states: int = 5_000_000
     #: Dense table cells a script may take before it tries compact tables.
     dense_cells: int = 20_000_000
     #: Dense table cells the parts of a union (``||``, ``!``, ``^^``) may take together.

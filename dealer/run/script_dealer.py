@@ -142,7 +142,7 @@ class ScriptDealer:
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
         if tables is None:
             # loosened tables give an estimate whatever their size: not worth more than the compact patience
-            self.tables: ExactDealer | UnionDealer = self._loosen(min(trial, budget.joint_states), text)
+            self.tables: ExactDealer | UnionDealer = self._loosen(min(trial, budget.across_states), text)
             split = []
         else:
             self.tables = tables
@@ -161,21 +161,21 @@ class ScriptDealer:
                        budget: Budget) -> ExactDealer | None:
         """The tables, trying with the seats' second counts first and then without; None when even the
         plainest pass ``trial`` (then :attr:`side_counts` says which split the caller loosens)."""
-        joint_limit = trial if self.joint is None else min(limit, max(trial, budget.joint_cells))
+        across_limit = trial if self.joint is None else min(limit, max(trial, budget.across_cells))
         if self.joint is not None and any(ss.side is not None for ss in self.spec.seats.values()):
             # a side count (dealer.spec.sidecount) multiplies its seat's states, and the joint tables multiply the
             # seats': the reachable states can be many and slow to find too many, so only the dense tables
             # (refused at once when too large) are tried; else the side conditions go to the filter
             ready = self._attempt("dense tables with second counts and labels across seats",
-                                  lambda: ExactDealer(self.spec, limit=joint_limit, joint=self.joint, backend="dense"))
+                                  lambda: ExactDealer(self.spec, limit=across_limit, joint=self.joint, backend="dense"))
             if ready is not None:
                 return ready
             joined[:] = self._split(text, joint, side_counts=False)
-        tables = self._tables(trial, joint_limit, limit, budget)
+        tables = self._tables(trial, across_limit, limit, budget)
         if tables is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
             joined[:] = self._split(text, joint, side_counts=False)  # the side counts too large: filter them
-            joint_limit = trial if self.joint is None else min(limit, max(trial, budget.joint_cells))
-            tables = self._tables(trial, joint_limit, limit, budget)
+            across_limit = trial if self.joint is None else min(limit, max(trial, budget.across_cells))
+            tables = self._tables(trial, across_limit, limit, budget)
         return tables
 
     def _attempt(self, what: str, build: Callable[[], ExactDealer]) -> ExactDealer | None:
@@ -189,15 +189,15 @@ class ScriptDealer:
         self._steps.append(Step(what, f"built, {kind}, {tables.cells:,} cells"))
         return tables
 
-    def _tables(self, trial: int, joint_limit: int, limit: int, budget: Budget) -> ExactDealer | None:
-        """The tables of the spec, with its joint conditions if they fit ``joint_limit``, else without them
+    def _tables(self, trial: int, across_limit: int, limit: int, budget: Budget) -> ExactDealer | None:
+        """The tables of the spec, with its joint conditions if they fit ``across_limit``, else without them
         (:attr:`joint` is then None and they stay in the residual); None if even those pass ``trial``."""
         if self.joint is not None:  # an exact count across seats is worth larger tables than the patience:
             # dense ones (refused at once when too large), or the reachable states (slow to find too many)
             tables = (self._attempt("dense tables with labels across seats", lambda: ExactDealer(
-                          self.spec, limit=joint_limit, joint=self.joint, backend="dense"))
+                          self.spec, limit=across_limit, joint=self.joint, backend="dense"))
                       or self._attempt("compact tables with labels across seats", lambda: ExactDealer(
-                          self.spec, limit=min(joint_limit, max(trial, budget.joint_states)), joint=self.joint)))
+                          self.spec, limit=min(across_limit, max(trial, budget.across_states)), joint=self.joint)))
             if tables is not None:
                 return tables
             self.joint = None

@@ -38,7 +38,7 @@ FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <=
 #: (script, limits shrunk, what the plan must show): each forces one way past a limit.
 PATHS = [
     (JOINT, dict(label_cells=1), "filter"),  # the labels across seats refused: the sum is filtered
-    (JOINT, dict(patience=1, joint_cells=1, joint_states=1, dense_cells=1), "filter"),  # joint tables refused
+    (JOINT, dict(patience=1, across_cells=1, across_states=1, dense_cells=1), "filter"),  # joint tables refused
     (UNION, dict(union_atoms=1), "filter"),  # too many atoms for a union
     (UNION, dict(union_visits=1), "filter"),  # the union's decision tree too big
     (UNION, dict(union_cells=1, patience=1), "filter"),  # the union's parts too large together
@@ -183,7 +183,7 @@ def test_every_limit_of_the_budget_is_documented_with_its_default() -> None:
         assert f"   * - ``{field.name}``\n     - {shown}\n" in text, field.name
 
 
-TINY = dict(tables=10, patience=10, joint_cells=10, joint_states=10, dense_cells=10, union_cells=10, label_cells=10)
+TINY = dict(tables=10, patience=10, across_cells=10, across_states=10, dense_cells=10, union_cells=10, label_cells=10)
 
 
 @pytest.mark.parametrize("text", [
