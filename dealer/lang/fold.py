@@ -26,7 +26,7 @@ from typing import Any, Callable, cast
 
 from dealer.lang.expr import Always, And, Arith, Compare, Cond, Const, Expr, Node, Not, Or, Ternary, Truth, Xor
 
-__all__ = ["fold", "fold_number"]
+__all__ = ["fold", "fold_number", "fold_conditions"]
 
 _ARITH: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -55,6 +55,11 @@ def fold(c: Cond) -> Cond:
     'spades(south) >= 5'
     """
     return _Folder().cond(c)
+
+
+def fold_conditions(conditions: "list[Cond]") -> "list[Cond]":
+    """A script's conditions folded (:func:`fold`), those folded to true left out."""
+    return [f for f in map(fold, conditions) if f != Always(True)]
 
 
 class _Folder:

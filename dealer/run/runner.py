@@ -29,18 +29,18 @@ from typing import TYPE_CHECKING, TextIO
 import numpy as np
 
 from dealer.budget import current
-from dealer.errors import DealerError
-from dealer.lang.evaluate import Counts, check_runnable, evaluate
-from dealer.lang.expr import Always, Const
-from dealer.spec.sidecount import replace_nodes
-from dealer.lang.fold import fold
-from dealer.run.plan import Plan, Step
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
-from dealer.rng import RandomSource, make_rng
-from dealer.run.selection import Selected, Selection
 from dealer.cards.seat import Seat
-from dealer.lang.evalcontract import check_solver, double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
-from dealer.lang.statements import Average, BucketFrequency, EvalContract, EvalTable, Frequency, Print, PrintES, ScriptSyntax
+from dealer.errors import DealerError
+from dealer.lang.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from dealer.lang.evaluate import Counts, evaluate
+from dealer.lang.fold import fold_conditions
+from dealer.lang.statements import (
+    Average, BucketFrequency, EvalContract, EvalTable, Frequency, Print, PrintES, ScriptSyntax,
+)
+from dealer.rng import RandomSource, make_rng
+from dealer.run.plan import Plan, Step
+from dealer.run.selection import Selected, Selection, check_evaluable
 
 if TYPE_CHECKING:
     from dealer.run.script_dealer import CountResult, ScriptDealer
@@ -98,11 +98,10 @@ def _average_shown(action: Average, mean: float, masks: np.ndarray, counts: Coun
     """Whether an average is printed: always, or where its filter holds with ``avg`` the mean in millionths."""
     if action.filter is None or action.avg is None:
         return True
-    avg = action.avg
-    ppm = Const(int(mean * 1_000_000) if mean == mean else 0)  # C's conversion truncates toward zero
-    test = replace_nodes(action.filter, lambda node: ppm if node is avg else None)
+    ppm = int(mean * 1_000_000) if mean == mean else 0  # C's conversion truncates toward zero
     deal = masks[:1] if len(masks) else np.array([[0x1FFF << 13 * k for k in range(4)]], dtype=np.uint64)
-    return bool(evaluate(test, deal, counts)[0])
+    known = {id(action.avg): np.array([ppm], dtype=np.int64)}  # the filter reads avg from evaluate's memo
+    return bool(evaluate(action.filter, deal, counts, known)[0])
 
 
 def bucket_text(action: BucketFrequency, values: list[np.ndarray]) -> str:
@@ -171,12 +170,8 @@ class _Production:
         self.syntax, self.limit, self.text = syntax, limit, text
         self._run: ScriptDealer | None = None
         self.counts = Counts.of_script(syntax)
-        conditions = [f for f in map(fold, syntax.conditions) if f != Always(True)]
-        for node in [*conditions, *syntax.action_nodes()]:
-            check_runnable(node)
-        for action in syntax.actions:
-            if isinstance(action, (EvalContract, EvalTable)):
-                check_solver(action)
+        conditions = fold_conditions(syntax.conditions)
+        check_evaluable([*conditions, *syntax.action_nodes()], syntax.actions)
         self.selection = Selection(conditions, syntax.predeals, self.counts)
         self.selected: Selected | None = None
 
@@ -205,8 +200,7 @@ class _Production:
         """The plan followed: deal and select, or the tables' (with the selection tried first as a step)."""
         chosen = self.selected
         if chosen is not None:
-            kept, dealt = chosen.rate
-            how = f"{kept:,} of {dealt:,} random deals kept"
+            how = f"{len(chosen.deals):,} of {chosen.used:,} random deals kept"
             if chosen.finished:
                 return Plan("deal and select", False, selection=how)
             first = Step("deal and select", f"left, {how}: the rate predicts more than the budget's select_deals "

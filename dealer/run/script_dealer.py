@@ -32,22 +32,21 @@ from typing import Callable
 import numpy as np
 
 from dealer.budget import Budget, current
-from dealer.checks import check_int
-from dealer.spec.cross import CrossCondition
-from dealer.tables.engine import DenseTables
-from dealer.errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
-from dealer.lang.evaluate import STANDARD, Counts, check_runnable
-from dealer.lang.evalcontract import check_solver
-from dealer.tables.exact import ExactDealer
-from dealer.lang.expr import Always, And, Cond, HasCard, Hcp, Node, conjuncts, walk
-from dealer.lang.fold import fold
 from dealer.cards.numbering import D
-from dealer.run.plan import Plan, Step
-from dealer.rng import RandomSource, make_rng
 from dealer.cards.seat import Seat
-from dealer.run.selection import Filter
+from dealer.checks import check_int
+from dealer.errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
+from dealer.lang.evaluate import STANDARD, Counts
+from dealer.lang.expr import And, Cond, HasCard, Hcp, conjuncts, walk
+from dealer.lang.fold import fold_conditions
+from dealer.lang.statements import ScriptSyntax
+from dealer.rng import RandomSource, make_rng
+from dealer.run.plan import Plan, Step
+from dealer.run.selection import Filter, check_evaluable, joined, kept_until
+from dealer.spec.cross import CrossCondition
 from dealer.spec.spec import DealSpec
-from dealer.lang.statements import EvalContract, EvalTable, ScriptSyntax
+from dealer.tables.engine import DenseTables
+from dealer.tables.exact import ExactDealer
 from dealer.tables.union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "wilson"]
@@ -117,7 +116,7 @@ class ScriptDealer:
         self.syntax = syntax
         self.counts = Counts.of_script(syntax)
         #: The script's conditions with their constant parts folded (:func:`dealer.lang.fold.fold`).
-        self.conditions = [f for f in map(fold, syntax.conditions) if f != Always(True)]
+        self.conditions = fold_conditions(syntax.conditions)
         self.residual: list[Cond] = []
         #: Whether a seat's tables may carry a second whole-hand count (:mod:`dealer.spec.sidecount`).
         self.side_counts = True
@@ -128,11 +127,7 @@ class ScriptDealer:
         self._union = ""
         self._united: tuple[str, ...] = ()  # the conditions the union holds
         joined = self._split(text, joint)
-        for node in self._nodes():
-            check_runnable(node)
-        for action in syntax.actions:
-            if isinstance(action, (EvalContract, EvalTable)):
-                check_solver(action)
+        check_evaluable([*self.residual, *syntax.action_nodes()], syntax.actions)
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
         tables = self._choose_tables(text, joint, joined, trial, limit, budget)
@@ -302,9 +297,6 @@ class ScriptDealer:
                     loosened=tuple(s.name_long for s in self.loosened), superset=int(self.tables.count()),
                     steps=tuple(self._steps))
 
-    def _nodes(self) -> list[Node]:
-        return [*self.residual, *self.syntax.action_nodes()]
-
     @property
     def exact(self) -> bool:
         """True when every deal the tables give meets the whole condition (the count is exact)."""
@@ -367,7 +359,7 @@ class ScriptDealer:
             if drawn_since >= current().misses:
                 raise ImpossibleSpecError(f"none of {drawn_since:,} deals drawn from the tables met "
                                           f"{' && '.join(str(c) for c in self.residual)}")
-        return np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
+        return joined(kept)
 
     def produce(self, produce: int, generate: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
         """Deals as ``dealer`` would produce them from at most ``generate`` random deals; and how many it generated.
@@ -390,24 +382,12 @@ class ScriptDealer:
             if self.solves:  # every deal of a batch is solved: no more than a few beyond the one that completes
                 batch = min(batch, 64)
             masks = self.tables.sample_masks(batch, rng)
-            flags = (self.holds(masks, rng) if self.filter is not None
-                     else np.ones(len(masks), dtype=bool))  # evaluated once: rnd's values are drawn once
-            ok = np.asarray(masks[flags])
-            if got + len(ok) >= produce:  # stop at the deal that completed the production
-                need = produce - got
-                if self.filter is not None:
-                    used += int(np.flatnonzero(flags)[need - 1]) + 1
-                else:
-                    used += need
-                kept.append(ok[:need])
-                got = produce
-                break
+            ok, looked = kept_until(masks, self.holds(masks, rng), produce - got)  # rnd's values drawn once
             kept.append(ok)
             got += len(ok)
-            used += batch
+            used += looked
         generated = generate
         if got >= produce and used < hits:  # the random deals it took to meet `used` superset deals
             misses = int(rng.negative_binomial(used, float(p_superset))) if p_superset < 1 else 0
             generated = min(generate, used + misses)
-        out = np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
-        return out, generated
+        return joined(kept), generated

@@ -23,13 +23,16 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from dealer.cards.cardset import CardSet
-from dealer.errors import SpecError
-from dealer.lang.evaluate import STANDARD, Counts, evaluate
-from dealer.lang.expr import Cond, Pos, Tricks, conjuncts, walk
+from dealer.cards.deal import PartialDeal
+from dealer.errors import InvalidDealError, SpecError
+from dealer.lang.evalcontract import check_solver
+from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
+from dealer.lang.expr import Cond, Node, Pos, Tricks, conjuncts, walk
+from dealer.lang.statements import Action, EvalContract, EvalTable
 from dealer.tables.pool import deal_pool
 from dealer.cards.seat import Seat
 
-__all__ = ["Filter", "RandomDeals", "Selection", "Selected", "PILOT"]
+__all__ = ["Filter", "RandomDeals", "Selection", "Selected", "PILOT", "joined", "kept_until", "check_evaluable"]
 
 #: The random deals dealt first, from whose rate kept the rest is predicted.
 PILOT = 4096
@@ -44,26 +47,21 @@ class Selected:
     used: int
     finished: bool
 
-    @property
-    def rate(self) -> tuple[int, int]:
-        """Deals kept and random deals dealt."""
-        return len(self.deals), self.used
 
 
 class RandomDeals:
     """Random deals completing the predealt cards, each completion equally likely: ``dealer``'s random deals."""
 
     def __init__(self, predeals: "Mapping[Seat, tuple[CardSet, Pos]]") -> None:
-        placed = [0, 0, 0, 0]
-        seen = 0
-        for seat, (cards, pos) in sorted(predeals.items()):
-            twice = CardSet(seen & cards.mask)
-            if twice:
-                raise SpecError(f"{pos}: {twice.to_text()} predealt to {seat.name_long} and to another seat")
-            if len(cards) > 13:
-                raise SpecError(f"{pos}: {len(cards)} cards predealt to {seat.name_long}, at most 13 allowed")
-            placed[seat] = cards.mask
-            seen |= cards.mask
+        hands: list[CardSet | None] = [None] * 4
+        for seat, (cards, pos) in sorted(predeals.items()):  # a seat at a time: the error names its predeal
+            hands[seat] = cards
+            try:
+                PartialDeal(hands)
+            except InvalidDealError as exc:
+                raise SpecError(f"{pos}: predeal: {exc}") from None
+        placed = [0 if hand is None else hand.mask for hand in hands]
+        seen = placed[0] | placed[1] | placed[2] | placed[3]
         self.placed = np.array(placed, dtype=np.uint64)
         self.free = np.array([i for i in range(52) if not seen >> i & 1], dtype=np.uint64)
         self.vacancies = [13 - m.bit_count() for m in placed]
@@ -121,22 +119,41 @@ class Selection(Filter):
             rate = (got + 1) / (used + 2)
             wanted = (produce - got) / rate
             if used and wanted > most - used and generate - used > most - used:
-                return Selected(_joined(kept), used, False)
+                return Selected(joined(kept), used, False)
             batch = min(_BATCH, generate - used, max(PILOT if not used else 64, int(1.25 * wanted) + 1))
             masks = self.random.sample_masks(batch, rng)
-            flags = self.holds(masks, rng)
-            ok = np.asarray(masks[flags])
-            if got + len(ok) >= produce:  # stop at the random deal that completed the production
-                need = produce - got
-                used += int(np.flatnonzero(flags)[need - 1]) + 1
-                kept.append(ok[:need])
-                got = produce
-                break
+            ok, looked = kept_until(masks, self.holds(masks, rng), produce - got)
             kept.append(ok)
             got += len(ok)
-            used += batch
-        return Selected(_joined(kept), used, True)
+            used += looked
+        return Selected(joined(kept), used, True)
 
 
-def _joined(kept: list[np.ndarray]) -> np.ndarray:
+def check_evaluable(nodes: Sequence[Node], actions: Sequence[Action]) -> None:
+    """Refuse, naming line and column, a node that cannot be evaluated on deals or an action that needs the
+    double-dummy solver where it is missing: before any deal is dealt or printed."""
+    for node in nodes:
+        check_runnable(node)
+    for action in actions:
+        if isinstance(action, (EvalContract, EvalTable)):
+            check_solver(action)
+
+
+def joined(kept: list[np.ndarray]) -> np.ndarray:
+    """Batches of deals as one ``(n, 4)`` array (none: an empty one)."""
     return np.concatenate(kept) if kept else np.zeros((0, 4), dtype=np.uint64)
+
+
+def kept_until(masks: np.ndarray, flags: np.ndarray, need: int) -> tuple[np.ndarray, int]:
+    """The deals of ``masks`` where ``flags`` hold, at most ``need`` of them, and how many deals that looked
+    at: up to the one that completed ``need`` (as ``dealer`` stops at the deal that completes its
+    production), else all of them.
+
+    >>> kept_until(np.arange(8).reshape(4, 2), np.array([False, True, True, True]), 2)
+    (array([[2, 3],
+           [4, 5]]), 3)
+    """
+    rows = np.flatnonzero(flags)
+    if len(rows) >= need:
+        return masks[rows[:need]], int(rows[need - 1]) + 1
+    return masks[rows], len(masks)

@@ -143,7 +143,7 @@ def test_random_deals_complete_the_predeal_uniformly() -> None:
     probabilities = [Fraction(int(dist.get(k, 0)), int(total)) for k in range(14)]
     _, _, p = chi_square(np.bincount(spades, minlength=14).tolist(), probabilities, len(masks))
     assert p > 1e-4
-    with pytest.raises(SpecError, match="SA predealt to south and to another seat"):
+    with pytest.raises(SpecError, match="predeal: SA dealt to south and to another seat"):
         RandomDeals({Seat.N: (CardSet.parse("SA"), Pos()), Seat.S: (CardSet.parse("SA"), Pos())})
 
 
