@@ -93,7 +93,8 @@ def rejection_rate(state: PlayState, claims, seconds: float = 0.3) -> tuple[floa
 
 def view_claims(state: PlayState, view: str):  # type: ignore[no-untyped-def]
     """The (claim, weight if true, weight if false) list a rejection sampler needs for a view."""
-    from inference.inferences import DEFAULT_POLICY, Status, Tag, agreement_claim
+    from inference.inferences import DEFAULT_POLICY, Status, Tag
+    from inference.statuses import agreement_claim
     from inference.layouts import DEFAULT_WEIGHTS
 
     snap = state.snapshot

@@ -38,9 +38,8 @@ from dealer.rng import RandomSource
 from .claims import And, Claim
 from .errors import InconsistentCardsError, InvalidArgumentError
 from .features import Feature
-from .inferences import (
-    Inference, InferenceState, Status, Tag, agreement_claim, agreement_units, parse_policy,
-)
+from .inferences import Inference, InferenceState, Status, Tag, parse_policy
+from .statuses import agreement_claim, agreement_units
 from .columns import plan
 from .dealing import DealerLayouts
 from .distribution import distribution, pair_distribution

@@ -24,10 +24,9 @@ from .position import Position
 from .solver import support_bounds
 from .events import Change, Snapshot
 from .inferences import (
-    DEFAULT_POLICY, DependencyGraph, Inference, InferenceState, Status, StatusChange, Tag, agreement_claim,
-    evaluate_statuses,
-    parse_policy,
+    DEFAULT_POLICY, DependencyGraph, Inference, InferenceState, Status, StatusChange, Tag, parse_policy,
 )
+from .statuses import agreement_claim, evaluate_statuses
 from .lawful import Bounds
 
 __all__ = ["Event", "StatusKeeper"]
