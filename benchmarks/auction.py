@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS  # noqa: E402
 from inference.errors import InferenceError  # noqa: E402
-from inference.play import PlayState  # noqa: E402
-from inference.records import PlayRecord, read_records  # noqa: E402
+from inference.state.play import PlayState  # noqa: E402
+from inference.io.records import PlayRecord, read_records  # noqa: E402
 
 
 def played_records(corpus: Path, wanted: int) -> list[PlayRecord]:

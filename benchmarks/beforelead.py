@@ -36,9 +36,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from inference.errors import InferenceError  # noqa: E402
-from inference.lawful import Bounds  # noqa: E402
-from inference.play import PlayState  # noqa: E402
-from inference.records import PlayRecord  # noqa: E402
+from inference.rules.lawful import Bounds  # noqa: E402
+from inference.state.play import PlayState  # noqa: E402
+from inference.io.records import PlayRecord  # noqa: E402
 
 SETTINGS = ("tight", "auction")
 #: The calls timed on a fresh state with the inferences already added, beside the bounds.

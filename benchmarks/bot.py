@@ -12,8 +12,8 @@ passed before anyone opened, taken in turn from each source folder (files in nam
 played at several tables is taken once). Each is played in its recorded contract by its recorded
 declarer; the recorded opening lead is made, then the defenders defend double dummy, giving standard
 count among double-dummy-equal cards when following to declarer's leads
-(:class:`inference.bot.AgreementDefence`); with ``--defence model`` they choose among double-dummy-equal
-cards as a model of real defenders does (:class:`inference.bot.ModelDefence`; fit it on the evaluation
+(:class:`inference.apps.bot.AgreementDefence`); with ``--defence model`` they choose among double-dummy-equal
+cards as a model of real defenders does (:class:`inference.apps.bot.ModelDefence`; fit it on the evaluation
 half, ``kibitz defence CORPUS --half evaluation --model eval.json``, so that it is not declarer's own
 model, and pass ``--defence-model eval.json``), with ``--defence random`` at random (seeded by the deal
 and the position, so the views stay paired); then declarer reads no lead or count signals. Without the corpus: deals from the exact dealer with a fixed
@@ -21,7 +21,7 @@ seed, 3NT by the North-South hand with more HCP, no auction.
 
 Declarer plays each deal four times: sampling ``n`` layouts a decision from the lawful, the agreement
 and the weighted view (the auction read with ``--book`` and the record's explanations, the lead read
-by ``fourth-best-nt`` against notrump, count signals; :class:`inference.bot.CardReader`), and as the
+by ``fourth-best-nt`` against notrump, count signals; :class:`inference.apps.bot.CardReader`), and as the
 omniscient declarer who sees every card (double dummy: the ceiling). The same seed is used in every
 view of a deal. Prints mean tricks, paired differences from the lawful view with 95% intervals (normal
 approximation over deals), the share of the lawful-to-omniscient gap each view recovers (95% interval
@@ -54,8 +54,8 @@ from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Deal, Seat  # noqa: E402
 from dealer.tables.exact import ExactDealer  # noqa: E402
 from dealer.spec.spec import DealSpec  # noqa: E402
-from inference.contract import Contract, Strain  # noqa: E402
-from inference.records import PlayRecord, read_records  # noqa: E402
+from inference.rules.contract import Contract, Strain  # noqa: E402
+from inference.io.records import PlayRecord, read_records  # noqa: E402
 
 VIEWS = ("lawful", "agreement", "weighted")
 ALL = (*VIEWS, "omniscient")
@@ -136,8 +136,8 @@ def dealer_jobs(n: int, first: int) -> list[Job]:
 
 def replay_tables(deal: Deal, declarer: Seat, strain: Strain, cards: list[str]) -> list[tuple[Any, Card, int]]:
     """(table, card chosen, card number) at each of declarer's side's choices with two or more legal cards."""
-    from inference.bot import Table
-    from inference.trick import Trick, legal_cards
+    from inference.apps.bot import Table
+    from inference.rules.trick import Trick, legal_cards
 
     hands = list(deal.masks)
     current = Trick(declarer.lho)
@@ -158,9 +158,9 @@ def replay_tables(deal: Deal, declarer: Seat, strain: Strain, cards: list[str]) 
 def auction_truth(job: Job, declarer: Seat, deal: Deal, book: str) -> tuple[int, int, int]:
     """(the auction's claims about the defenders, those tagged consistent, consistent ones false on the deal)."""
     from inference.auction.reading import auction_inferences
-    from inference.claims import parse_claim
-    from inference.features import evaluate, hand_value
-    from inference.inferences import Tag
+    from inference.claims.language import parse_claim
+    from inference.claims.features import evaluate, hand_value
+    from inference.claims.inferences import Tag
 
     if not job.get("calls"):
         return 0, 0, 0
@@ -201,7 +201,7 @@ def kept_share(state: Any) -> float:
     """The share of the lawful layouts the weighted view effectively keeps: ``(sum w)**2 / (N * sum w**2)``
     over every lawful layout, exactly (``n`` layouts drawn with these weights from the lawful view would
     have an effective sample size of ``n`` times it)."""
-    from inference.layouts import View
+    from inference.exact.layouts import View
 
     try:
         first, second = state.layouts("weighted").count(), state.layouts(View("weighted", power=2)).count()
@@ -215,7 +215,7 @@ _MODELS: dict[str, Any] = {}
 
 def _defence(job: Job, solver: Any, lead: Any, carding: Any, opening: Card | None) -> Any:
     """The job's defenders, fresh for one view (every view meets the same choices: seeded by the deal)."""
-    from inference.bot import AgreementDefence, ModelDefence
+    from inference.apps.bot import AgreementDefence, ModelDefence
     from inference.defence.model import load_model
 
     kind = job.get("defence", "agreement")
@@ -230,8 +230,8 @@ def _defence(job: Job, solver: Any, lead: Any, carding: Any, opening: Card | Non
 
 def play_one(job: Job) -> dict[str, object]:
     """Play one deal in every view; returns tricks, card sequences, per-decision losses and seconds per view."""
-    from inference.bot import CardReader, DoubleDummy, HeardAuction, play_deal
-    from inference.leads import load_carding_agreement, load_lead_agreement
+    from inference.apps.bot import CardReader, DoubleDummy, HeardAuction, play_deal
+    from inference.state.leads import load_carding_agreement, load_lead_agreement
 
     deal = Deal.from_pbn(job["pbn"])
     declarer = Seat(job["declarer"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from inference.records import PlayRecord, read_records
+from inference.io.records import PlayRecord, read_records
 
 #: ``../shared/corpus`` beside the checkout (override with ``--corpus``).
 DEFAULT_CORPUS = str(Path(__file__).resolve().parents[2] / "shared" / "corpus")

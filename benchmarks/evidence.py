@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
-from inference.play import PlayState  # noqa: E402
-from inference.records import PlayRecord  # noqa: E402
+from inference.state.play import PlayState  # noqa: E402
+from inference.io.records import PlayRecord  # noqa: E402
 
 
 def records(corpus: str, n: int) -> list[PlayRecord]:

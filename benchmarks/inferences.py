@@ -24,9 +24,9 @@ from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import Deal, Seat  # noqa: E402
 from dealer.tables.exact import ExactDealer  # noqa: E402
 from dealer.spec.spec import DealSpec  # noqa: E402
-from inference.contract import Strain  # noqa: E402
-from inference.play import PlayState  # noqa: E402
-from inference.trick import trick_winner  # noqa: E402
+from inference.rules.contract import Strain  # noqa: E402
+from inference.state.play import PlayState  # noqa: E402
+from inference.rules.trick import trick_winner  # noqa: E402
 
 
 

@@ -3,7 +3,7 @@
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--book sayc]
 [--corpus PATH] [--seed 1] [--defence-model M] [--views lawful,both,...] [--half calibration]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
-split (:mod:`inference.halves`), shuffled with ``--seed``, the first ``--records``. Each is replayed
+split (:mod:`inference.io.halves`), shuffled with ``--seed``, the first ``--records``. Each is replayed
 from declarer's view; at each card of declarer's side once dummy is down (a *decision*), each view's
 exact odds give, for every unseen card, the probability that its true holder holds it; the measure
 is ``-log2`` of it, averaged over the (decision, card) pairs: **bits a card**. Views: lawful;
@@ -36,9 +36,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from beforelead import tight_claims  # noqa: E402  (the one form of the true-hand claims)
 from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Seat  # noqa: E402
-from inference.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
-from inference.play import PlayState  # noqa: E402
-from inference.records import PlayRecord, read_records  # noqa: E402
+from inference.io.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
+from inference.state.play import PlayState  # noqa: E402
+from inference.io.records import PlayRecord, read_records  # noqa: E402
 
 #: name -> (uses the auction, uses the defence model, the view asked, adds the true lengths and HCP)
 VIEWS: dict[str, tuple[bool, bool, str, bool]] = {

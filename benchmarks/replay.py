@@ -22,8 +22,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import CardSet  # noqa: E402
 from inference.errors import RecordError  # noqa: E402
-from inference.records import PlayRecord, Skipped, read_records  # noqa: E402
-from inference.replay import replay_record  # noqa: E402
+from inference.io.records import PlayRecord, Skipped, read_records  # noqa: E402
+from inference.apps.replay import replay_record  # noqa: E402
 
 
 def sound(rec: PlayRecord, step: object, state: object) -> bool:

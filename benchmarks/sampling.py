@@ -30,10 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS, complete_records  # noqa: E402
 from dealer import CardSet  # noqa: E402
-from inference.graph import LayoutGraph  # noqa: E402
-from inference.layouts import VIEWS, View, layout_space  # noqa: E402
-from inference.play import PlayState  # noqa: E402
-from inference.weights import HoldingWeights  # noqa: E402
+from inference.exact.graph import LayoutGraph  # noqa: E402
+from inference.exact.layouts import VIEWS, View, layout_space  # noqa: E402
+from inference.state.play import PlayState  # noqa: E402
+from inference.claims.weights import HoldingWeights  # noqa: E402
 
 
 def five(deal, declarer) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
@@ -57,7 +57,7 @@ def rejection_rate(state: PlayState, claims, seconds: float = 0.3) -> tuple[floa
     probability (product of weights) / (largest possible product): plain rejection when every weight
     is 0 or 1, the textbook weighted rejection otherwise.
     """
-    from inference.features import evaluate
+    from inference.claims.features import evaluate
 
     snap = state.snapshot
     seats = state.concealed()
@@ -93,9 +93,9 @@ def rejection_rate(state: PlayState, claims, seconds: float = 0.3) -> tuple[floa
 
 def view_claims(state: PlayState, view: str):  # type: ignore[no-untyped-def]
     """The (claim, weight if true, weight if false) list a rejection sampler needs for a view."""
-    from inference.inferences import DEFAULT_POLICY, Status, Tag
-    from inference.statuses import agreement_claim
-    from inference.layouts import DEFAULT_WEIGHTS
+    from inference.claims.inferences import DEFAULT_POLICY, Status, Tag
+    from inference.exact.statuses import agreement_claim
+    from inference.exact.layouts import DEFAULT_WEIGHTS
 
     snap = state.snapshot
     parsed = {i.name: state._parsed_claims(i) for i in snap.inferences}

@@ -21,7 +21,7 @@ import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from .errors import DaskUnavailableError, InvalidArgumentError
+from inference.errors import DaskUnavailableError, InvalidArgumentError
 
 __all__ = ["HTTP", "task_keys", "connect", "run_map", "run_files"]
 

@@ -123,7 +123,7 @@ def test_python_examples_run(page: Path, scratch: Path) -> None:
     for block in blocks(page):
         if block.lang not in PYTHON:
             continue
-        if SKIP in block.code or ("inference.bot" in block.code and not HAS_ENDPLAY):
+        if SKIP in block.code or ("inference.apps.bot" in block.code and not HAS_ENDPLAY):
             skipped.append(block.where())
             continue
         try:
@@ -246,7 +246,7 @@ def accepts(parse: object, text: str) -> bool:
 
 def test_language_reference_matches_the_parsers() -> None:
     from dealer.spec.language import parse_spec
-    from inference.claims import parse_claim
+    from inference.claims.language import parse_claim
 
     rows = list_table(DOCS / "language.rst", "language-reference")
     header, rows = rows[0], rows[1:]

@@ -22,11 +22,11 @@ from dealer.errors import InvalidFileError
 from dealer.spec.language import parse_script
 from dealer.cards.shapes import ShapeSet
 from dealer.spec.spec import DealSpec
-from inference.claims import one_fewer, parse_claim
+from inference.claims.language import one_fewer, parse_claim
 from inference.errors import InferenceError
-from inference.protocol import serve
-from inference.records import read_lin, read_pbn
-from inference.scenario import parse_scenario
+from inference.apps.protocol import serve
+from inference.io.records import read_lin, read_pbn
+from inference.apps.scenario import parse_scenario
 from tests.strategies import examples
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -108,23 +108,30 @@ def test_no_import_cycles_between_modules() -> None:
     assert not cycles, cycles[:5]
 
 
-#: The dealer's layers, lowest first: a module imports only from its own layer or those below (the package's
-#: top-level modules, errors, checks, arrays, rng and budget, lie below them all). docs/architecture.rst.
-DEALER_LAYERS = ("cards", "lang", "spec", "tables", "run")
+#: Each package's layers, lowest first: a module imports only from its own layer or those below (the package's
+#: top-level modules lie below them all: dealer's errors, checks, arrays, rng and budget; inference's errors and
+#: distributed). docs/architecture.rst draws them.
+LAYERS = {
+    "dealer": ("cards", "lang", "spec", "tables", "run"),
+    "inference": ("rules", "claims", "exact", "io", "auction", "defence", "state", "apps", "commands"),
+}
 
 
-def test_dealer_imports_only_go_down_its_layers() -> None:
-    graph = _module_imports("dealer")
-    rank = {layer: i for i, layer in enumerate(DEALER_LAYERS)}
-    on_disk = {p.name for p in (ROOT / "dealer").iterdir() if p.is_dir() and p.name != "__pycache__"}
-    assert on_disk == set(DEALER_LAYERS), on_disk
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_imports_only_go_down_the_layers(package: str) -> None:
+    graph = _module_imports(package)
+    rank = {layer: i for i, layer in enumerate(LAYERS[package])}
+    on_disk = {p.name for p in (ROOT / package).iterdir() if (p / "__init__.py").is_file()}
+    assert on_disk == set(LAYERS[package]), on_disk
 
     def layer(module: str) -> int:
         parts = module.split(".")
-        return rank[parts[1]] if len(parts) > 2 and parts[1] in rank else -1  # -1: a top-level module
+        if parts[0] != package:
+            return -2  # the other package: inference stands on dealer (and dealer never imports inference)
+        return rank.get(parts[1], -1) if len(parts) > 1 else -1  # -1: a top-level module
 
     for module, targets in graph.items():
-        if module == "dealer":
+        if module == package:
             continue  # the package's __init__ re-exports (its heavy names imported on first use)
         for target in targets:
             assert layer(target) <= layer(module), f"{module} imports {target}, a layer above it"

@@ -3,7 +3,7 @@
 A :class:`Dialect` says which seat names and which functions a layer allows:
 the dealer's (:data:`SPEC_DIALECT`: ``north``..``west``, the functions of the
 ``dealer`` program) and the claim language's (relative seats such as ``LHO``,
-and ``rank``, ``honours``, ``longest``, added by :mod:`inference.claims`).
+and ``rank``, ``honours``, ``longest``, added by :mod:`inference.claims.language`).
 Operators are the same everywhere: ``+ - * / %``, ``== != < <= > >=``,
 ``!``/``not``, ``&&``/``and``, ``^^``/``xor`` (exactly one), ``||``/``or``,
 from the tightest to the loosest, and parentheses. ``1`` and ``0`` (and

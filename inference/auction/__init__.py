@@ -9,8 +9,8 @@
 
 from __future__ import annotations
 
-from .book import Book, available_books, load_book
-from .reading import AuctionReading, CallReading, auction_inferences, read_auction
+from inference.auction.book import Book, available_books, load_book
+from inference.auction.reading import AuctionReading, CallReading, auction_inferences, read_auction
 
 __all__ = ["Book", "load_book", "available_books", "auction_inferences", "read_auction", "AuctionReading",
            "CallReading"]

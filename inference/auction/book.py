@@ -14,7 +14,7 @@ list of rules. A rule matches a *context* and a *call*:
 * ``jump``: the bid is (true) or is not (false) above the lowest level its strain could be bid at.
 * ``vulnerable``: the caller's side is (true) or is not (false) vulnerable (default: either).
 
-and gives claims about the caller in the claim language (:mod:`inference.claims`), written with
+and gives claims about the caller in the claim language (:mod:`inference.claims.language`), written with
 the seat word ``caller`` and placeholders: ``{x}`` the suit bound to ``x`` (``spades`` ...),
 ``{x_letter}`` its letter (``S``),
 ``{other_M}`` the other major, ``{other_m}`` the other minor, and the book's ``params``
@@ -40,9 +40,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from dealer import Seat
 
-from ..claims import parse_claim, quote
-from ..errors import InvalidArgumentError
-from ..inferences import Tag, TagField
+from inference.claims.language import parse_claim, quote
+from inference.errors import InvalidArgumentError
+from inference.claims.inferences import Tag, TagField
 
 __all__ = ["CALL_TOKEN", "BookClaim", "Rule", "Book", "load_book", "available_books", "render"]
 

@@ -1,6 +1,6 @@
 """A book checked against real hands: how often each claim held on the caller's actual hand.
 
-:func:`calibrate` walks records' auctions (:func:`inference.records.read_auctions`: records
+:func:`calibrate` walks records' auctions (:func:`inference.io.records.read_auctions`: records
 without play, or whose play is rejected, count too), reads each with a book and tallies, per rule
 and claim: the calls matched, the claim's and each fallback's accuracy on the caller's hand with a
 95% Wilson interval, and the claim's exact prior for a random hand (the exact dealer on the claim
@@ -31,14 +31,14 @@ from dealer import DealerError, Seat
 from dealer.tables.exact import ExactDealer
 from dealer.spec.spec import DealSpec
 
-from ..claims import parse_claim
-from ..features import Feature, evaluate, hand_value
-from ..records import AuctionRecord, contract_from_auction, read_auctions
-from ..errors import InvalidArgumentError, RecordError
-from ..halves import HALVES, CorpusFile, corpus_files
-from .book import Book, load_book, render
-from .measures import Level
-from .reading import EXPLANATION_RULE, read_auction
+from inference.claims.language import parse_claim
+from inference.claims.features import Feature, evaluate, hand_value
+from inference.io.records import AuctionRecord, contract_from_auction, read_auctions
+from inference.errors import InvalidArgumentError, RecordError
+from inference.io.halves import HALVES, CorpusFile, corpus_files
+from inference.auction.book import Book, load_book, render
+from inference.auction.measures import Level
+from inference.auction.reading import EXPLANATION_RULE, read_auction
 
 __all__ = ["ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "shipped_form"]
 
@@ -196,12 +196,12 @@ def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progr
     """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands:
     in this process when ``jobs`` is 1 and no ``scheduler`` is named, else file by file on workers
     (:func:`inference.distributed.run_map`); the result is the same. ``half``: only the records of that
-    half of the split (:mod:`inference.halves`; None: every record)."""
+    half of the split (:mod:`inference.io.halves`; None: every record)."""
     the_book = load_book(book)
     if half is not None and half not in HALVES:
         raise InvalidArgumentError(f"unknown half {half!r} (expected one of {', '.join(HALVES)})")
     work = [FileWork(f, the_book, half) for f in corpus_files(paths)]
-    from ..distributed import run_files  # in this process for one job and no scheduler
+    from inference.distributed import run_files  # in this process for one job and no scheduler
 
     tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",
                         progress=f"rules {the_book.name}" if progress else None)

@@ -31,12 +31,12 @@ from typing import Iterable, NamedTuple
 
 from dealer import DealerError, Seat
 
-from ..halves import CALIBRATION, CorpusFile, corpus_files
-from ..errors import RecordError
-from ..records import AuctionRecord, contract_from_auction, read_auctions
-from .book import Book, load_book
-from .context import CallContext
-from .reading import read_auction
+from inference.io.halves import CALIBRATION, CorpusFile, corpus_files
+from inference.errors import RecordError
+from inference.io.records import AuctionRecord, contract_from_auction, read_auctions
+from inference.auction.book import Book, load_book
+from inference.auction.context import CallContext
+from inference.auction.reading import read_auction
 
 __all__ = ["SHRINK", "Facts", "FileCensus", "ContextRow", "Census", "hcp_law", "length_law", "context_key",
            "census_file", "take_census"]
@@ -197,7 +197,7 @@ class _Model:
 def take_census(paths: Iterable["str | Path"], book: "Book | str | Path", *, jobs: int = 1) -> Census:
     """The census of every auction under ``paths`` read with ``book``: contexts fitted on the calibration
     half, scored on the evaluation half."""
-    from ..distributed import run_map
+    from inference.distributed import run_map
 
     the_book = load_book(book)
     files = run_map(census_file, [(f, the_book) for f in corpus_files(paths)], jobs=jobs, name="census")

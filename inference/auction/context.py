@@ -17,9 +17,9 @@ from typing import Sequence
 
 from dealer import Seat, Suit
 
-from ..errors import InvalidArgumentError
-from ..records import contract_from_auction
-from .book import Rule
+from inference.errors import InvalidArgumentError
+from inference.io.records import contract_from_auction
+from inference.auction.book import Rule
 
 __all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes"]
 

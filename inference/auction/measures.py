@@ -4,7 +4,7 @@ A rule claim measured on real hands (:mod:`inference.auction.calibration`) held 
 ``n`` calls it was made on; a random hand satisfies it with the exact probability ``prior``. A
 layout where the claim holds is then ``accuracy / prior`` times as likely as a random one, and one
 where it fails ``(1 - accuracy) / (1 - prior)``: their ratio (:func:`measured_weight`) is the
-weight the weighted view gives the claim (:attr:`inference.inferences.Inference.weight`) instead of
+weight the weighted view gives the claim (:attr:`inference.claims.inferences.Inference.weight`) instead of
 the fixed factor of its tag. The figures measured on ``../shared/corpus`` ship beside each book
 (``data/auction/<book>.calibration.json``).
 """

@@ -21,15 +21,15 @@ from typing import Sequence
 
 from dealer import Seat
 
-from ..arguments import seat_argument
-from ..claims import quote
-from ..errors import InferenceError, InvalidArgumentError
-from ..inferences import Inference, Tag
-from ..records import parse_calls
-from .book import Book, Rule, load_book, render
-from .context import CallContext, contexts, match, omitted_passes, placeholders
-from .measures import Level, load_measures, measured_weight
-from .explanations import read_explanation
+from inference.claims.arguments import seat_argument
+from inference.claims.language import quote
+from inference.errors import InferenceError, InvalidArgumentError
+from inference.claims.inferences import Inference, Tag
+from inference.io.records import parse_calls
+from inference.auction.book import Book, Rule, load_book, render
+from inference.auction.context import CallContext, contexts, match, omitted_passes, placeholders
+from inference.auction.measures import Level, load_measures, measured_weight
+from inference.auction.explanations import read_explanation
 
 __all__ = ["CallReading", "AuctionReading", "read_auction", "auction_inferences", "EXPLANATION_RULE"]
 

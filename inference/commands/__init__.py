@@ -9,10 +9,10 @@ stats                   :mod:`inference.commands.stats`
 replay                  :mod:`inference.commands.replay`
 sample, odds            :mod:`inference.commands.layouts`
 play                    :mod:`inference.commands.play`
-serve                   :mod:`inference.commands.serve` (the protocol: :mod:`inference.protocol`)
+serve                   :mod:`inference.commands.serve` (the protocol: :mod:`inference.apps.protocol`)
 rules                   :mod:`inference.commands.rules`
 defence                 :mod:`inference.commands.defence`
-view                    :mod:`inference.commands.view` (the page: :mod:`inference.viewer_page`)
+view                    :mod:`inference.commands.view` (the page: :mod:`inference.apps.viewer_page`)
 ======================  =====================================================
 
 Building the parser imports no heavy module (numpy, scipy, pydantic, networkx, tqdm, the
@@ -35,8 +35,8 @@ from typing import NoReturn, Sequence
 
 from dealer import DealerError
 
-from ..errors import InferenceError
-from .options import Handler
+from inference.errors import InferenceError
+from inference.commands.options import Handler
 
 __all__ = ["build_parser", "main"]
 

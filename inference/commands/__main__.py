@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import main
+from inference.commands import main
 
 __all__: list[str] = []
 

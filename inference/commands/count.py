@@ -27,7 +27,7 @@ import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, whole
+from inference.commands.options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, whole
 
 if TYPE_CHECKING:
     from dealer.run.script_dealer import ScriptDealer
@@ -71,7 +71,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     """Count the deals satisfying the spec and print the count and probability (text, or JSON with ``--json``)."""
     from dealer import ImpossibleSpecError
     from dealer.run.script_dealer import ScriptDealer
-    from .inputs import read_statements
+    from inference.commands.inputs import read_statements
 
     script, text, _ = read_statements(args.spec, args.spec_file)
     start = time.perf_counter()

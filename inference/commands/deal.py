@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of, written_to
+from inference.commands.options import Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of, written_to
 
 __all__ = ["register", "run_deal"]
 
@@ -20,7 +20,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     from dealer.rng import make_rng
     from dealer.cards.pbnio import write_deals
     from dealer.run.script_dealer import ScriptDealer
-    from .inputs import read_statements
+    from inference.commands.inputs import read_statements
 
     script, text, _ = read_statements(args.spec, args.spec_file)
     n = args.n if args.n is not None else (script.produce if script.produce is not None else 10)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .options import Subparsers, add_explain, add_limit, add_output, add_seed, limit_of, whole, written_to
+from inference.commands.options import Subparsers, add_explain, add_limit, add_output, add_seed, limit_of, whole, written_to
 
 PRODUCE, GENERATE = whole("-p", 0), whole("-g", 0)
 
@@ -25,7 +25,7 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     """Run the script: deal, do its actions, print the totals (and the count or the plan, when asked)."""
     from dealer import DealerError
     from dealer.run.runner import run_script
-    from .inputs import parse_statements_noted, read_statements
+    from inference.commands.inputs import parse_statements_noted, read_statements
 
     if args.version:
         out.write(f"kibitz dealer {_version()}: the dealer language, dealt exactly\n")

@@ -2,7 +2,7 @@
 
 Walks every ``.pbn``/``.lin`` file under the paths, codes each defender's card of every record with
 legal play as a choice among its holding's classes of equal cards, fits the model's counts on the
-calibration half of the split (:mod:`inference.halves`; the smoothing chosen on its validation
+calibration half of the split (:mod:`inference.io.halves`; the smoothing chosen on its validation
 part) and prints the evaluation half's bits a card: the model's and two baselines' (uniform over
 the cards of the suit held, uniform over their classes), per phase and per group of players, with
 95% intervals bootstrapped by record. ``--model OUT.json`` writes the fitted model (the form
@@ -17,10 +17,10 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .options import Subparsers, add_file, add_json, add_progress, add_workers, progress_wanted
+from inference.commands.options import Subparsers, add_file, add_json, add_progress, add_workers, progress_wanted
 
 if TYPE_CHECKING:
-    from ..defence.fitting import Fitted, Score
+    from inference.defence.fitting import Fitted, Score
 
 __all__ = ["register", "run_defence", "format_scores"]
 
@@ -44,8 +44,8 @@ def run_defence(args: argparse.Namespace, out: TextIO) -> int:
     """Fit, score, print (and write the model)."""
     from pathlib import Path
 
-    from ..defence.fitting import fit
-    from ..errors import InvalidArgumentError
+    from inference.defence.fitting import fit
+    from inference.errors import InvalidArgumentError
 
     for f in args.file:
         if not Path(f).exists():

@@ -16,14 +16,14 @@ from dealer import Seat
 from dealer.errors import InvalidFileError
 from dealer.checks import read_text, shown
 
-from ..errors import InvalidArgumentError, RecordError
+from inference.errors import InvalidArgumentError, RecordError
 
 if TYPE_CHECKING:
     from dealer.spec.language import Script
     from dealer.lang.statements import ScriptSyntax
 
-    from ..play import PlayState
-    from ..records import PlayRecord
+    from inference.state.play import PlayState
+    from inference.io.records import PlayRecord
 
 __all__ = ["load_script", "read_spec_text", "select_records", "record_index", "refuse_record_options",
            "state_after"]
@@ -95,7 +95,7 @@ def select_records(path: str, board: str | None = None, record: int | None = Non
     With a board or a record, the first match only; a malformed or unplayable record that was asked for
     is an error, and so is finding nothing (the message counts the malformed records skipped).
     """
-    from ..records import Skipped, read_records
+    from inference.io.records import Skipped, read_records
 
     chosen: list[PlayRecord] = []
     problems: list[str] = []
@@ -144,7 +144,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     if os.path.splitext(path)[1].lower() == ".toml":
         refuse_record_options(path, board, record, seat)
         return _scenario_state_after(path, after, defence_model)
-    from ..play import PlayState
+    from inference.state.play import PlayState
 
     rec = select_records(path, board, record)[0]
     if after > len(rec.play):
@@ -166,7 +166,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
 
 
 def _scenario_state_after(path: str, after: int, defence_model: str | None = "default") -> PlayState:
-    from ..scenario import add_entry, by_after, parse_scenario, read_scenario_text, scenario_events
+    from inference.apps.scenario import add_entry, by_after, parse_scenario, read_scenario_text, scenario_events
 
     text = read_scenario_text(path)
     scenario = parse_scenario(text, path)

@@ -1,7 +1,7 @@
 """``kibitz sample`` and ``kibitz odds``: layouts consistent with the play so far, from a file.
 
 ``odds --json`` prints one object with the keys ``layouts``, ``weight``, ``holder``, ``length``,
-``hcp`` and ``split`` (see ``as_json`` of the odds in :mod:`inference.layouts`), exact
+``hcp`` and ``split`` (see ``as_json`` of the odds in :mod:`inference.exact.layouts`), exact
 probabilities as ``"num/den"`` strings.
 """
 
@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
+from inference.commands.options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
                       add_record, add_seat, add_seed, add_view, defence_model)
 
 if TYPE_CHECKING:
-    from ..play import PlayState
+    from inference.state.play import PlayState
 
 __all__ = ["BATCH", "register", "run_odds", "run_sample"]
 
@@ -28,7 +28,7 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
     """Write ``-n`` layouts consistent with the play after ``--after`` cards, drawn exactly in ``--view``."""
     from dealer.cards.pbnio import write_deals
 
-    from .inputs import state_after
+    from inference.commands.inputs import state_after
 
     from dealer.rng import make_rng
 
@@ -47,7 +47,7 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
 
 def run_odds(args: argparse.Namespace, out: TextIO) -> int:
     """Print the exact odds after ``--after`` cards in ``--view`` (text, or JSON with ``--json``)."""
-    from .inputs import state_after
+    from inference.commands.inputs import state_after
 
     state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args))
     odds = state.odds(args.view)
@@ -70,7 +70,7 @@ def run_odds(args: argparse.Namespace, out: TextIO) -> int:
 
 def _pbn_contract(state: PlayState, path: str) -> str:
     """The contract for a PBN ``Contract`` tag (``4H``, ``3NTX``), or ``?`` when the source gives only a strain."""
-    from ..scenario import load_scenario
+    from inference.apps.scenario import load_scenario
 
     if Path(path).suffix.lower() == ".toml" and not load_scenario(path).contract.strip()[:1].isdigit():
         return "?"

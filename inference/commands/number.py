@@ -9,7 +9,7 @@ from typing import TextIO
 from dealer import D, Deal, DealNumberError, deal_to_number, number_to_deal
 from dealer.checks import shown
 
-from .options import Subparsers
+from inference.commands.options import Subparsers
 
 __all__ = ["register", "run_number"]
 

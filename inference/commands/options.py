@@ -73,7 +73,7 @@ Handler: TypeAlias = Callable[[argparse.Namespace, TextIO], int]
 #: The object ``add_subparsers`` returns, which each command module registers its parsers on.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-#: The views of the layouts (``inference.layouts.VIEWS``).
+#: The views of the layouts (``inference.exact.layouts.VIEWS``).
 VIEWS = ("lawful", "agreement", "weighted")
 #: The budget's default ``tables`` (``dealer.budget.DEFAULT.tables``), mirrored so that building the parser
 #: imports no dataclass machinery (a test keeps the two equal).
@@ -117,7 +117,7 @@ JOBS = whole("--jobs", 1, 256)
 
 
 def agreement_names(folder: str) -> list[str]:
-    """Names of the agreements shipped in ``inference/data/<folder>`` (as ``inference.leads.available_agreements``)."""
+    """Names of the agreements shipped in ``inference/data/<folder>`` (as ``inference.state.leads.available_agreements``)."""
     base = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", folder)
     return sorted(name[:-5] for name in os.listdir(base) if name.endswith(".toml"))
 
@@ -263,7 +263,7 @@ def written_to(path: str | None, out: TextIO) -> Iterator[TextIO]:
     if not path:
         yield out
         return
-    from ..errors import OutputError
+    from inference.errors import OutputError
 
     try:
         handle = open(path, "w", encoding="utf-8")

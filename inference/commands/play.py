@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING, Sequence, TextIO
 
 from dealer import Card, Seat
 
-from ..errors import InvalidArgumentError
-from .options import VIEWS, Subparsers, add_book, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
+from inference.errors import InvalidArgumentError
+from inference.commands.options import VIEWS, Subparsers, add_book, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
 
 if TYPE_CHECKING:
-    from ..contract import Strain
+    from inference.rules.contract import Strain
 
 __all__ = ["register", "record_tricks", "run_play"]
 
 
 def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int | None:
     """Tricks declarer's side took in a complete recorded play (None when the play is incomplete)."""
-    from ..trick import trick_winner
+    from inference.rules.trick import trick_winner
 
     if len(play) != 52:
         return None
@@ -32,10 +32,10 @@ def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int |
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play declarer on the chosen record with the reference declarer; print each card and the result."""
-    from ..bot import CardReader, DoubleDummy, HeardAuction, PlayedCard, RecordedDefence, Table, play_deal
-    from ..leads import load_carding_agreement, load_lead_agreement
-    from ..trick import trick_winner
-    from .inputs import select_records
+    from inference.apps.bot import CardReader, DoubleDummy, HeardAuction, PlayedCard, RecordedDefence, Table, play_deal
+    from inference.state.leads import load_carding_agreement, load_lead_agreement
+    from inference.rules.trick import trick_winner
+    from inference.commands.inputs import select_records
 
     if args.n < 1:
         raise InvalidArgumentError(f"invalid -n {args.n}: expected a positive number of layouts")

@@ -19,7 +19,7 @@ strongly under the defence model (``--defence-model``; :mod:`inference.defence.r
 ``evidence:`` line; null for declarer's side's cards and with ``--defence-model none``.
 
 With several files or a folder (or ``--summary``), ``--json`` prints one summary object instead
-(:meth:`inference.bulk.Summary.as_json` and ``seconds``).
+(:meth:`inference.apps.bulk.Summary.as_json` and ``seconds``).
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..errors import InvalidArgumentError
-from .options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_progress, add_record, add_seat,
+from inference.errors import InvalidArgumentError
+from inference.commands.options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_progress, add_record, add_seat,
                       add_workers, defence_model, progress_wanted)
 
 if TYPE_CHECKING:
-    from ..bulk import Summary
-    from ..play import PlayState
+    from inference.apps.bulk import Summary
+    from inference.state.play import PlayState
 
 __all__ = ["ROW_KEYS", "register", "replay_rows", "run_replay"]
 
@@ -91,10 +91,10 @@ def replay_rows(state: PlayState, board: str | None = None, record: int | None =
 
 def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     """Replay a scenario or the chosen records card by card (text or ``--json`` rows), or summarize many files."""
-    from ..arguments import seat_argument
-    from ..render import bounds_table, render_update
-    from ..replay import replay_record
-    from .inputs import refuse_record_options, select_records
+    from inference.claims.arguments import seat_argument
+    from inference.state.render import bounds_table, render_update
+    from inference.apps.replay import replay_record
+    from inference.commands.inputs import refuse_record_options, select_records
 
     paths = args.file
     if len(paths) > 1 or Path(paths[0]).is_dir() or args.summary:
@@ -134,7 +134,7 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
     """Every record under ``paths`` from declarer's view: counts, rejections by reason, soundness, throughput."""
     from tqdm import tqdm
 
-    from ..bulk import plan, record_files, replay_many, workers
+    from inference.apps.bulk import plan, record_files, replay_many, workers
 
     if args.board is not None or args.record is not None or args.seat:
         raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
@@ -186,8 +186,8 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
 
 
 def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
-    from ..render import render_bounds, render_update
-    from ..scenario import run_scenario
+    from inference.state.render import render_bounds, render_update
+    from inference.apps.scenario import run_scenario
 
     run = run_scenario(path, defence_model(args))
     state = run.state

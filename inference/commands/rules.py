@@ -16,12 +16,12 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from .options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, progress_wanted,
+from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, progress_wanted,
                       written_to)
 
 if TYPE_CHECKING:
-    from ..auction.calibration import Calibration
-    from ..auction.measures import Level
+    from inference.auction.calibration import Calibration
+    from inference.auction.measures import Level
 
 __all__ = ["register", "run_rules", "format_table"]
 
@@ -46,9 +46,9 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
     """Calibrate the book on the files and print the table (or JSON)."""
     from pathlib import Path
 
-    from ..auction.book import load_book
-    from ..auction.calibration import calibrate
-    from ..errors import InvalidArgumentError
+    from inference.auction.book import load_book
+    from inference.auction.calibration import calibrate
+    from inference.errors import InvalidArgumentError
 
     book = load_book(args.book)
     for f in args.file:
@@ -59,7 +59,7 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
     if args.calibration:
         import datetime
 
-        from ..auction.calibration import shipped_form
+        from inference.auction.calibration import shipped_form
 
         half = f", the {args.half} half" if args.half else ""
         measured = (f"kibitz rules {' '.join(args.file)} ({result.records:,} records{half}), "

@@ -1,4 +1,4 @@
-"""``kibitz serve``: the argument parsing of the JSON-lines protocol (the protocol is :mod:`inference.protocol`)."""
+"""``kibitz serve``: the argument parsing of the JSON-lines protocol (the protocol is :mod:`inference.apps.protocol`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import io
 import sys
 from typing import TextIO
 
-from .. import protocol
-from .options import Subparsers
+from inference.apps import protocol
+from inference.commands.options import Subparsers
 
 __all__ = ["register", "run_serve"]
 

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Iterator, TextIO
 from dealer import Seat
 from dealer.errors import InvalidFileError
 
-from ..errors import InvalidArgumentError
+from inference.errors import InvalidArgumentError
 
-from .options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec, limit_of
+from inference.commands.options import FEATURES, Subparsers, add_json, add_n, add_seed, add_spec, limit_of
 
 if TYPE_CHECKING:
     from dealer.cards.deal import Deal
@@ -69,7 +69,7 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     from dealer.rng import make_rng
     from dealer.tables.stats import Tally, compare, tabulate_masks
 
-    from .inputs import load_script
+    from inference.commands.inputs import load_script
 
     script = load_script(args.spec, args.spec_file) if (args.spec or args.spec_file) else None
     dealer = ExactDealer(script.spec, limit=limit_of(args)[0]) if script else None

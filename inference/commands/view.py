@@ -5,8 +5,8 @@ the cards it has played and the unknown rest), the auction, and a slider (arrow 
 through the play; at each card, the lawful and agreement bounds of each concealed hand as range
 bars, who holds each unseen card (exact probabilities as a heat map), the splits of each suit,
 the inferences with their statuses and why they changed, and the narration of ``kibitz replay``.
-Kibitz computes all of it when the page is written (:mod:`inference.viewer`); the page only
-shows it, offline (:mod:`inference.viewer_page`).
+Kibitz computes all of it when the page is written (:mod:`inference.apps.viewer`); the page only
+shows it, offline (:mod:`inference.apps.viewer_page`).
 
 FILE is a scenario (``.toml``) or a PBN/LIN file (``--board``/``--record`` pick the record; default
 the first with a play). With ``--all``, FILE may be several files and folders: every scenario and every
@@ -23,34 +23,34 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from dealer import DealerError, Seat
 
-from ..errors import InferenceError, InvalidArgumentError
-from .options import (Subparsers, add_book, add_defence_model, add_file, add_n, add_output, add_record, add_seat,
+from inference.errors import InferenceError, InvalidArgumentError
+from inference.commands.options import (Subparsers, add_book, add_defence_model, add_file, add_n, add_output, add_record, add_seat,
                       defence_model, written_to)
 
 if TYPE_CHECKING:
-    from ..records import PlayRecord
+    from inference.io.records import PlayRecord
 
 __all__ = ["register", "run_view", "write_all"]
 
 
 def _scenario_data(path: str | Path) -> dict[str, Any]:
-    from ..scenario import run_scenario
-    from ..viewer import scenario_page
+    from inference.apps.scenario import run_scenario
+    from inference.apps.viewer import scenario_page
 
     return scenario_page(run_scenario(path))
 
 
 def _record_data(rec: PlayRecord, seat: str | None, book: str | None = None,
                  model: str | None = "default") -> dict[str, Any]:
-    from ..viewer import record_page
+    from inference.apps.viewer import record_page
 
     return record_page(rec, Seat.parse(seat) if seat else None, book=book, defence_model=model)
 
 
 def run_view(args: argparse.Namespace, out: TextIO) -> int:
     """Write the page of one play (to ``-o`` or standard output), or with ``--all`` a folder of pages and an index."""
-    from ..viewer_page import page_html
-    from .inputs import select_records
+    from inference.apps.viewer_page import page_html
+    from inference.commands.inputs import select_records
 
     if args.all:
         if args.board is not None or args.record is not None:
@@ -93,9 +93,9 @@ def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: in
     Returns the number of pages written and, for each input that made no page, why. ``limit``: at
     most this many pages; ``model``: the defence model of the evidence lines (None: none).
     """
-    from ..bulk import record_files
-    from ..records import Skipped, read_records
-    from ..viewer_page import index_html, page_html, page_name
+    from inference.apps.bulk import record_files
+    from inference.io.records import Skipped, read_records
+    from inference.apps.viewer_page import index_html, page_html, page_name
 
     if limit is not None and limit < 1:
         raise InvalidArgumentError(f"invalid -n {limit}: expected a number of pages >= 1")

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from .cards import Choice, Observation, Phase, Situation, Way, classes, code_of, observations
-from .model import DefenceModel, load_model
+from inference.defence.cards import Choice, Observation, Phase, Situation, Way, classes, code_of, observations
+from inference.defence.model import DefenceModel, load_model
 
 __all__ = ["Choice", "Observation", "Phase", "Situation", "Way", "classes", "code_of", "observations",
            "DefenceModel", "load_model"]

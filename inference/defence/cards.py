@@ -31,8 +31,8 @@ from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from dealer import Card, Seat
 
-from ..contract import Strain
-from ..trick import trick_winner
+from inference.rules.contract import Strain
+from inference.rules.trick import trick_winner
 
 __all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of", "CHOOSES_SUIT",
            "suit_feature", "candidate_suits"]

@@ -32,12 +32,12 @@ import numpy as np
 
 from dealer import Card, Seat
 
-from ..contract import Strain
-from ..trick import Trick
-from ..weights import HoldingWeights
-from ..errors import InvalidArgumentError
-from .cards import Situation, defenders_situations
-from .model import DefenceModel, load_model
+from inference.rules.contract import Strain
+from inference.rules.trick import Trick
+from inference.claims.weights import HoldingWeights
+from inference.errors import InvalidArgumentError
+from inference.defence.cards import Situation, defenders_situations
+from inference.defence.model import DefenceModel, load_model
 
 __all__ = ["DefenceEvidence", "DEFAULT_BITS", "DEFAULT_POWER", "CardFactor", "defenders_cards", "defence_evidence"]
 

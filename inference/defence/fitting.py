@@ -1,8 +1,8 @@
 """Fitting the defence model on the corpus's calibration half and scoring it on the evaluation half.
 
-:func:`fit` reads every record with legal play under the paths (:func:`inference.records.read_records`),
+:func:`fit` reads every record with legal play under the paths (:func:`inference.io.records.read_records`),
 codes each defender's card (:mod:`inference.defence.cards`) and tallies, per half of the split
-(:mod:`inference.halves`): on the calibration half, the counts the model is made of; on the
+(:mod:`inference.io.halves`): on the calibration half, the counts the model is made of; on the
 evaluation half, each card's coded choice, kept per record. The smoothing ``alpha`` is chosen on the
 calibration half's validation part (fitted on the rest of the half), then the model is fitted on the
 whole half. The score: bits a card (``-log2`` of the probability of the card really played, given
@@ -24,11 +24,11 @@ from typing import Any, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import InvalidArgumentError, RecordError
-from ..halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
-from ..records import PlayRecord, read_records
-from .cards import CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature
-from .model import DefenceModel
+from inference.errors import InvalidArgumentError, RecordError
+from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
+from inference.io.records import PlayRecord, read_records
+from inference.defence.cards import CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature
+from inference.defence.model import DefenceModel
 
 __all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
            "corpus_digest", "BOOTSTRAP_SEED"]
@@ -212,7 +212,7 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     if half not in HALVES:
         raise InvalidArgumentError(f"invalid half {half!r}: expected {' or '.join(HALVES)}")
     work = corpus_files(paths)
-    from ..distributed import run_files
+    from inference.distributed import run_files
 
     tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="defence",
                         progress="defence" if progress else None)

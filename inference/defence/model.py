@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import InvalidArgumentError, OutputError
-from .cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
+from inference.errors import InvalidArgumentError, OutputError
+from inference.defence.cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
                     code_of, suit_feature)
 
 __all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA"]

@@ -11,7 +11,7 @@ the line only names the largest.
 >>> from fractions import Fraction
 >>> from dealer import Card, Seat
 >>> from inference.defence.cards import Phase, Situation
->>> from inference.weights import holding_bits
+>>> from inference.claims.weights import holding_bits
 >>> halves = DefenceEvidence(lambda situation, holding, position: Fraction(1, (holding >> 2 & 3).bit_count()),
 ...                          bits=None)  # of Q-J, either card half the time
 >>> follow = Situation(Phase.FOURTH, False, False, 1, 0, 0)
@@ -28,8 +28,8 @@ from math import log
 
 from dealer import Card, Seat
 
-from .cards import Situation
-from .evidence import DefenceEvidence
+from inference.defence.cards import Situation
+from inference.defence.evidence import DefenceEvidence
 
 __all__ = ["Reading", "strongest_reading", "LONGEST_SHOWN"]
 

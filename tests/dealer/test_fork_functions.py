@@ -262,7 +262,7 @@ def test_decimals_are_hundredths_as_in_dealer_version_2() -> None:
     assert syntax.pointcount == (450, 3, 150, 75, 25) + (0,) * 8  # as dealer version 2: a whole number stays
     with pytest.raises(SpecSyntaxError, match="decimal point out of place"):
         parse_statements("condition cccc(north) >= 130.25")
-    from inference.claims import parse_claim
+    from inference.claims.language import parse_claim
     from inference.errors import InferenceError
 
     with pytest.raises(InferenceError, match="unexpected decimal 10.5"):

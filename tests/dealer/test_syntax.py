@@ -15,7 +15,7 @@ from dealer.spec.spec import DealSpec
 from dealer.cards.suit import Suit
 from dealer.lang.statements import parse_statements
 from dealer.lang.syntax import MAX_DEPTH, SPEC_DIALECT, parse_condition, parse_expression
-from inference.claims import claim_text, parse_claim
+from inference.claims.language import claim_text, parse_claim
 from tests.strategies import examples
 
 

@@ -11,9 +11,9 @@ from typing import Any, Iterator
 import pytest
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
-from inference.contract import Strain
-from inference.play import PlayState
-from inference.trick import trick_winner
+from inference.rules.contract import Strain
+from inference.state.play import PlayState
+from inference.rules.trick import trick_winner
 
 
 def legal_cards(deal: Deal, played: set[int], trick: list[tuple[Seat, Card]], seat: Seat) -> list[Card]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from dealer import CardSet, Seat, Suit
-from inference.arguments import cards_argument, contract_argument, inference_argument, seat_argument, voids_argument
-from inference.contract import Contract, Strain
+from inference.claims.arguments import cards_argument, contract_argument, inference_argument, seat_argument, voids_argument
+from inference.rules.contract import Contract, Strain
 from inference.errors import InvalidArgumentError, InvalidContractError
-from inference.inferences import Inference
+from inference.claims.inferences import Inference
 
 
 def test_seat() -> None:

@@ -17,9 +17,9 @@ from dealer.errors import InvalidSeedError, SpecError, SpecSyntaxError
 from dealer.tables.exact import ExactDealer
 from dealer.spec.spec import DealSpec, SeatSpec
 from inference.errors import InferenceError, InvalidArgumentError, UndoError
-from inference.inferences import Tag
-from inference.layouts import View
-from inference.play import PlayState
+from inference.claims.inferences import Tag
+from inference.exact.layouts import View
+from inference.state.play import PlayState
 
 HAND = "KQ.QJ2.K87.AJ543"
 DUMMY = "A5.K98765.A4.K76"

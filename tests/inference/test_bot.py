@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
-from inference.bot import (AgreementDefence, CardReader, DoubleDummy, GameHistory, Table, _signal_cards, choose_card,
+from inference.apps.bot import (AgreementDefence, CardReader, DoubleDummy, GameHistory, Table, _signal_cards, choose_card,
                            opening_lead, play_deal, tie_key)
-from inference.contract import Strain
+from inference.rules.contract import Strain
 from inference.errors import BotUnavailableError, InvalidArgumentError, InvalidBoardError
-from inference.leads import load_carding_agreement, load_lead_agreement
-from inference.play import PlayState
-from inference.records import read_pbn
-from inference.trick import legal_cards, trick_winner
+from inference.state.leads import load_carding_agreement, load_lead_agreement
+from inference.state.play import PlayState
+from inference.io.records import read_pbn
+from inference.rules.trick import legal_cards, trick_winner
 from tests.inference.helpers import hide_endplay, needs_solver, random_play
 from tests.inference.test_records import pbn_rows, pbn_text
 from tests.strategies import deals, examples
@@ -31,7 +31,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "scenarios" / "records" / "examp
 
 def test_without_the_extra_the_solver_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     hide_endplay(monkeypatch)
-    from inference.bot import DoubleDummy
+    from inference.apps.bot import DoubleDummy
 
     with pytest.raises(BotUnavailableError, match=r"pip install 'kibitz\[bot\]'"):
         DoubleDummy()
@@ -183,7 +183,7 @@ def test_decision_equals_brute_force_over_the_same_samples(deal: Deal, declarer:
 @needs_solver
 def test_whole_deal_is_legal_and_counted() -> None:
     """A whole deal by the bot: the play reads back as a legal record and the tricks are counted right."""
-    from inference.bot import DoubleDummy
+    from inference.apps.bot import DoubleDummy
 
     rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
     solver = DoubleDummy()
@@ -228,7 +228,7 @@ def test_choose_card_rejects_an_unknown_view() -> None:
 
 def test_readings_are_not_added_when_the_defence_model_weighs_the_cards() -> None:
     """With the defence model on, the lead and count readings would count the same cards twice: none is added."""
-    from inference.bot import DoubleDummy
+    from inference.apps.bot import DoubleDummy
 
     rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
     solver = DoubleDummy()
@@ -253,7 +253,7 @@ def test_model_defence_plays_the_double_dummy_best_as_the_model_weighs() -> None
     """Every defender's card is double-dummy best and, under a model that weighs only the top card of each holding,
     the top of its suit when one of the best is; the draw is seeded by the deal and the position (the same run twice, the same play); with
     no model, any double-dummy best card."""
-    from inference.bot import ModelDefence
+    from inference.apps.bot import ModelDefence
 
     rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
     solver = DoubleDummy()

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from dealer import Seat
-from inference.bulk import record_files, replay_file, replay_many, violations
-from inference.contract import Strain
+from inference.apps.bulk import record_files, replay_file, replay_many, violations
+from inference.rules.contract import Strain
 from inference.errors import InvalidArgumentError
-from inference.records import PlayRecord, read_pbn
-from inference.replay import replay_record
+from inference.io.records import PlayRecord, read_pbn
+from inference.apps.replay import replay_record
 from tests.inference.helpers import random_play
 from tests.inference.test_records import DEAL, pbn_rows, pbn_text
 

@@ -12,8 +12,8 @@ from dealer import Seat
 from inference.auction.census import SHRINK, Facts, _Model, census_file, context_key, hcp_law, length_law, take_census
 from inference.auction.context import contexts
 from inference.auction.book import load_book
-from inference.halves import CALIBRATION, corpus_files
-from inference.records import AuctionRecord, read_auctions
+from inference.io.halves import CALIBRATION, corpus_files
+from inference.io.records import AuctionRecord, read_auctions
 
 AUCTIONS = (["1S", "2H", "Pass", "Pass", "2S", "Pass", "Pass", "Pass"],
             ["Pass", "1NT", "Pass", "3NT", "Pass", "Pass", "Pass"],

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from dealer import CardSet, Seat
 from dealer.lang.grid import COMPARE
-from inference.claims import And, Compare, Length, claim_text, iter_atoms, one_fewer, parse_claim
+from inference.claims.language import And, Compare, Length, claim_text, iter_atoms, one_fewer, parse_claim
 from inference.errors import InvalidArgumentError
-from inference.features import Feature, features_of
+from inference.claims.features import Feature, features_of
 from tests.inference.test_inferences import holds
 from tests.strategies import deals, examples
 

@@ -16,8 +16,8 @@ import pytest
 
 from dealer import CardSet, Seat
 from inference.errors import RecordError
-from inference.records import PlayRecord, Skipped, read_records
-from inference.replay import replay_record
+from inference.io.records import PlayRecord, Skipped, read_records
+from inference.apps.replay import replay_record
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(os.environ.get("KIBITZ_CORPUS", ROOT.parent / "shared" / "corpus"))

@@ -15,17 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Deal, Seat
-from inference.claims import parse_claim
-from inference.dealing import dealer_count, dealer_support
-from inference.solver import Solver, support_bounds
-from inference.features import Feature
-from inference.columns import plan
-from inference.graph import LayoutGraph
+from inference.claims.language import parse_claim
+from inference.exact.dealing import dealer_count, dealer_support
+from inference.exact.solver import Solver, support_bounds
+from inference.claims.features import Feature
+from inference.exact.columns import plan
+from inference.exact.graph import LayoutGraph
 from tests.inference.test_inferences import holds, layouts_hands, three_concealed
 from tests.strategies import deals, examples
 
 if TYPE_CHECKING:
-    from inference.play import PlayState
+    from inference.state.play import PlayState
 
 _ATOMS = ["hcp({s}) >= {n}", "hcp({s}) <= {n}", "hearts({s}) >= {k}", "spades({s}) <= {k}",
           "shape({s}, any 4333 + any 4432 + any 5332)", "hcp({s}, clubs) >= 3", "clubs({s}) == {k}"]
@@ -60,7 +60,7 @@ def test_the_dealer_equals_the_joint_pass(deal: Deal, declarer: Seat, tricks: in
 def test_refused_joint_passes_are_answered_by_the_dealer(shrink_budget: Callable[..., None]) -> None:
     """Before the lead, an auction's claims on three hands: bounds and verdicts with the joint pass
     refused (a limit of 10 pairs) equal those the joint pass gives when allowed."""
-    from inference.play import PlayState
+    from inference.state.play import PlayState
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
     pos = state.snapshot.position()
@@ -80,7 +80,7 @@ def test_refused_joint_passes_are_answered_by_the_dealer(shrink_budget: Callable
 
 def _opening_lead() -> "PlayState":
     """Declarer's view after the opening lead, before dummy: three hands concealed, two defenders' claims."""
-    from inference.play import PlayState
+    from inference.state.play import PlayState
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
     state.play("D2")
@@ -94,9 +94,9 @@ def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypat
                                                             shrink_budget: Callable[..., None]) -> None:
     """Odds and samples answer wherever statuses do: with the graph refused (a limit of 10 pairs), the
     lawful and agreement views come from the exact dealer, with the same exact odds as the graph's."""
-    import inference.solver as solver_module
-    from inference.dealing import DealerLayouts
-    from inference.layouts import LayoutSpace
+    import inference.exact.solver as solver_module
+    from inference.exact.dealing import DealerLayouts
+    from inference.exact.layouts import LayoutSpace
 
     wanted = _opening_lead().layouts(view)
     assert isinstance(wanted, LayoutSpace)

@@ -22,14 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat
-from inference.contract import Strain
+from inference.rules.contract import Strain
 from inference.defence import DefenceModel, Phase, Situation, Way, classes, code_of, load_model, observations
 from inference.defence.evidence import DefenceEvidence
 from inference.defence.cards import WAY, allowed, allowed_within
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
-from inference.halves import CALIBRATION, EVALUATION, Halves, corpus_files
-from inference.play import PlayState
+from inference.io.halves import CALIBRATION, EVALUATION, Halves, corpus_files
+from inference.state.play import PlayState
 from tests.inference.helpers import brute_force_layouts, random_play, replay
 from tests.strategies import deals, examples
 
@@ -344,7 +344,7 @@ def test_restricted_choice_in_the_weighted_view() -> None:
 def test_the_switch_in_the_protocol_and_the_commands(tmp_path: Path) -> None:
     """``defence_model`` in the protocol's ``new``, ``--defence-model`` on ``kibitz odds``: on by default, off by
     ``none``, a bad model refused with one line naming it."""
-    from inference.protocol import Session
+    from inference.apps.protocol import Session
 
     session = Session()
     session.handle({"cmd": "new", "hand": "AKQ2.KJ3.Q87.A54", "declarer": "S", "contract": "3NT"})
@@ -427,8 +427,8 @@ def test_restricted_choice_in_the_narration_and_the_commands(tmp_path: Path) -> 
     lines = [line for line in on.stdout.splitlines() if line.startswith("  evidence: ")]
     assert lines and all(line.split(": ")[1].split("'s ")[0] in ("E", "W") for line in lines)
     assert "evidence: " not in off.stdout
-    from inference.records import PlayRecord, read_records
-    from inference.viewer import record_page
+    from inference.io.records import PlayRecord, read_records
+    from inference.apps.viewer import record_page
 
     record = next(read_records(EXAMPLE, record=1))
     assert isinstance(record, PlayRecord)

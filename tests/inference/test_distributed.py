@@ -19,7 +19,7 @@ import psutil
 from distributed import Client, LocalCluster
 
 from inference.auction.calibration import calibrate
-from inference.bulk import Summary, plan, record_files, replay_many, replay_part
+from inference.apps.bulk import Summary, plan, record_files, replay_many, replay_part
 from inference.distributed import HTTP, connect, run_map, task_keys
 from inference.errors import InvalidArgumentError
 from tests.inference.commands.helpers import run
@@ -82,7 +82,7 @@ def small_files(tmp_path: Path) -> list[Path]:
     """example.pbn, a folder of legal, illegal and passed-out records, and a file of many short records."""
     root = folder(tmp_path)
     from dealer import Seat
-    from inference.contract import Strain
+    from inference.rules.contract import Strain
     from tests.inference.helpers import random_play
     import random
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from dealer import Seat
-from inference.events import Viewpoint, agree, possessive, relative_name
-from inference.lawful import lawful_bounds
-from inference.render import render_bounds
+from inference.state.events import Viewpoint, agree, possessive, relative_name
+from inference.rules.lawful import lawful_bounds
+from inference.state.render import render_bounds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,16 +26,17 @@ def imported_modules(path: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("name", ["events", "reasons", "render", "trick", "reexamination", "arguments"])
+@pytest.mark.parametrize("name", ["state/events", "state/reasons", "state/render", "rules/trick", "state/reexamination",
+                                  "claims/arguments"])
 def test_values_and_words_never_import_the_play_state(name: str) -> None:
     found = imported_modules(ROOT / "inference" / f"{name}.py")
-    assert not {".play", "inference.play"} & found, found
+    assert not {".play", "inference.state.play"} & found, found
 
 
 def test_play_imports_reasons_at_top_level() -> None:
-    tree = ast.parse((ROOT / "inference" / "play.py").read_text())
+    tree = ast.parse((ROOT / "inference" / "state" / "play.py").read_text())
     top = {"." * n.level + (n.module or "") for n in tree.body if isinstance(n, ast.ImportFrom)}
-    assert {".reasons", ".events", ".trick"} <= top
+    assert {"inference.state.reasons", "inference.state.events", "inference.rules.trick"} <= top
     nested = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and n not in tree.body]
     assert not [ast.unparse(n) for n in nested if "reasons" in ast.unparse(n) or "events" in ast.unparse(n)]
 

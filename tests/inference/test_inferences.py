@@ -11,19 +11,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
-from inference.claims import (
+from inference.claims.language import (
     And, Claim, Compare, Const, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, ShapeIn, SuitHcp, Xor,
     parse_claim,
 )
-from inference.features import Feature
-from inference.solver import Solver, random_witness
-from inference.contract import Strain
+from inference.claims.features import Feature
+from inference.exact.solver import Solver, random_witness
+from inference.rules.contract import Strain
 from inference.errors import InvalidArgumentError
-from inference.inferences import DependencyGraph, Inference, Tag, one_fewer
-from inference.leads import lead_interpretations, load_lead_agreement
-from inference.play import PlayState
-from inference.trick import trick_winner
-from inference.testing import rule_run
+from inference.claims.inferences import DependencyGraph, Inference, Tag, one_fewer
+from inference.state.leads import lead_interpretations, load_lead_agreement
+from inference.state.play import PlayState
+from inference.rules.trick import trick_winner
+from inference.apps.testing import rule_run
 from tests.inference.helpers import brute_force_layouts, random_play, replay
 from tests.strategies import deals, examples
 
@@ -379,7 +379,7 @@ def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch:
                                                                       shrink_budget: Callable[..., None]) -> None:
     """Before dummy, claims on two defenders need the joint pass; past its limit the exact dealer answers when
     every claim is about one seat in its language; a relation between seats is refused: TooComplexError, no crash."""
-    import inference.solver as solver_module
+    import inference.exact.solver as solver_module
     from inference.errors import TooComplexError
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")

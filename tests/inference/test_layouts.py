@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from dealer import CardSet, Deal, Seat, Suit
 from dealer.tables.stats import chi_square
-from inference.claims import parse_claim
-from inference.contract import Strain
+from inference.claims.language import parse_claim
+from inference.rules.contract import Strain
 from inference.errors import InconsistentCardsError, InvalidArgumentError
-from inference.graph import LayoutGraph
-from inference.inferences import Tag
-from inference.layouts import DEFAULT_WEIGHTS, View
-from inference.play import PlayState
+from inference.exact.graph import LayoutGraph
+from inference.claims.inferences import Tag
+from inference.exact.layouts import DEFAULT_WEIGHTS, View
+from inference.state.play import PlayState
 from tests.inference.helpers import assert_keeps_the_play, random_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
 from tests.strategies import deals, examples

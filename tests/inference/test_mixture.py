@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from dealer import Seat
 from dealer.cards.cardset import SUIT_MASK
-from inference.claims import And
+from inference.claims.language import And
 from inference.errors import TooComplexError
-from inference.inferences import Tag
-from inference.layouts import LayoutSpace, View
-from inference.mixture import DealerMixture, expand
-from inference.play import PlayState
+from inference.claims.inferences import Tag
+from inference.exact.layouts import LayoutSpace, View
+from inference.exact.mixture import DealerMixture, expand
+from inference.state.play import PlayState
 from tests.inference.test_weights import chi_p, sampling_state, sampling_weights
 
 weights = st.fractions(min_value=0, max_value=5, max_denominator=6)
@@ -79,7 +79,7 @@ def _state(group: bool) -> PlayState:
 
 def _refuse_the_graph(monkeypatch: pytest.MonkeyPatch, shrink: Callable[..., None]) -> None:
     """A graph limit of 1 pair, even for small joins, and no graph kept from before."""
-    import inference.solver as solver_module
+    import inference.exact.solver as solver_module
 
     shrink(graph_pairs=1, small_join=0)
     monkeypatch.setattr(solver_module, "_RECENT", {})
@@ -145,7 +145,7 @@ def test_too_many_terms_are_refused(shrink_budget: Callable[..., None]) -> None:
 def test_power_two_sums_each_layouts_squared_weight() -> None:
     """``View(power=2)``: the count is the sum over every lawful layout of its weight squared (holding weights
     on both defenders times a claim's tag weight), by brute force; power 1, the plain sum; power 0 refused."""
-    from inference.claims import parse_claim
+    from inference.claims.language import parse_claim
     from inference.errors import InvalidArgumentError
     from tests.inference.test_inferences import holds
     from tests.inference.test_weights import brute_force

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from dealer import CardSet, Deal, Seat
 from dealer.budget import current
 from dealer.tables.stats import chi_square
-from inference.claims import parse_claim
-from inference.columns import plan
-from inference.features import Feature
-from inference.graph import HONOUR_CARDS, LayoutGraph
-from inference.layouts import View
-from inference.play import PlayState
-from inference.solver import Solver
+from inference.claims.language import parse_claim
+from inference.exact.columns import plan
+from inference.claims.features import Feature
+from inference.exact.graph import HONOUR_CARDS, LayoutGraph
+from inference.exact.layouts import View
+from inference.state.play import PlayState
+from inference.exact.solver import Solver
 from tests.inference.helpers import assert_keeps_the_play
 from tests.inference.test_inferences import claim_texts, holds, layouts_hands, three_concealed
 from tests.inference.test_layouts import assert_odds_equal_brute_force

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from dealer import CardSet, Deal, Seat
 from dealer.tables.exact import ExactDealer
 from dealer.spec.spec import DealSpec, SeatSpec
-from inference.contract import Contract, Strain
+from inference.rules.contract import Contract, Strain
 from inference.errors import (
     IllegalPlayError, InconsistentCardsError, InferenceError, OutOfOrderError, RevokeError, UndoError,
 )
-from inference.play import PlayState
-from inference.trick import trick_winner
+from inference.state.play import PlayState
+from inference.rules.trick import trick_winner
 from tests.inference.helpers import bounds_from_layouts, brute_force_layouts, random_play, replay
 from tests.strategies import deals, examples, seats
 

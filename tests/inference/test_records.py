@@ -9,11 +9,11 @@ from typing import Iterator
 import pytest
 
 from dealer import Card, Deal, Seat
-from inference.contract import Strain
+from inference.rules.contract import Strain
 from inference.errors import InvalidArgumentError, RecordError
-from inference.records import (PlayRecord, Skipped, contract_from_auction, parse_calls, read_lin, read_pbn,
+from inference.io.records import (PlayRecord, Skipped, contract_from_auction, parse_calls, read_lin, read_pbn,
                                read_records)
-from inference.trick import trick_winner
+from inference.rules.trick import trick_winner
 from tests.inference.helpers import random_play
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -303,7 +303,7 @@ def test_one_lin_record(tmp_path: Path) -> None:
 
 def test_one_record_reads_no_other_record(monkeypatch: pytest.MonkeyPatch, many_path: str) -> None:
     """Only the chosen record's deal and play are parsed and checked; the reader stops after it."""
-    import inference.records as records
+    import inference.io.records as records
 
     calls: list[int] = []
     real = records._pbn_record

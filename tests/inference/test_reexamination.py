@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, Deal, Seat
-from inference.contract import Strain
-from inference.inferences import Inference, InferenceState, Status
-from inference.play import PlayState
-from inference.reexamination import Event, StatusKeeper
+from inference.rules.contract import Strain
+from inference.claims.inferences import Inference, InferenceState, Status
+from inference.state.play import PlayState
+from inference.state.reexamination import Event, StatusKeeper
 from tests.inference.helpers import random_play
 from tests.strategies import deals, examples
 

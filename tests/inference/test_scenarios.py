@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from inference.errors import ScenarioError
-from inference.scenario import parse_scenario, run_scenario
+from inference.apps.scenario import parse_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.toml"))

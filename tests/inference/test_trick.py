@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
-from inference.contract import Strain
-from inference.trick import Fault, Trick, irregularity, legal_cards, play_order, trick_winner
+from inference.rules.contract import Strain
+from inference.rules.trick import Fault, Trick, irregularity, legal_cards, play_order, trick_winner
 from tests.inference.helpers import random_play
 from tests.strategies import deals, examples, seats
 

@@ -1,7 +1,7 @@
 """The replay viewer's data and pages (without a browser; tests/inference/test_viewer_browser.py renders them).
 
 The data of every step is checked against the play state computed here independently (the record
-replayed with :func:`inference.replay.replay_record`, the scenario run, each card's state taken
+replayed with :func:`inference.apps.replay.replay_record`, the scenario run, each card's state taken
 with :meth:`PlayState.at`), and the holder probabilities against a brute-force count of the
 layouts at the end of a hand.
 """
@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from dealer import Card, CardSet, Seat
-from inference.inferences import Status
-from inference.play import PlayState
-from inference.records import PlayRecord, read_records
-from inference.replay import replay_record
-from inference.scenario import run_scenario
-from inference.viewer import auction_calls, record_page, scenario_page
-from inference.viewer_page import embedded_data, index_html, page_html, page_name
+from inference.claims.inferences import Status
+from inference.state.play import PlayState
+from inference.io.records import PlayRecord, read_records
+from inference.apps.replay import replay_record
+from inference.apps.scenario import run_scenario
+from inference.apps.viewer import auction_calls, record_page, scenario_page
+from inference.apps.viewer_page import embedded_data, index_html, page_html, page_name
 from tests.inference.commands.helpers import run
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,10 +23,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from inference.play import PlayState
-from inference.records import PlayRecord, read_records
-from inference.replay import replay_record
-from inference.scenario import run_scenario
+from inference.state.play import PlayState
+from inference.io.records import PlayRecord, read_records
+from inference.apps.replay import replay_record
+from inference.apps.scenario import run_scenario
 from tests.inference.commands.helpers import run
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Per-holding weights (:mod:`inference.weights`): exact counts, odds and samples against brute force.
+"""Per-holding weights (:mod:`inference.claims.weights`): exact counts, odds and samples against brute force.
 
 Every expectation here is computed independently: every lawful layout is enumerated
 (``layouts_hands``), each is weighed by the product of its concealed seats' dealt-holding weights
@@ -23,14 +23,14 @@ from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat, Suit
 from dealer.tables.stats import chi_square
-from inference.claims import parse_claim
-from inference.dealing import DealerLayouts
+from inference.claims.language import parse_claim
+from inference.exact.dealing import DealerLayouts
 from inference.errors import InconsistentCardsError, InvalidArgumentError
-from inference.graph import LayoutGraph
-from inference.inferences import Tag
-from inference.layouts import DEFAULT_WEIGHTS, LayoutSpace, View
-from inference.play import PlayState
-from inference.weights import HoldingWeights, holding_bits
+from inference.exact.graph import LayoutGraph
+from inference.claims.inferences import Tag
+from inference.exact.layouts import DEFAULT_WEIGHTS, LayoutSpace, View
+from inference.state.play import PlayState
+from inference.claims.weights import HoldingWeights, holding_bits
 from tests.inference.helpers import assert_keeps_the_play
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
 from tests.strategies import deals, examples

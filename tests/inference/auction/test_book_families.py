@@ -7,7 +7,7 @@ import pytest
 
 from dealer import CardSet, Seat
 from inference.auction import auction_inferences, available_books, load_book, read_auction
-from inference.claims import parse_claim
+from inference.claims.language import parse_claim
 from tests.inference.test_inferences import holds
 
 # (family, calls with North dealing, index of the call, expected claims, a hand meeting the meaning,

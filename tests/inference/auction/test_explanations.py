@@ -11,8 +11,8 @@ import pytest
 from dealer import CardSet, Seat
 from inference.auction import read_auction
 from inference.auction.explanations import read_explanation
-from inference.claims import parse_claim
-from inference.records import AuctionRecord, PlayRecord, read_auctions, read_lin, read_pbn
+from inference.claims.language import parse_claim
+from inference.io.records import AuctionRecord, PlayRecord, read_auctions, read_lin, read_pbn
 from tests.inference.test_inferences import holds
 
 CORPUS = Path(os.environ.get("KIBITZ_CORPUS", Path(__file__).resolve().parents[3].parent / "shared" / "corpus"))

@@ -12,9 +12,9 @@ from dealer import Seat
 from inference.auction.calibration import calibrate, claim_prior
 from inference.auction.measures import wilson
 from inference.commands import main
-from inference.play import PlayState
-from inference.protocol import Session
-from inference.scenario import run_scenario
+from inference.state.play import PlayState
+from inference.apps.protocol import Session
+from inference.apps.scenario import run_scenario
 
 # S holds the spades, W the hearts, N the diamonds, E the clubs; S opens 1C explained "2+ !C; 11-21 HCP"
 LIN = ("pn|a,b,c,d|st||md|1S23456789TJQKA,H23456789TJQKA,D23456789TJQKA,|sv|o|"

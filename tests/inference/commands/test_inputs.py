@@ -9,7 +9,7 @@ import pytest
 
 from dealer import DealerError, Seat
 from inference.commands.inputs import load_script, record_index, select_records, state_after
-from inference.contract import Strain
+from inference.rules.contract import Strain
 from inference.errors import InvalidArgumentError, RecordError
 from tests.inference.helpers import random_play
 from tests.inference.test_records import DEAL, pbn_rows, pbn_text
@@ -41,7 +41,7 @@ def test_select_by_board_record_or_all(tmp_path: Path) -> None:
 
 def test_a_record_number_reads_only_that_record(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--record K`` hands K to the reader, which parses that record alone (not the whole file's play)."""
-    import inference.records as records
+    import inference.io.records as records
 
     asked: list[int | None] = []
     real = records.read_records

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from dealer import Card, Deal, Seat
-from inference.contract import Strain
-from inference.play import PlayState
+from inference.rules.contract import Strain
+from inference.state.play import PlayState
 from tests.inference.commands.helpers import run
 from tests.inference.helpers import random_play
 from tests.inference.test_layouts import DEAL

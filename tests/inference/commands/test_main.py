@@ -19,7 +19,7 @@ from inference.commands import build_parser
 from tests.inference.commands.helpers import run
 
 ROOT = Path(__file__).resolve().parents[3]
-HEAVY = ("numpy", "scipy", "pydantic", "networkx", "tqdm", "constraint", "inference.play", "inference.layouts",
+HEAVY = ("numpy", "scipy", "pydantic", "networkx", "tqdm", "constraint", "inference.state.play", "inference.exact.layouts",
          "dealer.tables.exact", "dealer.tables.engine")
 COMMANDS = {"number", "count", "deal", "dealer", "stats", "replay", "sample", "odds", "serve", "play", "view",
             "rules", "defence"}

@@ -16,8 +16,8 @@ def commands() -> dict[str, argparse.ArgumentParser]:
 def test_mirrored_choices_equal_the_engines() -> None:
     from dealer.tables.exact import FEATURES as EXACT_FEATURES
     from dealer.cards.pbnio import FORMATS as PBN_FORMATS
-    from inference.layouts import VIEWS as LAYOUT_VIEWS
-    from inference.leads import available_agreements
+    from inference.exact.layouts import VIEWS as LAYOUT_VIEWS
+    from inference.state.leads import available_agreements
 
     from dealer.budget import DEFAULT
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from inference.commands.play import record_tricks
-from inference.contract import Strain
-from inference.records import PlayRecord, read_pbn
+from inference.rules.contract import Strain
+from inference.io.records import PlayRecord, read_pbn
 from tests.inference.commands.helpers import run
 from tests.inference.helpers import hide_endplay, needs_solver
 

@@ -11,8 +11,8 @@ import pytest
 
 from dealer import Seat
 from inference.commands.replay import ROW_KEYS
-from inference.contract import Strain
-from inference.records import read_pbn
+from inference.rules.contract import Strain
+from inference.io.records import read_pbn
 from tests.inference.commands.helpers import run
 from tests.inference.helpers import random_play
 from tests.inference.test_bulk import folder
@@ -116,7 +116,7 @@ def test_replay_json_one_schema_for_records_and_scenarios() -> None:
     check_rows_against_text(from_scenario, text)
     assert all(r["board"] is None and r["record"] is None for r in from_scenario)
     assert from_scenario[0]["statuses"]  # the lead's readings come after the opening lead: in its row
-    from inference.scenario import run_scenario
+    from inference.apps.scenario import run_scenario
 
     assert from_scenario[-1]["bounds"] == run_scenario(scenario).state.bounds().as_dict()
     status, out, _ = run("replay", str(record), "--board", "1", "--json")

@@ -1,4 +1,4 @@
-"""``kibitz serve``: the JSON-lines protocol (:mod:`inference.protocol`) through the command, in a subprocess."""
+"""``kibitz serve``: the JSON-lines protocol (:mod:`inference.apps.protocol`) through the command, in a subprocess."""
 
 from __future__ import annotations
 

@@ -1,0 +1,154 @@
+"""Exact sampling: layouts drawn from a layout graph in proportion to their exact weights.
+
+A :class:`Sampler` walks a :class:`~inference.exact.graph.LayoutGraph` position by position: from the state
+reached, it chooses the next edge in proportion to (group weight x the weight of finishing from
+where it leads), then one row of the group in proportion to the row's own weight (its holdings'
+weights). Every choice uses integers only: int64 cumulative sums, vectorised over the layouts,
+while the weights fit in 63 bits; Python integers beyond. Nothing is rejected.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from typing import Any, cast
+
+import numpy as np
+
+from dealer import DealerError
+from dealer.checks import check_int
+from dealer.rng import RandomSource, make_rng
+
+from inference.errors import InconsistentCardsError, InvalidArgumentError
+from inference.exact.graph import Flow, LayoutGraph
+
+__all__ = ["Sampler"]
+
+
+class Sampler:
+    """Draws layouts of a graph exactly in proportion to a flow's weights."""
+
+    def __init__(self, graph: LayoutGraph, flow: Flow) -> None:
+        self.graph = graph
+        self.flow = flow
+        self._csr_cache: dict[int, Any] = {}
+        self._members_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray | None] | None] = {}
+
+    def draw(self, n: int, gen: np.random.Generator) -> np.ndarray:
+        """``n`` layouts as an ``(n, 4)`` uint64 array of dealt hands (N, E, S, W; known cards included)."""
+        fast = self.fast(n, gen)
+        return fast if fast is not None else self.python(n, gen)
+
+    def _csr(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Position ``s``'s edges by source state, with cumulative int64 weights (None if they do not fit)."""
+        if s in self._csr_cache:
+            return cast("tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None", self._csr_cache[s])
+        src, grp, dst = self.graph.links[s]
+        order = np.argsort(src, kind="stable")
+        back, mult = self.flow.backward[s + 1][dst], self.graph.steps[s].group_weight[grp]
+        if back.dtype == object or mult.dtype == object:
+            exact = [int(b) * int(m) for b, m in zip(back, mult)]
+            if sum(exact) >= 2 ** 62:
+                self._csr_cache[s] = None
+                return None
+            w = np.array(exact, dtype=np.int64)
+        else:  # each layer's sums stay below 2**60 (checked when the flow was formed)
+            w = back * mult
+        cum = np.cumsum(w[order])
+        starts = np.searchsorted(src[order], np.arange(len(self.graph.layers[s]) + 1))
+        base = np.concatenate([[0], cum])[starts[:-1]]
+        totals = np.concatenate([[0], cum])[starts[1:]] - base
+        result = (cum, base, totals, grp[order], dst[order])
+        self._csr_cache[s] = result
+        return result
+
+    def _members(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+        """Position ``s``'s rows ordered by group, where each group starts among them, and (weighted rows only)
+        their cumulative int64 weights; None if the weights do not fit."""
+        if s in self._members_cache:
+            return self._members_cache[s]
+        step = self.graph.steps[s]
+        found: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None = None
+        if step.weight.dtype != object and step.group_weight.dtype != object:
+            found = (step.order, step.starts, np.cumsum(step.weight[step.order]) if step.weighted else None)
+        self._members_cache[s] = found
+        return found
+
+    def fast(self, n: int, gen: np.random.Generator) -> np.ndarray | None:
+        """Vectorised exact sampling when every weight fits in 63 bits."""
+        tables = [self._csr(s) for s in range(self.graph.depth)]
+        members = [self._members(s) for s in range(self.graph.depth)]
+        if any(t is None for t in tables) or any(m is None for m in members):
+            return None
+        hands = np.zeros((n, 4), dtype=np.int64)
+        for seat in range(4):
+            hands[:, seat] = self.graph.position.known[seat]
+        state = np.zeros(n, dtype=np.int64)
+        for s in range(self.graph.depth):
+            cum, base, totals, grp, dst = tables[s]  # type: ignore[misc]
+            r = gen.integers(0, totals[state], dtype=np.int64)
+            edge = np.searchsorted(cum, base[state] + r, side="right")
+            g = grp[edge]
+            state = dst[edge]
+            order, starts, mcum = members[s]  # type: ignore[misc]
+            step = self.graph.steps[s]
+            if mcum is None:  # every row weighs 1: uniform inside the group
+                pick = order[starts[g] + gen.integers(0, starts[g + 1] - starts[g], dtype=np.int64)]
+            else:  # in proportion to the rows' weights
+                before = np.where(starts[g] > 0, mcum[np.maximum(starts[g] - 1, 0)], 0)
+                r = gen.integers(0, step.group_weight[g], dtype=np.int64)
+                pick = order[np.searchsorted(mcum, before + r, side="right")]
+            for i, seat in enumerate(self.graph.seats):
+                hands[:, seat] |= step.masks[pick, i] << (13 * self.graph.suits[s])
+        return hands.astype(np.uint64)
+
+    def python(self, n: int, gen: np.random.Generator) -> np.ndarray:
+        """Exact sampling with Python integers (weights past 63 bits), from a stream seeded by ``gen``."""
+        rng = random.Random(int(gen.integers(0, 2 ** 63)))
+        out = np.zeros((n, 4), dtype=np.uint64)
+        edges = []
+        for s in range(self.graph.depth):
+            src, grp, dst = self.graph.links[s]
+            step = self.graph.steps[s]
+            w = [int(b) * int(m) for b, m in zip(self.flow.backward[s + 1][dst], step.group_weight[grp])]
+            by_src: dict[int, tuple[list[int], list[int], list[int]]] = {}
+            for e in range(len(src)):
+                cum, gs, ds = by_src.setdefault(int(src[e]), ([], [], []))
+                cum.append((cum[-1] if cum else 0) + w[e])
+                gs.append(int(grp[e]))
+                ds.append(int(dst[e]))
+            rows: dict[int, tuple[list[int], list[int]]] = {}
+            for r, (g, wr) in enumerate(zip(step.group.tolist(), step.weight.tolist())):
+                cum_r, ids = rows.setdefault(g, ([], []))
+                cum_r.append((cum_r[-1] if cum_r else 0) + int(wr))
+                ids.append(r)
+            edges.append((by_src, rows, step.masks.tolist()))
+        known = list(self.graph.position.known)
+        for j in range(n):
+            state, hands = 0, list(known)
+            for s, (by_src, rows, masks) in enumerate(edges):
+                cum, gs, ds = by_src[state]
+                e = bisect.bisect_right(cum, rng.randrange(cum[-1]))
+                state = ds[e]
+                cum_r, ids = rows[gs[e]]
+                pick = ids[bisect.bisect_right(cum_r, rng.randrange(cum_r[-1]))]
+                for i, seat in enumerate(self.graph.seats):
+                    hands[seat] |= masks[pick][i] << (13 * self.graph.suits[s])
+            out[j] = np.array(hands, dtype=np.uint64)
+        return out
+
+
+#: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).
+MAX_LAYOUTS_AT_ONCE = 1_000_000
+
+
+def draw_generator(n: int, empty: bool, seed: RandomSource) -> np.random.Generator:
+    """The generator for drawing ``n`` layouts from a view, after the checks every view's sampler makes
+    (``n`` within :data:`MAX_LAYOUTS_AT_ONCE`, the view not ``empty``, a valid ``seed``)."""
+    check_int(n, "the number of layouts", InvalidArgumentError, lo=0, hi=MAX_LAYOUTS_AT_ONCE)
+    if empty:
+        raise InconsistentCardsError("no layout in this view: it is empty")
+    try:
+        return make_rng(seed)
+    except DealerError as exc:
+        raise InvalidArgumentError(str(exc)) from None
