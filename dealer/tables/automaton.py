@@ -325,77 +325,91 @@ class _Glue:
                                 self.fixed_weight, self.scale)
 
 
-def _minimize_layers(raw0: list[np.ndarray], raw1: list[np.ndarray], raww0: list[np.ndarray | None],
-                     raww1: list[np.ndarray | None], n_final: int, start: int, constant: int,
+@dataclass(frozen=True)
+class _Layer:
+    """One position's moves, per state: where declining and taking the card lead (-1: dead), and their
+    weights (None: all 1)."""
+
+    skip: np.ndarray
+    take: np.ndarray
+    skip_weight: np.ndarray | None
+    take_weight: np.ndarray | None
+
+
+def _minimize_layers(skip: list[np.ndarray], take: list[np.ndarray], skip_weight: list[np.ndarray | None],
+                     take_weight: list[np.ndarray | None], n_final: int, start: int, constant: int,
                      scale: int) -> SeatAutomaton:
     """Minimise a layered automaton given raw transitions, then keep what the start reaches.
 
-    ``raw0[t]``/``raw1[t]`` map raw states of position ``t`` to raw states of
-    position ``t + 1`` (-1: dead); raw final states are the labels
-    ``0 .. n_final - 1``; ``raww*`` are move weights (None: all 1).
+    ``skip[t]``/``take[t]`` map raw states of position ``t`` to raw states of position ``t + 1``
+    when the seat declines / takes card ``t`` (-1: dead); raw final states are the labels
+    ``0 .. n_final - 1``; ``skip_weight``/``take_weight`` are the moves' weights (None: all 1).
     """
-    n = len(raw0)
-    ids_next = np.arange(n_final, dtype=np.int64)
-    m_next = n_final
-    mn0: list[np.ndarray] = [np.zeros(0)] * n
-    mn1: list[np.ndarray] = [np.zeros(0)] * n
-    mw0: list[np.ndarray | None] = [None] * n
-    mw1: list[np.ndarray | None] = [None] * n
-    ids_at: list[np.ndarray] = [np.zeros(0)] * (n + 1)
-    ids_at[n] = ids_next
-    for t in range(n - 1, -1, -1):
-        ids_ext = np.append(ids_next, -1)  # index -1 (dead) reads -1
-        i0 = ids_ext[raw0[t]]
-        i1 = ids_ext[raw1[t]]
-        cols = [i0, i1]
-        if raww0[t] is not None:
-            cols.append(np.where(i0 >= 0, cast(np.ndarray, raww0[t]), 0))
-        if raww1[t] is not None:
-            cols.append(np.where(i1 >= 0, cast(np.ndarray, raww1[t]), 0))
-        live = (i0 >= 0) | (i1 >= 0)
-        ids = np.full(len(i0), -1, dtype=np.int64)
-        if len(cols) == 2:
-            key = (i0 + 1) * (m_next + 1) + (i1 + 1)
-            uk, _, inv = unique_inverse(key[live])
-        else:
-            mat = np.stack(cols, axis=1)[live]
-            uk, inv = unique_rows(mat, return_inverse=True)
-        inv = inv.reshape(-1)
-        ids[live] = inv
-        rep = np.zeros(len(uk), dtype=np.int64)
-        rep[inv] = np.nonzero(live)[0]
-        mn0[t] = i0[rep]
-        mn1[t] = i1[rep]
-        mw0[t] = None if raww0[t] is None else np.where(mn0[t] >= 0, cast(np.ndarray, raww0[t])[rep], 0)
-        mw1[t] = None if raww1[t] is None else np.where(mn1[t] >= 0, cast(np.ndarray, raww1[t])[rep], 0)
-        ids_at[t] = ids
-        ids_next = ids
-        m_next = len(uk)
-
-    start_id = int(ids_at[0][start]) if n else start
-    if start_id < 0:
+    layers, start_of = _merge_equivalent(skip, take, skip_weight, take_weight, n_final)
+    start_state = int(start_of[start]) if layers else start
+    if start_state < 0:
         return _DEAD
-    keep = np.array([start_id])
+    return _reachable(layers, start_state, constant, scale)
+
+
+def _merge_equivalent(skip: list[np.ndarray], take: list[np.ndarray], skip_weight: list[np.ndarray | None],
+                      take_weight: list[np.ndarray | None], n_final: int) -> tuple[list[_Layer], np.ndarray]:
+    """Backward from the final labels: raw states with the same moves (targets and weights) become one.
+
+    Returns each position's merged moves and, for position 0, each raw state's merged state (-1: dead).
+    """
+    n = len(skip)
+    merged_next = np.arange(n_final, dtype=np.int64)  # the merged state of each raw state one position on
+    n_next = n_final
+    layers: list[_Layer] = [_Layer(np.zeros(0), np.zeros(0), None, None)] * n
+    for t in range(n - 1, -1, -1):
+        with_dead = np.append(merged_next, -1)  # index -1 (dead) reads -1
+        to_skip, to_take = with_dead[skip[t]], with_dead[take[t]]
+        columns = [to_skip, to_take]
+        if skip_weight[t] is not None:
+            columns.append(np.where(to_skip >= 0, cast(np.ndarray, skip_weight[t]), 0))
+        if take_weight[t] is not None:
+            columns.append(np.where(to_take >= 0, cast(np.ndarray, take_weight[t]), 0))
+        live = (to_skip >= 0) | (to_take >= 0)
+        merged = np.full(len(to_skip), -1, dtype=np.int64)
+        if len(columns) == 2:
+            distinct, _, inverse = unique_inverse(((to_skip + 1) * (n_next + 1) + (to_take + 1))[live])
+        else:
+            distinct, inverse = unique_rows(np.stack(columns, axis=1)[live], return_inverse=True)
+        inverse = inverse.reshape(-1)
+        merged[live] = inverse
+        first = np.zeros(len(distinct), dtype=np.int64)  # one raw state standing for each merged state
+        first[inverse] = np.nonzero(live)[0]
+        kept_skip, kept_take = to_skip[first], to_take[first]
+        layers[t] = _Layer(
+            kept_skip, kept_take,
+            None if skip_weight[t] is None else np.where(kept_skip >= 0, cast(np.ndarray, skip_weight[t])[first], 0),
+            None if take_weight[t] is None else np.where(kept_take >= 0, cast(np.ndarray, take_weight[t])[first], 0))
+        merged_next, n_next = merged, len(distinct)
+    return layers, merged_next
+
+
+def _reachable(layers: list[_Layer], start: int, constant: int, scale: int) -> SeatAutomaton:
+    """The merged automaton cut to the states ``start`` reaches, renumbered position by position."""
+    alive = np.array([start])
     sizes = [1]
-    out0: list[np.ndarray] = []
-    out1: list[np.ndarray] = []
-    ow0: list[np.ndarray | None] = []
-    ow1: list[np.ndarray | None] = []
-    for t in range(n):
-        a0 = mn0[t][keep]
-        a1 = mn1[t][keep]
-        nxt = unique_ints(np.concatenate([a0[a0 >= 0], a1[a1 >= 0]]))
-        table = np.full(max(int(nxt.max()) + 1 if len(nxt) else 1, 1), -1, dtype=np.int64)
-        table[nxt] = np.arange(len(nxt))
-        out0.append(np.where(a0 >= 0, table[np.maximum(a0, 0)], -1).astype(np.int32))
-        out1.append(np.where(a1 >= 0, table[np.maximum(a1, 0)], -1).astype(np.int32))
-        ow0.append(None if mw0[t] is None else cast(np.ndarray, mw0[t])[keep])
-        ow1.append(None if mw1[t] is None else cast(np.ndarray, mw1[t])[keep])
-        keep = nxt
-        sizes.append(len(nxt))
-    labels = keep.astype(np.int32)
-    return SeatAutomaton(tuple(sizes), tuple(out0), tuple(out1), tuple(ow0), tuple(ow1), labels,
-                         constant, scale)
+    next0: list[np.ndarray] = []
+    next1: list[np.ndarray] = []
+    weight0: list[np.ndarray | None] = []
+    weight1: list[np.ndarray | None] = []
+    for layer in layers:
+        to_skip, to_take = layer.skip[alive], layer.take[alive]
+        reached = unique_ints(np.concatenate([to_skip[to_skip >= 0], to_take[to_take >= 0]]))
+        number = np.full(max(int(reached.max()) + 1 if len(reached) else 1, 1), -1, dtype=np.int64)
+        number[reached] = np.arange(len(reached))
+        next0.append(np.where(to_skip >= 0, number[np.maximum(to_skip, 0)], -1).astype(np.int32))
+        next1.append(np.where(to_take >= 0, number[np.maximum(to_take, 0)], -1).astype(np.int32))
+        weight0.append(None if layer.skip_weight is None else layer.skip_weight[alive])
+        weight1.append(None if layer.take_weight is None else layer.take_weight[alive])
+        alive = reached
+        sizes.append(len(reached))
+    return SeatAutomaton(tuple(sizes), tuple(next0), tuple(next1), tuple(weight0), tuple(weight1),
+                         alive.astype(np.int32), constant, scale)
 
 
 def feature_projection(labels: np.ndarray) -> tuple[tuple[int, ...], bool]:
