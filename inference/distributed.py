@@ -4,7 +4,7 @@
 one job it maps in this process; with ``jobs`` above one, in that many worker processes of this
 machine (:class:`concurrent.futures.ProcessPoolExecutor`: the standard library, nothing to install or
 set up); with ``scheduler`` (``tcp://host:8786``) or a ``client``, on a Dask cluster's workers
-(:mod:`dask.distributed`, the extra ``kibitz[cluster]``: a ``dask scheduler`` and ``dask worker``
+(:mod:`dask.distributed`, the extra ``kibitz[dask]``: a ``dask scheduler`` and ``dask worker``
 processes started as Dask documents; see ``docs/distributed.rst``). :func:`connect` also makes a
 Dask :class:`~dask.distributed.LocalCluster` of this machine's processes for callers who want one.
 
@@ -47,7 +47,7 @@ def _distributed() -> Any:
     try:
         return importlib.import_module("distributed")
     except ImportError:
-        raise DaskUnavailableError("a Dask cluster (--scheduler) needs Dask: pip install 'kibitz[cluster]'") from None
+        raise DaskUnavailableError("a Dask cluster (--scheduler) needs Dask: pip install 'kibitz[dask]'") from None
 
 
 @contextmanager

@@ -80,7 +80,7 @@ class BotUnavailableError(InferenceError, ImportError):
 
 
 class DaskUnavailableError(InferenceError, ImportError):
-    """A Dask cluster was asked for (``--scheduler``) without Dask: install the extra ``kibitz[cluster]``."""
+    """A Dask cluster was asked for (``--scheduler``) without Dask: install the extra ``kibitz[dask]``."""
 
 
 class InvalidBoardError(InferenceError, ValueError):

@@ -252,7 +252,7 @@ def add_workers(p: argparse.ArgumentParser) -> None:
                    help="worker processes of this machine (default: 1, in this process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786) instead (the extra "
-                        "kibitz[cluster])")
+                        "kibitz[dask])")
 
 
 @contextmanager

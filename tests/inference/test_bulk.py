@@ -104,7 +104,7 @@ def test_local_jobs_need_no_dask_and_a_cluster_without_it_is_one_clear_error(mon
         return real(name, package)
 
     monkeypatch.setattr(importlib, "import_module", no_dask)
-    with pytest.raises(DaskUnavailableError, match=r"pip install 'kibitz\[cluster\]'"):
+    with pytest.raises(DaskUnavailableError, match=r"pip install 'kibitz\[dask\]'"):
         run_map(abs, [1], scheduler="tcp://127.0.0.1:9")
     with pytest.raises(InvalidArgumentError, match="jobs=0"):
         run_map(abs, [1], jobs=0)
