@@ -162,9 +162,9 @@ def main() -> None:
         syntax = parse_statements(text)
         cells = []
         rates = []
-        for joint in (True, False):  # the new path, then the old one (cross-seat conditions filtered)
-            setup = median_time(lambda: ScriptDealer(syntax, patience=1_000_000, joint=joint), args.repeat)
-            run = ScriptDealer(syntax, patience=1_000_000, joint=joint)
+        for across in (True, False):  # the new path, then the old one (cross-seat conditions filtered)
+            setup = median_time(lambda: ScriptDealer(syntax, patience=1_000_000, across=across), args.repeat)
+            run = ScriptDealer(syntax, patience=1_000_000, across=across)
             rng = np.random.default_rng(3)
             produce = median_time(lambda: run.produce(args.deals, 10 ** 15, rng), args.repeat)
             kind = "exact" if run.exact else "estimate" + (f" ({', '.join(s.name for s in run.loosened)} filtered)"

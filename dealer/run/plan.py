@@ -47,7 +47,7 @@ class Plan:
     exact: bool
     tables: str = ""
     held: tuple[str, ...] = ()
-    joint: tuple[str, ...] = ()
+    across: tuple[str, ...] = ()
     union: str = ""
     filtered: tuple[str, ...] = ()
     loosened: tuple[str, ...] = ()
@@ -67,7 +67,7 @@ class Plan:
             how = "an exact count" if self.exact else "a count is an estimate"
         lines = [f"plan: {self.method} ({how})"]
         rows = (("selection", self.selection), ("tables", self.tables), ("superset", self._superset()),
-                ("held by the tables", "; ".join(self.held)), ("across seats, by labels", "; ".join(self.joint)),
+                ("held by the tables", "; ".join(self.held)), ("across seats, by labels", "; ".join(self.across)),
                 ("union", self.union), ("seats left to the filter", ", ".join(self.loosened)),
                 ("filter", "; ".join(self.filtered)))
         lines += [f"  {name}: {value}" for name, value in rows if value]

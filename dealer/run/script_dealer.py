@@ -16,7 +16,7 @@ reported with its 95% interval (Wilson) and marked as such.
 >>> from dealer.lang.statements import parse_statements
 >>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && (hascard(west, C2) || hcp(east) > 10) "
 ...                                     "&& hcp(north) + hcp(south) >= 26 && cccc(north) >= 1200"))
->>> run.exact, [str(c) for c in run.residual], str(run.joint)
+>>> run.exact, [str(c) for c in run.residual], str(run.across)
 (False, ['cccc(north) >= 1200'], '(hcp(north) + hcp(south)) >= 26')
 >>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
 ['count:', 'estimate']
@@ -102,7 +102,7 @@ class ScriptDealer:
     """A script's condition, counted and dealt: exactly, or through the residual filter.
 
     Conditions across seats that the seats' labels can count go into the tables (:mod:`dealer.spec.cross`;
-    ``joint=False`` filters them instead, the old path). Tables beyond ``limit`` joint states
+    ``across=False`` filters them instead, the old path). Tables beyond ``limit`` across states
     (``patience``, when given, is a smaller limit to try first) are not refused: the conditions of
     the seats that cut fewest deals move to the filter (:attr:`loosened` names them) and the count
     becomes an estimate. Every other limit is the budget's in force (:mod:`dealer.budget`); the
@@ -110,7 +110,7 @@ class ScriptDealer:
     """
 
     def __init__(self, syntax: ScriptSyntax, *, limit: int | None = None, text: str = "",
-                 patience: int | None = None, joint: bool = True) -> None:
+                 patience: int | None = None, across: bool = True) -> None:
         budget = current()
         limit = budget.tables if limit is None else limit
         self.syntax = syntax
@@ -122,17 +122,17 @@ class ScriptDealer:
         self.side_counts = True
         self.spec: DealSpec = DealSpec.trusted()
         #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.spec.cross`).
-        self.joint: CrossCondition | None = None
+        self.across: CrossCondition | None = None
         self._steps: list[Step] = []
         self._union = ""
         self._united: tuple[str, ...] = ()  # the conditions the union holds
-        joined = self._split(text, joint)
+        joined = self._split(text, across)
         check_evaluable([*self.residual, *syntax.action_nodes()], syntax.actions)
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
-        tables = self._choose_tables(text, joint, joined, trial, limit, budget)
+        tables = self._choose_tables(text, across, joined, trial, limit, budget)
         if tables is None:
-            joined = self._split(text, joint, side_counts=self.side_counts)
+            joined = self._split(text, across, side_counts=self.side_counts)
         filtered = [c for c in self.residual if not any(c is j for j in joined)]
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
         if tables is None:
@@ -141,7 +141,7 @@ class ScriptDealer:
             split = []
         else:
             self.tables = tables
-            if self.joint is not None:
+            if self.across is not None:
                 self.residual = filtered
         if split and not self.tables.is_empty:
             self._unite(split, joined, trial, patience, limit, budget)
@@ -152,24 +152,24 @@ class ScriptDealer:
         #: Whether the filter asks the double-dummy solver (a deal takes it some 0.1 s: fewer draws, small batches).
         self.solves = self._filter.solves
 
-    def _choose_tables(self, text: str, joint: bool, joined: list[Cond], trial: int, limit: int,
+    def _choose_tables(self, text: str, across: bool, joined: list[Cond], trial: int, limit: int,
                        budget: Budget) -> ExactDealer | None:
         """The tables, trying with the seats' second counts first and then without; None when even the
         plainest pass ``trial`` (then :attr:`side_counts` says which split the caller loosens)."""
-        across_limit = trial if self.joint is None else min(limit, max(trial, budget.across_cells))
-        if self.joint is not None and any(ss.side is not None for ss in self.spec.seats.values()):
+        across_limit = trial if self.across is None else min(limit, max(trial, budget.across_cells))
+        if self.across is not None and any(ss.side is not None for ss in self.spec.seats.values()):
             # a side count (dealer.spec.sidecount) multiplies its seat's states, and the joint tables multiply the
             # seats': the reachable states can be many and slow to find too many, so only the dense tables
             # (refused at once when too large) are tried; else the side conditions go to the filter
             ready = self._attempt("dense tables with second counts and labels across seats",
-                                  lambda: ExactDealer(self.spec, limit=across_limit, joint=self.joint, backend="dense"))
+                                  lambda: ExactDealer(self.spec, limit=across_limit, across=self.across, backend="dense"))
             if ready is not None:
                 return ready
-            joined[:] = self._split(text, joint, side_counts=False)
+            joined[:] = self._split(text, across, side_counts=False)
         tables = self._tables(trial, across_limit, limit, budget)
         if tables is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
-            joined[:] = self._split(text, joint, side_counts=False)  # the side counts too large: filter them
-            across_limit = trial if self.joint is None else min(limit, max(trial, budget.across_cells))
+            joined[:] = self._split(text, across, side_counts=False)  # the side counts too large: filter them
+            across_limit = trial if self.across is None else min(limit, max(trial, budget.across_cells))
             tables = self._tables(trial, across_limit, limit, budget)
         return tables
 
@@ -186,16 +186,16 @@ class ScriptDealer:
 
     def _tables(self, trial: int, across_limit: int, limit: int, budget: Budget) -> ExactDealer | None:
         """The tables of the spec, with its joint conditions if they fit ``across_limit``, else without them
-        (:attr:`joint` is then None and they stay in the residual); None if even those pass ``trial``."""
-        if self.joint is not None:  # an exact count across seats is worth larger tables than the patience:
+        (:attr:`across` is then None and they stay in the residual); None if even those pass ``trial``."""
+        if self.across is not None:  # an exact count across seats is worth larger tables than the patience:
             # dense ones (refused at once when too large), or the reachable states (slow to find too many)
             tables = (self._attempt("dense tables with labels across seats", lambda: ExactDealer(
-                          self.spec, limit=across_limit, joint=self.joint, backend="dense"))
+                          self.spec, limit=across_limit, across=self.across, backend="dense"))
                       or self._attempt("compact tables with labels across seats", lambda: ExactDealer(
-                          self.spec, limit=min(across_limit, max(trial, budget.across_states)), joint=self.joint)))
+                          self.spec, limit=min(across_limit, max(trial, budget.across_states)), across=self.across)))
             if tables is not None:
                 return tables
-            self.joint = None
+            self.across = None
         if trial < min(limit, budget.dense_cells):  # dense tables are quick to build and to refuse: more room
             tables = self._attempt("dense tables", lambda: ExactDealer(
                 self.spec, limit=min(limit, budget.dense_cells), backend="dense"))
@@ -212,7 +212,7 @@ class ScriptDealer:
         rest = [c for c in self.residual if not any(c is r for r in split)]
         cells = None if patience is None else (trial if rest else budget.union_cells)
         union, why = UnionDealer.attempt(held, split, self.syntax.predeals, limit=limit, counts=self.counts,
-                                         joint=self.joint, cells=cells, slow=trial, side_counts=self.side_counts)
+                                         across=self.across, cells=cells, slow=trial, side_counts=self.side_counts)
         self._steps.append(Step(f"a union for {'; '.join(map(str, split))}", ("built, " if union else "refused, ") + why))
         if union is not None:
             self.tables = union
@@ -220,20 +220,20 @@ class ScriptDealer:
             self._united = tuple(map(str, split))
             self.residual = [c for c in self.residual if not any(c is r for r in split)]
 
-    def _split(self, text: str, joint: bool, side_counts: bool = True) -> list[Cond]:
+    def _split(self, text: str, across: bool, side_counts: bool = True) -> list[Cond]:
         """Split the conditions into the seats' tables and the residual; the residual's parts that the
-        seats' labels count (:attr:`joint`) are returned."""
+        seats' labels count (:attr:`across`) are returned."""
         self.residual = []
         self.side_counts = side_counts
         self.spec = DealSpec.from_conditions(self.conditions, self.syntax.predeals, text, residual=self.residual,
                                              counts=self.counts, side_counts=side_counts)
         within = {s: self.spec.seat(s).accepted(s) for s in Seat}
         joined: list[Cond] = []
-        self.joint = None
+        self.across = None
         for c in self.residual:  # one at a time: those whose joint labels would pass the limit stay filtered
-            if joint and self._joinable(c):
+            if across and self._joinable(c):
                 try:
-                    self.joint = CrossCondition.build(joined + [c], within=within)
+                    self.across = CrossCondition.build(joined + [c], within=within)
                 except UnsupportedSpecError as exc:
                     self._steps.append(Step(f"labels across seats for {c}", f"refused, {exc}"))
                     continue
@@ -285,13 +285,13 @@ class ScriptDealer:
     def plan(self) -> Plan:
         """How this script is dealt: what the tables, labels, union and filter hold, and every way tried."""
         residual = {id(c) for c in conjuncts(self.residual)}
-        joint = tuple(map(str, self.joint.conditions)) if self.joint is not None else ()
+        across = tuple(map(str, self.across.conditions)) if self.across is not None else ()
         held = tuple(str(c) for c in conjuncts(self.conditions)
-                     if id(c) not in residual and str(c) not in joint and str(c) not in self._united)
+                     if id(c) not in residual and str(c) not in across and str(c) not in self._united)
         kind = ("a union" if isinstance(self.tables, UnionDealer)
                 else "dense tables" if isinstance(self.tables.tables, DenseTables) else "compact tables")
         return Plan("tables" if self.exact else "tables and filter", self.exact,
-                    tables=f"{kind}, {self.tables.cells:,} cells", held=held, joint=joint,
+                    tables=f"{kind}, {self.tables.cells:,} cells", held=held, across=across,
                     union=f"{'; '.join(self._united)}: {self._union}" if self._united else "",
                     filtered=tuple(str(c) for c in conjuncts(self.residual)),
                     loosened=tuple(s.name_long for s in self.loosened), superset=int(self.tables.count()),

@@ -8,7 +8,7 @@ table *labels* its final states with the values of its parts (only as finely as 
 needs: two values of ``hcp(north)`` that give the same verdict against every value of the other
 seats share a label), and the joint count accepts a joint final state only where the condition
 holds on its labels (:class:`CrossCondition`, used by :class:`~dealer.tables.exact.ExactDealer`'s
-``joint``). The backward count and the decoding sampler are the dealer's own, so the count is
+``across``). The backward count and the decoding sampler are the dealer's own, so the count is
 exact (a Python int) and every deal meeting the condition is drawn with the same chance.
 
 >>> from dealer.lang.syntax import parse_condition

@@ -126,20 +126,20 @@ class ExactDealer:
     """
 
     def __init__(self, spec: "DealSpec | str", *, limit: int | None = None, backend: str = "auto",
-                 joint: CrossCondition | None = None, order: str = "auto",
+                 across: CrossCondition | None = None, order: str = "auto",
                  _observe: tuple[Seat, str] | None = None) -> None:
         if not isinstance(spec, (DealSpec, str)):
             raise SpecError(f"expected a DealSpec or the text of a spec, got {shown(spec)}")
         if order not in ORDERS:
             raise SpecError(f"unknown order {shown(order)}: expected one of {', '.join(ORDERS)}")
-        if joint is not None and not isinstance(joint, CrossCondition):
-            raise SpecError(f"joint: expected a CrossCondition, got {shown(joint)}")
+        if across is not None and not isinstance(across, CrossCondition):
+            raise SpecError(f"across: expected a CrossCondition, got {shown(across)}")
         limit = current().tables if limit is None else limit
         check_int(limit, "limit", SpecError, lo=1)
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
         #: Conditions across seats counted through the seats' labels (None: none).
-        self.joint = joint
-        accept = joint.accept if joint is not None else None
+        self.across = across
+        accept = across.accept if across is not None else None
         self.limit = limit
         self._observe = observe = _observe
         self.backend = backend
@@ -171,7 +171,7 @@ class ExactDealer:
                ) -> tuple[list[Seat], list[Seat], np.ndarray | None]:
         """The seats whose cards the tables track, those dealt from the pool, and the joint acceptance with the
         labels of seats whose 13 cards are all predealt fixed (their weights and failures noted)."""
-        joint, observe = self.joint, self._observe
+        across, observe = self.across, self._observe
         tracked: list[Seat] = []
         pool: list[Seat] = []
         for seat in Seat:
@@ -184,15 +184,15 @@ class ExactDealer:
                     self._complete_failures.append(
                         f"{seat.name_long}'s 13 predealt cards {CardSet(predeal[seat]).to_pbn()} fail its conditions"
                     )
-                if joint is not None and accept is not None and seat in joint.seats:  # its label is known
-                    axis = joint.seats.index(seat)
-                    label = joint.label_of(seat, _cell(CardSet(predeal[seat]).shape, predeal[seat]))
+                if across is not None and accept is not None and seat in across.seats:  # its label is known
+                    axis = across.seats.index(seat)
+                    label = across.label_of(seat, _cell(CardSet(predeal[seat]).shape, predeal[seat]))
                     keep = np.zeros(accept.shape[axis], dtype=bool)
                     if label >= 0:
                         keep[label] = True
                     accept = np.where(np.expand_dims(keep, [i for i in range(accept.ndim) if i != axis]),
                                       accept, False)
-            elif ss.is_free and not observed and (joint is None or seat not in joint.seats):
+            elif ss.is_free and not observed and (across is None or seat not in across.seats):
                 pool.append(seat)
             else:
                 tracked.append(seat)
@@ -201,12 +201,12 @@ class ExactDealer:
     def _label_grid(self, seat: Seat) -> np.ndarray:
         """A tracked seat's labels over the shape x HCP grid: its own, joined with its joint labels and split by
         its side count's totals (noting the spread and the side map)."""
-        joint, observe = self.joint, self._observe
+        across, observe = self.across, self._observe
         feature = observe[1] if observe is not None and observe[0] == seat else None
         own = _labels(self.spec.seat(seat), seat, feature)
-        if joint is not None and seat in joint.seats:
+        if across is not None and seat in across.seats:
             spread = int(own.max()) + 1 if own.size and own.max() >= 0 else 1
-            cross = joint.labels[joint.seats.index(seat)]
+            cross = across.labels[across.seats.index(seat)]
             own = np.where((own >= 0) & (cross >= 0), cross * spread + own, -1).astype(np.int32)
             self._spread[seat] = spread
         masks = self.spec.seat(seat).side_masks(seat)
@@ -270,18 +270,18 @@ class ExactDealer:
 
     def _final_accept(self, accept: np.ndarray) -> np.ndarray:
         """The joint acceptance read on the tracked seats' final states (one axis per tracked seat)."""
-        assert self.joint is not None
+        assert self.across is not None
         tracked = self._plan.tracked
         index = []
-        for axis, seat in enumerate(self.joint.seats):
+        for axis, seat in enumerate(self.across.seats):
             if seat in tracked:
                 a = self.automata[tracked.index(seat)]
                 index.append(a.labels.astype(np.int64) // self._spread[seat])
             else:  # fully predealt: its label was fixed above
                 index.append(np.arange(accept.shape[axis]))
         table = np.asarray(np.asarray(accept[np.ix_(*index)]).any(
-            axis=tuple(i for i, s in enumerate(self.joint.seats) if s not in tracked)))
-        view = [self.automata[i].size[-1] if s in self.joint.seats else 1 for i, s in enumerate(tracked)]
+            axis=tuple(i for i, s in enumerate(self.across.seats) if s not in tracked)))
+        view = [self.automata[i].size[-1] if s in self.across.seats else 1 for i, s in enumerate(tracked)]
         sizes = tuple(a.size[-1] for a in self.automata)
         return np.array(np.broadcast_to(table.reshape(view), sizes))  # (ascontiguousarray makes a 0-d array 1-d)
 
@@ -332,8 +332,8 @@ class ExactDealer:
         """Which seats and conditions make the spec impossible (empty string if it is not)."""
         if not self.is_empty:
             return ""
-        if self.joint is not None and ExactDealer(self.spec, limit=self.limit).count_constrained():
-            return f"the seats' own conditions can hold, but never together with {self.joint}"
+        if self.across is not None and ExactDealer(self.spec, limit=self.limit).count_constrained():
+            return f"the seats' own conditions can hold, but never together with {self.across}"
         return _diagnose(self.spec, self._complete_failures, self.limit)
 
     def distribution(self, seat: Seat | str, feature: str) -> dict[int | str, "int | Fraction"]:
@@ -352,7 +352,7 @@ class ExactDealer:
             return {value: self.count()} if not self.is_empty else {}
         if self.is_empty:
             return {}
-        observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, joint=self.joint,
+        observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, across=self.across,
                                order=self._order, _observe=(seat, feature))
         if observed._dead:  # pragma: no cover - the spec is not empty, so neither is this
             return {}

@@ -187,17 +187,17 @@ class UnionDealer:
     @classmethod
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
-              counts: Counts = STANDARD, joint: CrossCondition | None = None,
+              counts: Counts = STANDARD, across: CrossCondition | None = None,
               cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms),
         or None (:meth:`attempt` says why)."""
-        return cls.attempt(conditions, residual, predeals, limit=limit, counts=counts, joint=joint, cells=cells,
+        return cls.attempt(conditions, residual, predeals, limit=limit, counts=counts, across=across, cells=cells,
                            slow=slow, side_counts=side_counts)[0]
 
     @classmethod
     def attempt(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
                 predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
-                counts: Counts = STANDARD, joint: CrossCondition | None = None,
+                counts: Counts = STANDARD, across: CrossCondition | None = None,
                 cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True
                 ) -> "tuple[UnionDealer | None, str]":
         """The union for ``conditions`` and ``residual``, and a line on how it was built or why it was not.
@@ -207,7 +207,7 @@ class UnionDealer:
         than ``cells`` cells (each part at most ``limit``): the caller then filters the residual instead. With ``cells``, a
         part tries dense tables first (the fast kind, refused at once when too large), then tables of
         the reachable states up to ``slow`` cells (slower to build, and to find too large).
-        ``joint``: conditions across seats every part also counts through its seats' labels.
+        ``across``: conditions across seats every part also counts through its seats' labels.
         ``side_counts=False``: a seat's tables hold one whole-hand count only (no :mod:`dealer.spec.sidecount`).
         """
         budget = current()
@@ -224,7 +224,7 @@ class UnionDealer:
         if len(found_atoms) > budget.union_atoms:
             return None, f"{len(found_atoms)} atoms, beyond the budget's union_atoms ({budget.union_atoms})"
         atoms = list(found_atoms.values())
-        hcp_seats = frozenset(joint.seats) if joint is not None else frozenset()
+        hcp_seats = frozenset(across.seats) if across is not None else frozenset()
         cubes = []
         try:
             for cube in _cubes(residual, atoms):
@@ -255,14 +255,14 @@ class UnionDealer:
                 return None, f"the part {' && '.join(map(str, literals))} does not fit the tables"
             except SpecError:  # e.g. one card predealt to two seats, or a constant false: no deal
                 continue
-            if any(spec.seat(s).points is not None for s in hcp_seats):  # the joint reads HCP off their axis
+            if any(spec.seat(s).points is not None for s in hcp_seats):  # the labels across seats read HCP off their axis
                 return None, "a part counts points the condition across seats reads off the HCP axis"
             room = limit if cells is None else min(limit, cells - spent)
             tries = [("auto", room)] if cells is None else [("dense", room), ("compact", min(room, slow))]
             part = None
             for backend, cap in tries:
                 try:
-                    part = ExactDealer(spec, limit=max(cap, 1), joint=joint, backend=backend)
+                    part = ExactDealer(spec, limit=max(cap, 1), across=across, backend=backend)
                     break
                 except SpecLimitError:
                     continue

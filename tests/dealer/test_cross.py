@@ -47,7 +47,7 @@ def exact(text: str) -> int:
 
 
 def joint_count(cond: str, spec: str = "") -> int:
-    dealer = ExactDealer(DealSpec.parse(spec) if spec else DealSpec(), joint=CrossCondition.build([parse_condition(cond)]))
+    dealer = ExactDealer(DealSpec.parse(spec) if spec else DealSpec(), across=CrossCondition.build([parse_condition(cond)]))
     return int(dealer.count())
 
 
@@ -85,7 +85,7 @@ def test_joint_with_seat_conditions_and_three_seats() -> None:
 
 
 def test_distribution_under_a_joint_condition() -> None:
-    dealer = ExactDealer(DealSpec(), joint=CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")]))
+    dealer = ExactDealer(DealSpec(), across=CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")]))
     dist = dealer.distribution(Seat.N, "hcp")
     for h in (0, 12, 24, 30):
         want = exact(f"hcp(north) == {h} && hcp(south) >= {25 - h}") if h < 25 else exact(f"hcp(north) == {h}")
@@ -116,7 +116,7 @@ def test_count_and_samples_against_brute_force(text: str, seed: int) -> None:
     cond = parse_condition(text)
     truth, deals = brute(predeal, cond)
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet(predeal[s])) for s in Seat})
-    dealer = ExactDealer(spec, joint=CrossCondition.build([cond]))
+    dealer = ExactDealer(spec, across=CrossCondition.build([cond]))
     assert dealer.count() == truth
     if truth:
         for row in dealer.sample_masks(200, seed):
@@ -154,7 +154,7 @@ def test_random_linear_conditions_against_brute_force(case: tuple[list[int], Con
     predeal, cond = case
     truth, deals = brute(predeal, cond)
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet(predeal[s])) for s in Seat if predeal[s]})
-    dealer = ExactDealer(spec, joint=CrossCondition.build([cond]))
+    dealer = ExactDealer(spec, across=CrossCondition.build([cond]))
     assert dealer.count() == truth
     if truth:
         for row in dealer.sample_masks(50, 1):
@@ -174,7 +174,7 @@ def test_samples_are_uniform_over_a_small_deal_chi_square() -> None:
     truth, deals = brute(predeal, cond)
     assert 20 <= truth <= 3000
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet(predeal[s])) for s in Seat})
-    dealer = ExactDealer(spec, joint=CrossCondition.build([cond]))
+    dealer = ExactDealer(spec, across=CrossCondition.build([cond]))
     draws = 30_000
     seen = Counter(tuple(int(x) for x in row) for row in dealer.sample_masks(draws, 5))
     assert set(seen) <= deals
@@ -185,7 +185,7 @@ def test_samples_are_uniform_over_a_small_deal_chi_square() -> None:
 
 def test_whole_deals_follow_the_exact_distribution_chi_square() -> None:
     """hcp(north) among deals with hcp(north) + hcp(south) >= 26 against the union's exact weights."""
-    dealer = ExactDealer(DealSpec(), joint=CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 26")]))
+    dealer = ExactDealer(DealSpec(), across=CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 26")]))
     weights = {h: exact(f"hcp(north) == {h} && hcp(south) >= {26 - h}") for h in range(26)}
     weights.update({h: exact(f"hcp(north) == {h}") for h in range(26, 38)})
     total = sum(weights.values())
@@ -207,13 +207,13 @@ def test_whole_deals_follow_the_exact_distribution_chi_square() -> None:
 def test_scripts_count_cross_seat_arithmetic_exactly() -> None:
     text = "hcp(north) + hcp(south) >= 26 && spades(north) + spades(south) >= 8"
     run = ScriptDealer(parse_statements(text))
-    assert run.exact and run.residual == [] and run.joint is not None
+    assert run.exact and run.residual == [] and run.across is not None
     result = run.count()
     assert result.exact and "count: exact" in result.text()
     both = CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 26"),
                                  parse_condition("spades(north) + spades(south) >= 8")])
-    assert result.deals == ExactDealer(DealSpec(), joint=both).count()
-    old = ScriptDealer(parse_statements(text), joint=False).count(draws=100_000, seed=4)
+    assert result.deals == ExactDealer(DealSpec(), across=both).count()
+    old = ScriptDealer(parse_statements(text), across=False).count(draws=100_000, seed=4)
     assert not old.exact and result.deals is not None
     sigma = (old.high - old.low) / 3.92  # the filter's estimate (old path) lies within 4 sigma of the exact count
     assert abs(old.estimate - result.deals) < 4 * sigma
@@ -221,7 +221,7 @@ def test_scripts_count_cross_seat_arithmetic_exactly() -> None:
 
 def test_scripts_mix_joint_conditions_with_unions_and_filters() -> None:
     run = ScriptDealer(parse_statements("hcp(north) + hcp(south) >= 24 && (hascard(west, C2) || hascard(east, D2))"))
-    assert run.exact and run.joint is not None
+    assert run.exact and run.across is not None
     parts = [f"hcp(north) + hcp(south) >= 24 && {x}" for x in
              ("hascard(west, C2)", "hascard(east, D2)", "hascard(west, C2) && hascard(east, D2)")]
     counts = [ScriptDealer(parse_statements(p)).count().deals for p in parts]
@@ -247,7 +247,7 @@ def test_what_cannot_be_joined() -> None:
 
 def test_an_impossible_joint_condition_is_empty_and_says_why() -> None:
     dealer = ExactDealer(DealSpec.parse("hcp(north) >= 20"),
-                         joint=CrossCondition.build([parse_condition("hcp(north) + hcp(south) <= 15")]))
+                         across=CrossCondition.build([parse_condition("hcp(north) + hcp(south) <= 15")]))
     assert dealer.count() == 0 and dealer.is_empty
     assert "never together with" in dealer.explain_empty()
 
@@ -259,7 +259,7 @@ def test_labels_within_the_seats_own_classes() -> None:
     small = CrossCondition.build([cond], within={s: spec.seat(s).accepted(s) for s in Seat})
     full = CrossCondition.build([cond])
     assert small.accept.shape == (3, 3) and full.accept.shape == (27, 27)
-    assert ExactDealer(spec, joint=small).count() == ExactDealer(spec, joint=full).count() == sum(
+    assert ExactDealer(spec, across=small).count() == ExactDealer(spec, across=full).count() == sum(
         exact(f"hcp(north) == {h} && hcp(south) >= {26 - h}") for h in (15, 16, 17))
 
 
@@ -269,7 +269,7 @@ def test_a_condition_whose_joint_labels_are_too_many_is_filtered_not_refused() -
     many = " + ".join(f"{s}({seat})" for seat in ("north", "east", "south", "west") for s in ("spades", "hearts"))
     big = f"hcp(north) * {many} >= hcp(east) * hcp(south) * hcp(west)"
     run = ScriptDealer(parse_statements(f"condition hcp(north) + hcp(south) >= 24 && {big}"))
-    assert not run.exact and run.joint is not None and str(run.joint) == "(hcp(north) + hcp(south)) >= 24"
+    assert not run.exact and run.across is not None and str(run.across) == "(hcp(north) + hcp(south)) >= 24"
     assert [str(c) for c in run.residual] == [str(parse_condition(big))]
     masks = run.sample_masks(200, 5)
     assert all(value(parse_condition(big), [int(x) for x in m]) for m in masks)
@@ -282,6 +282,6 @@ def test_a_condition_on_fully_predealt_seats_alone(bound: int, expected: int) ->
     acceptance is one value (it was made one-dimensional, and the tables refused it)."""
     predeal = {Seat.N: "SA98765", Seat.E: "HAKQJT98765432", Seat.S: "DAKQJT98765432", Seat.W: "CAKQJT98765432"}
     spec = DealSpec(seats={s: SeatSpec(predeal=CardSet.parse(cards)) for s, cards in predeal.items()})
-    dealer = ExactDealer(spec, joint=CrossCondition.build([parse_condition(
+    dealer = ExactDealer(spec, across=CrossCondition.build([parse_condition(
         f"-2 * spades(east) + -2 * spades(south) < {bound}")]))
     assert dealer.tracked == () and dealer.count() == expected  # North takes the seven spades left

@@ -84,7 +84,7 @@ def test_each_limit_forces_its_way_and_the_count_stays_true(text: str, changes: 
 def test_the_plan_names_where_each_condition_goes() -> None:
     plan = ScriptDealer(parse_statements(JOINT + " && cccc(north) >= 1200")).plan
     assert plan.method == "tables and filter" and not plan.exact
-    assert plan.joint == ("(hcp(north) + hcp(south)) >= 26",)
+    assert plan.across == ("(hcp(north) + hcp(south)) >= 26",)
     assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
     assert plan.superset is not None and plan.superset > 0
     assert all(step.outcome.startswith(("built", "refused")) for step in plan.steps)

@@ -261,9 +261,9 @@ def sum_at_least(total: int) -> tuple[int, dict[int, int]]:
 
 
 def test_estimate_covers_the_exact_count() -> None:
-    """Cross-seat arithmetic filtered (joint=False: an estimate); the exact count by disjoint parts: |z| small."""
+    """Cross-seat arithmetic filtered (across=False: an estimate); the exact count by disjoint parts: |z| small."""
     truth, _ = sum_at_least(8)
-    run = ScriptDealer(parse_statements("spades(north) + spades(south) >= 8"), joint=False)
+    run = ScriptDealer(parse_statements("spades(north) + spades(south) >= 8"), across=False)
     result = run.count(draws=200_000, seed=11)
     assert not result.exact and "estimate" in result.text() and "95% interval" in result.text()
     p = truth / result.superset
@@ -273,7 +273,7 @@ def test_estimate_covers_the_exact_count() -> None:
 
 def test_filtered_deals_are_uniform_chi_square() -> None:
     """spades(north) among deals with spades(north) + spades(south) >= 8 (filtered) against exact."""
-    run = ScriptDealer(parse_statements("spades(north) + spades(south) >= 8"), joint=False)
+    run = ScriptDealer(parse_statements("spades(north) + spades(south) >= 8"), across=False)
     assert not run.exact
     masks, _ = run.produce(20_000, 10 ** 12, np.random.default_rng(5))
     assert len(masks) == 20_000

@@ -203,13 +203,13 @@ def test_sampling_is_uniform_over_the_deals_that_meet_the_condition() -> None:
 def test_a_side_count_beside_a_condition_across_seats_is_counted_exactly_when_the_tables_fit() -> None:
     run = ScriptDealer(parse_statements("condition hcp(north) + hcp(south) >= 26 && losers(north) <= 6"),
                        patience=1_000_000)
-    assert run.exact and run.joint is not None and run.spec.seat("N").side is not None
+    assert run.exact and run.across is not None and run.spec.seat("N").side is not None
 
 
 def test_a_side_count_whose_joint_tables_are_too_many_goes_to_the_filter() -> None:
     run = ScriptDealer(parse_statements("condition hcp(north) >= 3 && losers(north) <= 5 && "
                                         "hcp(west) + hcp(east) <= 12"), patience=1_000_000)
-    assert not run.side_counts and run.joint is not None
+    assert not run.side_counts and run.across is not None
     assert [str(c) for c in run.residual] == ["losers(north) <= 5"]
     masks = run.produce(200, 10_000_000, np.random.default_rng(3))[0]
     cond = parse_condition("hcp(north) >= 3 && losers(north) <= 5 && hcp(west) + hcp(east) <= 12")
