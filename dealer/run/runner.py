@@ -287,6 +287,6 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         return None
     result = production.run.count(seed=rng)
     if result.exact and result.deals == 0:
-        out.write(f"impossible: {production.run.tables.explain_empty()}\n")
+        out.write(f"impossible: {production.run.dealer.explain_empty()}\n")
     out.write(f"{result.text()}\n")
     return result

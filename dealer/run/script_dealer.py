@@ -137,13 +137,14 @@ class ScriptDealer:
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
         if tables is None:
             # loosened tables give an estimate whatever their size: not worth more than the compact patience
-            self.tables: ExactDealer | UnionDealer = self._loosen(min(trial, budget.across_states), text)
+            #: What deals the tables' part: an exact dealer, or a union of them (:mod:`dealer.tables.union`).
+            self.dealer: ExactDealer | UnionDealer = self._loosen(min(trial, budget.across_states), text)
             split = []
         else:
-            self.tables = tables
+            self.dealer = tables
             if self.across is not None:
                 self.residual = filtered
-        if split and not self.tables.is_empty:
+        if split and not self.dealer.is_empty:
             self._unite(split, joined, trial, patience, limit, budget)
         self.filter: Cond | None = None
         if self.residual:
@@ -215,7 +216,7 @@ class ScriptDealer:
                                          across=self.across, cells=cells, slow=trial, side_counts=self.side_counts)
         self._steps.append(Step(f"a union for {'; '.join(map(str, split))}", ("built, " if union else "refused, ") + why))
         if union is not None:
-            self.tables = union
+            self.dealer = union
             self._union = why
             self._united = tuple(map(str, split))
             self.residual = [c for c in self.residual if not any(c is r for r in split)]
@@ -288,13 +289,13 @@ class ScriptDealer:
         across = tuple(map(str, self.across.conditions)) if self.across is not None else ()
         held = tuple(str(c) for c in conjuncts(self.conditions)
                      if id(c) not in residual and str(c) not in across and str(c) not in self._united)
-        kind = ("a union" if isinstance(self.tables, UnionDealer)
-                else "dense tables" if isinstance(self.tables.tables, DenseTables) else "compact tables")
+        kind = ("a union" if isinstance(self.dealer, UnionDealer)
+                else "dense tables" if isinstance(self.dealer.tables, DenseTables) else "compact tables")
         return Plan("tables" if self.exact else "tables and filter", self.exact,
-                    tables=f"{kind}, {self.tables.cells:,} cells", held=held, across=across,
+                    tables=f"{kind}, {self.dealer.cells:,} cells", held=held, across=across,
                     union=f"{'; '.join(self._united)}: {self._union}" if self._united else "",
                     filtered=tuple(str(c) for c in conjuncts(self.residual)),
-                    loosened=tuple(s.name_long for s in self.loosened), superset=int(self.tables.count()),
+                    loosened=tuple(s.name_long for s in self.loosened), superset=int(self.dealer.count()),
                     steps=tuple(self._steps))
 
     @property
@@ -319,7 +320,7 @@ class ScriptDealer:
         if draws is None:
             draws = current().solver_draws if self.solves else current().draws
         check_int(draws, "draws", DealerError, lo=1)
-        total = self.tables.count()
+        total = self.dealer.count()
         superset = int(total)
         if self.exact or superset == 0:
             return CountResult(True, superset, float(superset), float(superset), float(superset), superset)
@@ -328,7 +329,7 @@ class ScriptDealer:
         drawn = 0
         while drawn < draws:
             batch = min(_BATCH, draws - drawn)
-            accepted += len(self.keep(self.tables.sample_masks(batch, rng), rng))
+            accepted += len(self.keep(self.dealer.sample_masks(batch, rng), rng))
             drawn += batch
         low, high = wilson(accepted, drawn)
         return CountResult(False, None, superset * accepted / drawn, superset * low, superset * high, superset,
@@ -352,7 +353,7 @@ class ScriptDealer:
         got = drawn_since = 0
         while got < n:
             batch = min(_BATCH, max(64, 2 * (n - got)))
-            ok = self.keep(self.tables.sample_masks(batch, rng), rng)[: n - got]
+            ok = self.keep(self.dealer.sample_masks(batch, rng), rng)[: n - got]
             kept.append(ok)
             got += len(ok)
             drawn_since = 0 if len(ok) else drawn_since + batch
@@ -367,7 +368,7 @@ class ScriptDealer:
         ``dealer``'s random deals complete the script's predeal, so the chance that one lands in the
         tables' superset is its exact count over :attr:`space`.
         """
-        p_superset = Fraction(self.tables.count()) / self.space
+        p_superset = Fraction(self.dealer.count()) / self.space
         if p_superset == 0:
             return np.zeros((0, 4), dtype=np.uint64), generate
         hits = int(rng.binomial(generate, float(p_superset)))  # random deals that the tables' superset holds
@@ -381,7 +382,7 @@ class ScriptDealer:
             batch = min(_BATCH, hits - used, max(64, int(1.25 * (produce - got) / rate) + 1))
             if self.solves:  # every deal of a batch is solved: no more than a few beyond the one that completes
                 batch = min(batch, 64)
-            masks = self.tables.sample_masks(batch, rng)
+            masks = self.dealer.sample_masks(batch, rng)
             ok, looked = kept_until(masks, self.holds(masks, rng), produce - got)  # rnd's values drawn once
             kept.append(ok)
             got += len(ok)

@@ -96,7 +96,7 @@ class DenseTables(_Tracked):
                 f"beyond the limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
             )
         self.cells = cells
-        self.tables: list[np.ndarray] = [np.zeros(0)] * (n + 1)
+        self.backward: list[np.ndarray] = [np.zeros(0)] * (n + 1)
         self.big: dict[int, _Layer] = {}
         if self.k and backward:
             self._build()
@@ -137,9 +137,9 @@ class DenseTables(_Tracked):
         final = np.zeros(self.shapes[n], dtype=np.int64)
         inner = tuple(slice(0, s - 1) for s in self.shapes[n])
         final[inner] = 1 if self.final is None else self.final.astype(np.int64)
-        self.tables[n] = final
+        self.backward[n] = final
         for t in range(n - 1, -1, -1):
-            nxt = self.tables[t + 1]
+            nxt = self.backward[t + 1]
             dests = range(self.n_dest)
             if nxt.dtype != object:
                 top = int(nxt.max()) if nxt.size else 0
@@ -152,7 +152,7 @@ class DenseTables(_Tracked):
                 total = total + p
             table = np.zeros(self.shapes[t], dtype=total.dtype)
             table[tuple(slice(0, s) for s in total.shape)] = total
-            self.tables[t] = table
+            self.backward[t] = table
             if table.dtype == object:
                 self.big[t] = self._bounds(parts, total)
 
@@ -175,7 +175,7 @@ class DenseTables(_Tracked):
         """The weighted number of ways to place all free cards (move weights only)."""
         if not self.k:
             return 1
-        return int(self.tables[0][(0,) * self.k])
+        return int(self.backward[0][(0,) * self.k])
 
     def forward_final(self) -> np.ndarray:
         """Weighted number of ways to reach each final joint state (unpadded object array).
@@ -234,7 +234,7 @@ class DenseTables(_Tracked):
                 off_t.append((n0 * strides[i], n1 * strides[i]))
             self._nx.append(nx_t)
             self._off.append(off_t)
-        self._flat = [tbl.ravel() for tbl in self.tables]
+        self._flat = [tbl.ravel() for tbl in self.backward]
 
     def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """Destinations of every free card for ``count`` independent samples.
@@ -389,7 +389,7 @@ class CompactTables(_Tracked):
         self.sizes: list[int] = found.sizes
         self.final_keys: np.ndarray = found.final_keys
         self.cells = found.cells
-        self.tables: list[np.ndarray] = []
+        self.backward: list[np.ndarray] = []
         if backward and self.k:  # no tracked seat (a dead spec is given none): nothing to count jointly
             self._build()
 
@@ -421,13 +421,13 @@ class CompactTables(_Tracked):
             tables[t] = total
             if total.dtype == object:
                 self.big[t] = _compact_bounds(parts, total)
-        self.tables = tables
+        self.backward = tables
 
     def total(self) -> int:
         """The weighted number of ways to place all free cards (move weights only)."""
         if not self.k:
             return 1
-        return int(self.tables[0][0])
+        return int(self.backward[0][0])
 
     def forward_final(self) -> np.ndarray:
         """Weighted number of ways to reach each final joint state, as a dense (object) array."""
@@ -464,7 +464,7 @@ class CompactTables(_Tracked):
         state = np.zeros(count, dtype=np.int64)
         remainder: np.ndarray | None = None
         for t in range(n):
-            table = self.tables[t + 1]
+            table = self.backward[t + 1]
             padded = np.append(table, np.zeros(1, dtype=table.dtype))
             options = []
             values = []

@@ -80,7 +80,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
         run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
-    status = _print_estimate(args, run, out, start) if not run.exact and not run.tables.is_empty else \
+    status = _print_estimate(args, run, out, start) if not run.exact and not run.dealer.is_empty else \
         _print_exact(args, run, out, start)
     if args.explain and not args.json:
         print(run.plan.text(), file=out)
@@ -91,7 +91,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
     """Print an exact count (text, or JSON with ``--json``)."""
     from dealer import D
 
-    dealer = run.tables
+    dealer = run.dealer
     deals = dealer.count()
     elapsed = time.perf_counter() - start
     constrained = dealer.count_constrained()
@@ -146,7 +146,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     if args.json:
         obj: dict[str, object] = {
             "deals": None, "probability": None, "probability_decimal": result.estimate / D,
-            "constrained": result.superset, "constrained_seats": [s.name for s in run.tables.tracked],
+            "constrained": result.superset, "constrained_seats": [s.name for s in run.dealer.tracked],
             "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
             "completions": ways, "share_of_completions": None, "plan": run.plan.text() if args.explain else None,

@@ -25,14 +25,14 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     script, text, _ = read_statements(args.spec, args.spec_file)
     n = args.n if args.n is not None else (script.produce if script.produce is not None else 10)
     limit, patience = limit_of(args)
-    dealer = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)  # exact, or filtered uniformly
-    if dealer.tables.is_empty:
-        raise ImpossibleSpecError(f"no deal satisfies the spec: {dealer.tables.explain_empty()}")
+    run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)  # exact, or filtered uniformly
+    if run.dealer.is_empty:
+        raise ImpossibleSpecError(f"no deal satisfies the spec: {run.dealer.explain_empty()}")
     rng = make_rng(args.seed if args.seed is not None else script.seed)
     with written_to(args.output, out) as target:
         written = 0
         while written < n:
-            masks = dealer.sample_masks(min(BATCH, n - written), rng)
+            masks = run.sample_masks(min(BATCH, n - written), rng)
             write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip())  # a batch at a time
             written += len(masks)
     return 0

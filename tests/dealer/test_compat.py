@@ -140,7 +140,7 @@ def test_the_double_dummy_solver_sees_only_deals_the_cheap_parts_keep(monkeypatc
     monkeypatch.setattr(evaluate_module, "_solver", fake_solver)
     text = "tricks(north, hearts) >= 12 and hearts(north) + hearts(south) < 7 and hcp(east) > 30"
     run = ScriptDealer(parse_statements(text))
-    masks = run.tables.sample_masks(4000, 1)
+    masks = run.dealer.sample_masks(4000, 1)
     kept = run.keep(masks)
     cheap = evaluate(parse_expression("hearts(north) + hearts(south) < 7 and hcp(east) > 30", SPEC_DIALECT), masks)
     assert len(solved) == int(cheap.sum())  # not 4000: the solver never saw a deal the cheap parts refused

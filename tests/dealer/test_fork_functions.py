@@ -98,7 +98,7 @@ def test_ltc_in_one_suit_is_counted_exactly_and_whole_hand_ltc_is_filtered() -> 
         cards = [ranks[i] for i in range(13) if h >> i & 1]
         if ltc_of_cards(cards) <= 50:
             p += Fraction(math.comb(39, 13 - len(cards)), math.comb(52, 13))
-    assert run.tables.probability() == p
+    assert run.dealer.probability() == p
     # over the whole hand, ltc is North's side count beside HCP (dealer.spec.sidecount): exact, and a
     # third count (top3) is filtered
     whole = ScriptDealer(parse_statements("condition ltc(north) <= 700 && hcp(north) >= 12"))
@@ -232,7 +232,7 @@ def test_evalcontract_without_the_solver_names_line_and_column(monkeypatch: pyte
 def _count(text: str) -> int:
     run = ScriptDealer(parse_statements(text))
     assert run.exact
-    return int(run.tables.count())
+    return int(run.dealer.count())
 
 
 def test_abs_counts_and_evaluates_as_the_absolute_value() -> None:

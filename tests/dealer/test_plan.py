@@ -52,7 +52,7 @@ PATHS = [
 def _exact(text: str) -> int:
     run = ScriptDealer(parse_statements(text))
     assert run.exact
-    return int(run.tables.count())
+    return int(run.dealer.count())
 
 
 @pytest.mark.parametrize("text, changes, shown", PATHS)
@@ -196,12 +196,12 @@ def test_no_script_is_refused_for_size(text: str) -> None:
     """With every table limit at 10 cells, scripts are dealt by filtering an exact superset (an estimate whose
     interval holds the exact count), never refused."""
     run = ScriptDealer(parse_statements(text))
-    exact = int(run.tables.count()) if run.exact else None
+    exact = int(run.dealer.count()) if run.exact else None
     with DEFAULT.replace(**TINY).applied():
         small = ScriptDealer(parse_statements(text), patience=current().patience)
         result = small.count(draws=3000, seed=2)
         masks = small.sample_masks(50, seed=3)
-    assert not result.exact and small.tables.cells <= 10 and len(masks) == 50
+    assert not result.exact and small.dealer.cells <= 10 and len(masks) == 50
     if exact is not None:
         low, high = wilson(result.accepted, result.drawn, z=5.0)
         assert low * result.superset <= exact <= high * result.superset

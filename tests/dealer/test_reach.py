@@ -43,7 +43,7 @@ def test_joint_counts_are_multinomials(takes: list[int], rest: int, pool: bool) 
     expected = multinomial(takes + ([rest] if pool else []))
     assert compact.total() == expected == DenseTables(automata, n, pool).total()
     found = reach(automata, n, pool, 10**6)
-    assert found.sizes == [len(layer) for layer in compact.tables]
+    assert found.sizes == [len(layer) for layer in compact.backward]
     assert found.cells == sum(found.sizes)
     # every live move leads to a state of the next position
     for t, nxt in enumerate(found.next):

@@ -83,9 +83,9 @@ def test_one_seat_with_a_second_count_counts_as_the_suit_walk(side: str, op1: st
     spec = run.spec.seat("N")
     if expected:
         assert run.exact and spec.side is not None and spec.side.kind == side, text
-        assert run.tables.count() == expected, text
+        assert run.dealer.count() == expected, text
     else:
-        assert run.tables.is_empty or run.tables.count() == 0
+        assert run.dealer.is_empty or run.dealer.count() == 0
 
 
 @settings(max_examples=examples(20), deadline=None)
@@ -105,7 +105,7 @@ def test_a_part_on_one_suit_beside_the_hand_counts_as_the_suit_walk(kind: str, o
     expected = sum(n for key, n in one_seat_classes(kind, (0,)).items() if test(*key)) * OTHERS
     run = ScriptDealer(parse_statements("condition " + text))
     assert run.exact, text
-    assert run.tables.count() == expected, text
+    assert run.dealer.count() == expected, text
 
 
 def test_the_second_count_is_the_side_and_a_card_count_the_axis() -> None:
@@ -183,15 +183,15 @@ def test_predealt_deals_count_as_brute_force(text: str) -> None:
     expected = deals_meeting(text)
     run = ScriptDealer(parse_statements(PREDEAL + "condition " + text))
     assert run.exact, text
-    assert run.tables.count() == len(expected), text
+    assert run.dealer.count() == len(expected), text
 
 
 def test_sampling_is_uniform_over_the_deals_that_meet_the_condition() -> None:
     text = "losers(north) <= 7 && hcp(north) + hcp(south) >= 14 && controls(south) >= 2"
     expected = deals_meeting(text)
     run = ScriptDealer(parse_statements(PREDEAL + "condition " + text))
-    assert run.exact and run.tables.count() == len(expected)
-    masks = run.tables.sample_masks(20 * len(expected), seed=7)
+    assert run.exact and run.dealer.count() == len(expected)
+    masks = run.dealer.sample_masks(20 * len(expected), seed=7)
     seen = Counter(tuple(int(x) for x in row) for row in masks)
     assert set(seen) <= set(expected), "a sampled deal fails the condition"
     observed = [seen.get(d, 0) for d in expected]
@@ -284,7 +284,7 @@ def test_a_union_beside_a_condition_across_seats_keeps_hcp_on_the_axis() -> None
         return total
 
     a, b, both = per_seat("top3(north) >= 3"), per_seat("hcp(west) > 5"), per_seat("top3(north) >= 3 && hcp(west) > 5")
-    assert run.tables.count() == a + b - both
+    assert run.dealer.count() == a + b - both
 
 
 def test_a_spec_with_a_side_count_survives_copy_and_pickle() -> None:
@@ -319,4 +319,4 @@ def test_a_part_used_in_many_places_is_evaluated_once(monkeypatch: pytest.Monkey
     spec = DealSpec.from_conditions([cond], {})
     masks = spec.seat("N").side_masks(Seat.N)
     assert masks is not None and calls["mask"] < 200
-    assert ExactDealer(spec).count() == run.tables.count()
+    assert ExactDealer(spec).count() == run.dealer.count()
