@@ -40,7 +40,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from dealer import Seat
 from dealer.checks import shown
 
-from dealer.lang.grid import COMPARE
+from dealer.lang.interpret import COMPARE
 
 from .claims import And, Claim, Compare, Const, Length, Xor, claim_text, one_fewer, parse_claim
 from .errors import InvalidArgumentError
