@@ -8,7 +8,7 @@ arguments (the original ``dealer`` and the suokko fork) prints, not vulnerable t
 table of every contract (levels 1 to 7, strains c d h s n) with North's and South's average
 undoubled score as declarer, truncated to whole points (:func:`evaltable_text`). Double-dummy
 tricks come from the solver of the bot extra (endplay's DDS), as for ``tricks``; scores are
-duplicate scores, doubled and redoubled included (:func:`dealer.lang.evaluate.score`).
+duplicate scores, doubled and redoubled included (:func:`dealer.lang.scoring.score`).
 
 >>> tricks = np.zeros((2, 5, 4), dtype=np.int64) + 9   # every strain, every declarer: 9 tricks
 >>> print(evaltable_text(tricks).splitlines()[2])
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.evaluate import imps, score
+from dealer.lang.scoring import imps, score
 from dealer.lang.expr import Pos
 from dealer.cards.pbnio import masks_to_pbn
 from dealer.cards.seat import Seat

@@ -23,18 +23,15 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.expr import (
-    Always, And, Arith, Compare, Const, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or, Random, Score, ShapeIn,
-    SuitHcp, Ternary, Tricks, Truth, Xor, walk,
-)
-from dealer.lang.grid import ARITH, COMPARE
+from dealer.lang.expr import HandCount, HasCard, Hcp, Length, Node, Random, ShapeIn, SuitHcp, Tricks, walk
+from dealer.lang.interpret import Interpreter, Reader, interpret
 from dealer.cards.shapes import ShapeSet
 
 if TYPE_CHECKING:
     from dealer.lang.statements import ScriptSyntax
 
-__all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table", "imps", "score",
-           "check_runnable", "IMP_STEPS", "quality_table", "cccc_suit_table", "cccc_shape", "ltc_table", "LTC"]
+__all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "loser_table",
+           "check_runnable", "quality_table", "cccc_suit_table", "cccc_shape", "ltc_table", "LTC"]
 
 _HOLDINGS = np.arange(1 << 13)
 _BITS = (_HOLDINGS[:, None] >> np.arange(13)) & 1  # (8192, 13): bit 0 is the ace
@@ -184,63 +181,22 @@ class Counts:
 #: The ``dealer`` program's default tables.
 STANDARD = Counts()
 
-#: The score differences where each IMP starts (20 is 1 IMP, ..., 4000 is 24).
-IMP_STEPS = np.array([20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500,
-                      1750, 2000, 2250, 2500, 3000, 3500, 4000])
 
+class _DealReader(Reader):
+    """Reads the leaves over deals: every per-seat count is a sum over the suits of a table indexed by the
+    13-bit holding; ``hascard`` a bit; ``tricks`` the solver; ``rnd`` the script's random stream."""
 
-def imps(difference: np.ndarray) -> np.ndarray:
-    """IMPs of score differences, with their signs.
+    phrase = "cannot be evaluated on deals"
 
-    >>> imps(np.array([10, 20, -620, 4500])).tolist()
-    [0, 1, -12, 24]
-    """
-    d = np.asarray(difference, dtype=np.int64)
-    return np.asarray(np.sign(d) * np.searchsorted(IMP_STEPS, np.abs(d), side="right"), dtype=np.int64)
-
-
-def score(vulnerable: bool, level: int, strain: str, tricks: np.ndarray, doubled: int = 0) -> np.ndarray:
-    """Declarer's duplicate score of a contract (``doubled`` 0, 1 or 2) when declarer takes ``tricks`` (0..13).
-
-    >>> score(False, 3, "N", np.array([9, 10, 8])).tolist()
-    [400, 430, -50]
-    >>> score(True, 6, "S", np.array([12])).tolist()
-    [1430]
-    >>> score(True, 2, "H", np.array([13, 7]), doubled=1).tolist(), score(False, 2, "S", np.array([5]), 1).tolist()
-    ([1670, -200], [-500])
-    """
-    t = np.asarray(tricks, dtype=np.int64)
-    per = 20 if strain in "CD" else 30
-    first = per + (10 if strain == "N" else 0)
-    factor = (1, 2, 4)[doubled]
-    contract_points = (first + per * (level - 1)) * factor
-    bonus = ((500 if vulnerable else 300) if contract_points >= 100 else 50) + (0, 50, 100)[doubled]
-    if level == 6:
-        bonus += 750 if vulnerable else 500
-    elif level == 7:
-        bonus += 1500 if vulnerable else 1000
-    over = t - (level + 6)
-    overtrick = per if doubled == 0 else (200 if vulnerable else 100) * doubled
-    made = contract_points + bonus + overtrick * np.maximum(over, 0)
-    down = -over
-    if doubled == 0:
-        penalty = down * (100 if vulnerable else 50)
-    elif vulnerable:
-        penalty = (300 * down - 100) * doubled
-    else:  # 100, 300, 500, then 300 a trick
-        penalty = (np.where(down <= 3, 200 * down - 100, 300 * down - 400)) * doubled
-    return np.asarray(np.where(over >= 0, made, -penalty), dtype=np.int64)
-
-
-@dataclass
-class _Deals:
-    masks: np.ndarray
-    counts: Counts
-    memo: dict[int, np.ndarray] = field(default_factory=dict)
-    suits: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
-    rng: np.random.Generator | None = None
+    def __init__(self, masks: np.ndarray, counts: Counts, rng: np.random.Generator | None) -> None:
+        self.masks = masks
+        self.counts = counts
+        self.rng = rng
+        self.shape = (len(masks),)
+        self.suits: dict[tuple[int, int], np.ndarray] = {}
 
     def holding(self, seat: int, suit: int) -> np.ndarray:
+        """The seat's 13-bit holding in the suit on every deal (cached)."""
         key = (seat, suit)
         h = self.suits.get(key)
         if h is None:
@@ -249,10 +205,35 @@ class _Deals:
         return h
 
     def feature(self, kind: str, seat: int, suit: int | None) -> np.ndarray:
+        """A count of :meth:`Counts.table` for the seat: in one suit, or summed over the four."""
         table = self.counts.table(kind)
         if suit is not None:
             return np.asarray(table[self.holding(seat, suit)])
         return np.asarray(sum(table[self.holding(seat, s)] for s in range(4)))
+
+    def _hand_count(self, node: HandCount, run: Interpreter) -> np.ndarray:
+        if node.kind == "cccc":
+            shape = cccc_shape([self.feature("length", node.seat, s) for s in range(4)])
+            return np.asarray(self.feature("cccc", node.seat, None) + shape)
+        return self.feature(node.kind, node.seat, None if node.suit is None else int(node.suit))
+
+    def _shape(self, node: ShapeIn, run: Interpreter) -> np.ndarray:
+        lengths = [self.feature("length", node.seat, s) for s in range(4)]
+        return np.asarray(_shape_table(node.shapes)[lengths[0], lengths[1], lengths[2], lengths[3]])
+
+    def _rnd(self, node: Random, run: Interpreter) -> np.ndarray:
+        return _random(node, np.broadcast_to(run.number(node.limit), self.shape), self.rng)
+
+    leaves = {
+        Length: lambda r, node, run: r.feature("length", node.seat, node.suit),
+        Hcp: lambda r, node, run: r.feature("hcp", node.seat, None),
+        SuitHcp: lambda r, node, run: r.feature("hcp", node.seat, node.suit),
+        HandCount: _hand_count,
+        ShapeIn: _shape,
+        HasCard: lambda r, node, run: (r.masks[:, node.seat] & np.uint64(1 << node.card.index)) != 0,
+        Tricks: lambda r, node, run: _tricks(node, r.masks),
+        Random: _rnd,
+    }
 
 
 @lru_cache(maxsize=1024)
@@ -263,74 +244,6 @@ def _shape_table(shapes: ShapeSet) -> np.ndarray:
         ok[s] = True
     ok.setflags(write=False)
     return ok
-
-
-def _value(node: Node, d: _Deals) -> np.ndarray:
-    key = id(node)
-    cached = d.memo.get(key)
-    if cached is not None:
-        return cached
-    out = _compute(node, d)
-    d.memo[key] = out
-    return out
-
-
-def _compute(node: Node, d: _Deals) -> np.ndarray:  # noqa: C901 - one case per node type
-    n = len(d.masks)
-    if isinstance(node, Const):
-        return np.full(n, node.value, dtype=np.int64)
-    if isinstance(node, Always):
-        return np.full(n, int(node.value), dtype=np.int64)
-    if isinstance(node, Length):
-        return d.feature("length", node.seat, node.suit)
-    if isinstance(node, Hcp):
-        return d.feature("hcp", node.seat, None)
-    if isinstance(node, SuitHcp):
-        return d.feature("hcp", node.seat, node.suit)
-    if isinstance(node, HandCount):
-        if node.kind == "cccc":
-            shape = cccc_shape([d.feature("length", node.seat, s) for s in range(4)])
-            return np.asarray(d.feature("cccc", node.seat, None) + shape)
-        return d.feature(node.kind, node.seat, None if node.suit is None else int(node.suit))
-    if isinstance(node, Arith):
-        return np.asarray(ARITH[node.op](_value(node.left, d), _value(node.right, d)), dtype=np.int64)
-    if isinstance(node, Truth):
-        return _value(node.item, d)
-    if isinstance(node, Ternary):
-        return np.where(_value(node.test, d) != 0, _value(node.then, d), _value(node.other, d))
-    if isinstance(node, Compare):
-        return np.asarray(COMPARE[node.op](_value(node.left, d), _value(node.right, d)), dtype=np.int64)
-    if isinstance(node, ShapeIn):
-        table = _shape_table(node.shapes)
-        lengths = [d.feature("length", node.seat, s) for s in range(4)]
-        return np.asarray(table[lengths[0], lengths[1], lengths[2], lengths[3]], dtype=np.int64)
-    if isinstance(node, HasCard):
-        bit = np.uint64(1 << node.card.index)
-        return np.asarray((d.masks[:, node.seat] & bit) != 0, dtype=np.int64)
-    if isinstance(node, And):
-        out = np.ones(n, dtype=np.int64)
-        for item in node.items:
-            out &= _value(item, d) != 0
-        return out
-    if isinstance(node, Or):
-        out = np.zeros(n, dtype=np.int64)
-        for item in node.items:
-            out |= _value(item, d) != 0
-        return out
-    if isinstance(node, Xor):
-        total = sum((_value(item, d) != 0).astype(np.int64) for item in node.items)
-        return np.asarray(total == 1, dtype=np.int64)
-    if isinstance(node, Not):
-        return np.asarray(_value(node.item, d) == 0, dtype=np.int64)
-    if isinstance(node, Imps):
-        return imps(_value(node.item, d))
-    if isinstance(node, Score):
-        return score(node.vulnerable, node.level, node.strain, _value(node.tricks, d), node.doubled)
-    if isinstance(node, Tricks):
-        return _tricks(node, d.masks)
-    if isinstance(node, Random):
-        return _random(node, _value(node.limit, d), d.rng)
-    raise UnsupportedSpecError(f"{node.pos}: {type(node).__name__} cannot be evaluated on deals")
 
 
 def _random(node: Random, limit: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
@@ -382,9 +295,5 @@ def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
     ``rng`` gives the values of ``rnd(n)``: one uniform draw per deal for each ``rnd`` node, in deal
     order, when the node is first evaluated (a node met twice keeps its values, through the memo).
     """
-    d = _Deals(np.asarray(masks, dtype=np.uint64), counts, rng=rng)
-    if memo is not None:
-        d.memo = memo
-    return _value(node, d)
-
-
+    reader = _DealReader(np.asarray(masks, dtype=np.uint64), counts, rng)
+    return interpret(node, reader, dtype=np.int64, memo=memo)

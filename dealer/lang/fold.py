@@ -20,17 +20,16 @@ the script wrote it).
 
 from __future__ import annotations
 
-import operator
 from dataclasses import replace
 from typing import Any, Callable, cast
 
 from dealer.lang.expr import Always, And, Arith, Compare, Cond, Const, Expr, Node, Not, Or, Ternary, Truth, Xor
+from dealer.lang.interpret import ARITH, COMPARE
 
 __all__ = ["fold", "fold_number", "fold_conditions"]
 
-_ARITH: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+#: The operators folded (the interpreter's own): ``/`` and ``%`` are left where the script wrote them.
+_FOLDED = ("+", "-", "*")
 
 
 def fold_number(e: Expr) -> Expr:
@@ -83,8 +82,8 @@ class _Folder:
     def _number(self, e: Expr) -> Expr:
         if isinstance(e, Arith):
             left, right = self.number(e.left), self.number(e.right)
-            if isinstance(left, Const) and isinstance(right, Const) and e.op in _ARITH:
-                return Const(_ARITH[e.op](left.value, right.value), pos=e.pos)
+            if isinstance(left, Const) and isinstance(right, Const) and e.op in _FOLDED:
+                return Const(int(ARITH[e.op](left.value, right.value)), pos=e.pos)
             return e if left is e.left and right is e.right else replace(e, left=left, right=right)
         if isinstance(e, Truth):
             item = self.cond(e.item)
@@ -105,7 +104,7 @@ class _Folder:
         if isinstance(c, Compare):
             left, right = self.number(c.left), self.number(c.right)
             if isinstance(left, Const) and isinstance(right, Const):
-                return Always(_COMPARE[c.op](left.value, right.value), pos=c.pos)
+                return Always(bool(COMPARE[c.op](left.value, right.value)), pos=c.pos)
             return c if left is c.left and right is c.right else replace(c, left=left, right=right)
         if isinstance(c, Not):
             item = self.cond(c.item)

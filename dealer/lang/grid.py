@@ -3,7 +3,8 @@
 A seat's dealt suit lengths and HCP take 560 x 38 values in all. The
 :class:`FeatureGrid` lists them; :func:`grid_mask` evaluates a condition on one
 seat over the whole grid at once (numpy), which is how a spec becomes the exact
-set of (shape, HCP) classes each seat may be dealt. Features the grid does not
+set of (shape, HCP) classes each seat may be dealt (:class:`GridReader` reads
+the leaves; :mod:`dealer.lang.interpret` the rest). Features the grid does not
 carry (a specific card, HCP in one suit) are dealt another way (holding
 filters, predealt cards) and are refused here.
 
@@ -14,186 +15,111 @@ filters, predealt cards) and are refused here.
 
 from __future__ import annotations
 
-import operator
-from collections import Counter
-from typing import Any, Callable
+from functools import lru_cache
 
 import numpy as np
 
-from dealer.errors import UnsupportedSpecError
-from dealer.lang.expr import (
-    Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor, walk_once,
-)
-from dealer.cards.shapes import ALL_SHAPES
+from dealer.lang.expr import Cond, Expr, Hcp, Length, Node, ShapeIn
+from dealer.lang.interpret import STRUCTURAL, Interpreter, Reader, interpret
+from dealer.cards.shapes import ALL_SHAPES, ShapeSet
 
-__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "shared_nodes", "ARITH", "COMPARE", "c_divide",
-           "c_modulo"]
+__all__ = ["FeatureGrid", "GRID", "MAX_HCP", "grid_values", "grid_mask", "GridReader", "SEAT_NODES"]
 
 #: The most HCP one hand can hold (AKQJ AKQ AKQ AKQ).
 MAX_HCP = 37
 
 
-
-def c_divide(a: Any, b: Any) -> Any:
-    """``a / b`` as in C (truncated toward zero), on ints or numpy arrays; 0 where ``b`` is 0.
-
-    >>> c_divide(-7, 2), c_divide(7, 0)
-    (-3, 0)
-    """
-    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
-    safe = np.where(b == 0, 1, b)
-    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
-    out = np.where(b == 0, 0, q)
-    return int(out) if out.ndim == 0 else out
-
-
-def c_modulo(a: Any, b: Any) -> Any:
-    """``a % b`` as in C (the sign of ``a``), on ints or numpy arrays; 0 where ``b`` is 0.
-
-    >>> c_modulo(-7, 2), c_modulo(7, 0)
-    (-1, 0)
-    """
-    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
-    out = np.where(b == 0, 0, a - np.asarray(c_divide(a, b)) * b)
-    return int(out) if out.ndim == 0 else out
-
-
-#: The arithmetic operators as functions (on ints or numpy arrays alike).
-ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
-                                                 "/": c_divide, "%": c_modulo}
-#: The comparison operators as functions (on ints or numpy arrays alike).
-COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-}
-
-
 class FeatureGrid:
     """Every (shape, HCP) class of a 13-card hand: 560 shapes x 38 totals.
 
-    ``lengths[s]`` and ``hcp`` are flat int arrays over the grid; a condition
-    on one seat evaluates to a boolean array of the same size. ``known`` gives the values of
-    some nodes (by ``id``) that the grid does not carry itself (:meth:`widened`).
+    ``lengths[s]`` and ``hcp`` are flat int64 arrays over the grid; a condition on one seat evaluates
+    to a boolean array of the same ``shape``. ``known`` gives the values of some nodes (by ``id``) that
+    the grid does not carry itself (:meth:`widened`).
     """
 
     def __init__(self) -> None:
-        shapes = np.array(ALL_SHAPES, dtype=np.int16)  # (560, 4)
+        shapes = np.array(ALL_SHAPES, dtype=np.int64)  # (560, 4)
         n_h = MAX_HCP + 1
         self.n_shapes = len(ALL_SHAPES)
         self.n_hcp = n_h
         self.lengths = tuple(np.repeat(shapes[:, s], n_h) for s in range(4))
-        self.hcp = np.tile(np.arange(n_h, dtype=np.int16), self.n_shapes)
+        self.hcp = np.tile(np.arange(n_h, dtype=np.int64), self.n_shapes)
         self.shape_index = np.repeat(np.arange(self.n_shapes), n_h)
+        for column in (*self.lengths, self.hcp, self.shape_index):
+            column.setflags(write=False)  # the readers hand them out as they are
         self.size = self.n_shapes * n_h
+        self.shape: tuple[int, ...] = (self.size,)
         self.known: dict[int, np.ndarray] = {}
-        self.cache: dict[int, np.ndarray] | None = None
-        self.shared: frozenset[int] = frozenset()
 
-    def evaluating(self, root: Node) -> "FeatureGrid":
-        """The same grid with an empty cache for one evaluation of ``root``: the values of the nodes
-        used in several places in it are kept (by ``id``), and only theirs."""
+    def widened(self, known: dict[int, np.ndarray]) -> "FeatureGrid":
+        """The grid as a row, ``(1, size)``, where the nodes of ``known`` (by ``id``) take the values given
+        as columns, ``(k, 1)``: a condition reading them evaluates to ``(k, size)`` (numpy broadcasting),
+        its row ``i`` the classes where it holds when the known nodes take their ``i``-th values."""
         out = FeatureGrid.__new__(FeatureGrid)
         out.__dict__.update(self.__dict__)
-        out.cache = {}
-        out.shared = shared_nodes(root)
-        return out
-
-    def widened(self, known: dict[int, np.ndarray], root: Node) -> "FeatureGrid":
-        """The grid as a row, ``(1, size)``, where the nodes of ``known`` (by ``id``) take the values given
-        as columns, ``(k, 1)``: ``root`` evaluates to ``(k, size)`` (numpy broadcasting), its row ``i``
-        the classes where it holds when the known nodes take their ``i``-th values. A node used in
-        several places in ``root`` is evaluated once (use the grid for ``root`` only)."""
-        out = self.evaluating(root)
         out.lengths = tuple(x[None, :] for x in self.lengths)
         out.hcp = self.hcp[None, :]
         out.shape_index = self.shape_index[None, :]
         out.known = known
+        out.shape = np.broadcast_shapes((1, self.size), *(v.shape for v in known.values()))
         return out
-
-
-def shared_nodes(root: Node) -> frozenset[int]:
-    """The ``id`` of every node that ``root`` reaches by more than one path (each node looked at once).
-
-    >>> from dealer.lang.syntax import parse_condition
-    >>> c = parse_condition("hcp(north) > 3")
-    >>> len(shared_nodes(c)), len(shared_nodes(And((c, Not(c)))))
-    (0, 1)
-    """
-    parents: Counter[int] = Counter(id(child) for node in walk_once(root) for child in node.children())
-    return frozenset(key for key, n in parents.items() if n > 1)
 
 
 #: The grid every spec is evaluated on.
 GRID = FeatureGrid()
 
 
-def _refuse(node: Node) -> UnsupportedSpecError:
-    return UnsupportedSpecError(f"{node.pos}: {node} is not a shape or HCP feature of one seat")
+@lru_cache(maxsize=1024)
+def _shapes_ok(shapes: ShapeSet) -> np.ndarray:
+    """Whether each of the 560 shapes is one of ``shapes`` (built once a set)."""
+    ok = np.array([s in shapes for s in ALL_SHAPES], dtype=bool)
+    ok.setflags(write=False)
+    return ok
 
 
-def _evaluated(node: Any, grid: FeatureGrid, compute: Callable[[Any, FeatureGrid], np.ndarray]) -> np.ndarray:
-    """``compute(node, grid)``, within one evaluation whose grid keeps the values of shared parts."""
-    if grid.cache is None:  # one evaluation: a part used in several places is evaluated once
-        grid = grid.evaluating(node)
-    assert grid.cache is not None
-    done = grid.cache.get(id(node))
-    if done is None:
-        done = compute(node, grid)
-        if id(node) in grid.shared:
-            grid.cache[id(node)] = done
-    return done
+class GridReader(Reader):
+    """Reads the leaves over the (shape, HCP) classes of one seat: its lengths, HCP and shape tests, and the
+    nodes whose values the grid was given (:attr:`FeatureGrid.known`, compound ones too)."""
+
+    phrase = "is not a shape or HCP feature of one seat"
+
+    def __init__(self, grid: FeatureGrid) -> None:
+        self.grid = grid
+        self.known = grid.known
+        self.shape = grid.shape
+
+    def read(self, node: Node, run: Interpreter) -> np.ndarray | None:
+        """A known node's given values, else a leaf's values on the grid, else None."""
+        if self.known:
+            got = self.known.get(id(node))
+            if got is not None:
+                return got
+        leaf = self.leaves.get(type(node))
+        return None if leaf is None else leaf(self, node, run)
+
+    leaves = {
+        Length: lambda r, node, run: r.grid.lengths[node.suit],
+        Hcp: lambda r, node, run: r.grid.hcp,
+        ShapeIn: lambda r, node, run: _shapes_ok(node.shapes)[r.grid.shape_index],
+    }
+
+
+#: The nodes the grid evaluates, wherever they stand: the structure and one seat's lengths, HCP and shape.
+SEAT_NODES: tuple[type[Node], ...] = STRUCTURAL + tuple(GridReader.leaves)
 
 
 def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
-    """An expression's value on every class of ``grid`` (the expression reads one seat at most)."""
-    known = grid.known.get(id(expr))
-    return known if known is not None else _evaluated(expr, grid, _grid_values)
+    """An expression's value on every class of ``grid`` (the expression reads one seat at most), int64.
 
-
-def _grid_values(expr: Expr, grid: FeatureGrid) -> np.ndarray:
-    if isinstance(expr, Const):
-        return np.full(grid.size, expr.value, dtype=np.int64)
-    if isinstance(expr, Length):
-        return grid.lengths[expr.suit].astype(np.int64)
-    if isinstance(expr, Hcp):
-        return grid.hcp.astype(np.int64)
-    if isinstance(expr, Arith):
-        return np.asarray(ARITH[expr.op](grid_values(expr.left, grid), grid_values(expr.right, grid)))
-    if isinstance(expr, Truth):
-        return grid_mask(expr.item, grid).astype(np.int64)
-    if isinstance(expr, Ternary):
-        return np.where(grid_mask(expr.test, grid), grid_values(expr.then, grid), grid_values(expr.other, grid))
-    raise _refuse(expr)
+    Raises :class:`~dealer.errors.UnsupportedSpecError` for what the classes do not determine.
+    """
+    return interpret(expr, GridReader(grid), dtype=np.int64, only_shared=True)
 
 
 def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
-    """Where on ``grid`` the condition holds (a condition on one seat at most)."""
-    known = grid.known.get(id(cond))
-    return np.asarray(known != 0) if known is not None else _evaluated(cond, grid, lambda c, g: _grid_mask(c, g))
+    """Where on ``grid`` the condition holds (a condition on one seat at most), bool.
 
-
-def _grid_mask(cond: Cond, grid: FeatureGrid) -> np.ndarray:
-    if isinstance(cond, Always):
-        return np.full(grid.size, cond.value, dtype=bool)
-    if isinstance(cond, Compare):
-        return np.asarray(COMPARE[cond.op](grid_values(cond.left, grid), grid_values(cond.right, grid)), dtype=bool)
-    if isinstance(cond, ShapeIn):
-        ok = np.array([s in cond.shapes for s in ALL_SHAPES], dtype=bool)
-        return ok[grid.shape_index]
-    if isinstance(cond, And):
-        out = np.ones(grid.size, dtype=bool)
-        for c in cond.items:
-            out = out & grid_mask(c, grid)
-        return out
-    if isinstance(cond, Or):
-        out = np.zeros(grid.size, dtype=bool)
-        for c in cond.items:
-            out = out | grid_mask(c, grid)
-        return out
-    if isinstance(cond, Xor):
-        count = np.zeros(grid.size, dtype=np.int64)
-        for c in cond.items:
-            count = count + grid_mask(c, grid)
-        return np.asarray(count == 1)
-    if isinstance(cond, Not):
-        return ~grid_mask(cond.item, grid)
-    raise _refuse(cond)
+    A part used in several places is evaluated once; the values of the others are not kept.
+    Raises :class:`~dealer.errors.UnsupportedSpecError` for what the classes do not determine.
+    """
+    return interpret(cond, GridReader(grid), dtype=bool, only_shared=True)

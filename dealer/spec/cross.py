@@ -22,30 +22,24 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
 from math import prod
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from dealer.arrays import unique_rows
 from dealer.budget import current
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.expr import (
-    Always, And, Arith, Compare, Cond, Const, Expr, Hcp, Length, Node, Not, Or, ShapeIn, Ternary, Truth, Xor,
-    walk,
-)
-from dealer.lang.grid import ARITH, COMPARE, GRID, grid_mask, grid_values
+from dealer.lang.expr import And, Cond, Expr, Node, walk
+from dealer.lang.grid import GRID, SEAT_NODES, GridReader, grid_mask, grid_values
+from dealer.lang.interpret import STRUCTURE, Interpreter, Reader, interpret, refusal
 from dealer.cards.seat import Seat
 
 __all__ = ["CrossCondition", "joinable"]
 
-#: The nodes a part of one seat may be made of: what the (shape, HCP) classes of a seat determine.
-_SEAT_NODES = (Always, And, Arith, Compare, Const, Hcp, Length, Not, Or, ShapeIn, Ternary, Truth, Xor)
-
-
 def _one_seat(node: Node) -> bool:
-    return len(node.seats()) == 1 and all(isinstance(n, _SEAT_NODES) for n in walk(node))
+    """True when ``node`` reads one seat and the seat's (shape, HCP) classes determine it."""
+    return len(node.seats()) == 1 and all(isinstance(n, SEAT_NODES) for n in walk(node))
 
 
 @dataclass(frozen=True)
@@ -104,7 +98,7 @@ class CrossCondition:
                 view = [1] * len(seats)
                 view[axis] = shape[axis]
                 leaf[id(p)] = tables[axis][:, j].reshape(view)
-        accept = np.broadcast_to(_evaluate(whole, leaf) != 0, shape).copy()
+        accept = interpret(whole, _LabelReader(leaf, shape), dtype=bool, only_shared=True)  # the rest freed early
         labels = []
         for axis in range(len(seats)):
             accept, mapping = _merge_axis(accept, axis)
@@ -136,11 +130,11 @@ def _collect(node: Node, parts: dict[Seat, list[Node]]) -> None:
         parts.setdefault(next(iter(node.seats())), []).append(node)
         return
     if not node.seats():
-        if all(isinstance(n, _SEAT_NODES) for n in walk(node)):
+        if all(isinstance(n, SEAT_NODES) for n in walk(node)):
             return  # a constant: evaluated where it stands
         raise UnsupportedSpecError(f"{node.pos}: {node} cannot be counted across seats")
-    if not isinstance(node, (And, Or, Xor, Not, Compare, Arith, Truth, Ternary)):
-        raise UnsupportedSpecError(f"{node.pos}: {node} is not a shape or HCP feature of one seat")
+    if type(node) not in STRUCTURE:
+        raise refusal(node, GridReader(GRID))
     for child in node.children():
         _collect(child, parts)
 
@@ -153,36 +147,19 @@ def _grid_of(part: Node) -> np.ndarray:
     return grid_mask(part, GRID).astype(np.int64)
 
 
-def _constant(node: Node) -> np.ndarray:
-    return _grid_of(node)[:1].reshape(())
+class _LabelReader(Reader):
+    """Reads the seats' parts over the joint labels: part ``p`` of the seat on axis ``i`` varies along axis ``i``
+    (``leaf[id(p)]``, broadcast over the others); the structure joins them."""
 
+    phrase = GridReader.phrase
 
-_CONNECT: dict[type, Callable[[list[np.ndarray]], np.ndarray]] = {
-    And: lambda xs: reduce(np.logical_and, xs),
-    Or: lambda xs: reduce(np.logical_or, xs),
-    Xor: lambda xs: np.asarray(reduce(np.add, [x.astype(np.int64) for x in xs]) == 1),
-}
+    def __init__(self, leaf: dict[int, np.ndarray], shape: tuple[int, ...]) -> None:
+        self.leaf = leaf
+        self.shape = shape
 
-
-def _evaluate(node: Node, leaf: dict[int, np.ndarray]) -> np.ndarray:
-    """``node`` over the joint labels (broadcasting one axis per seat); conditions give 0/1 or bools."""
-    if id(node) in leaf:
-        return leaf[id(node)]
-    if not node.seats():
-        return _constant(node)
-    if isinstance(node, (And, Or, Xor)):
-        return np.asarray(_CONNECT[type(node)]([_evaluate(x, leaf) != 0 for x in node.items]))
-    if isinstance(node, Not):
-        return np.asarray(_evaluate(node.item, leaf) == 0)
-    if isinstance(node, Compare):
-        return np.asarray(COMPARE[node.op](_evaluate(node.left, leaf), _evaluate(node.right, leaf)))
-    if isinstance(node, Arith):
-        return np.asarray(ARITH[node.op](_evaluate(node.left, leaf), _evaluate(node.right, leaf)))
-    if isinstance(node, Truth):
-        return np.asarray(_evaluate(node.item, leaf) != 0, dtype=np.int64)
-    assert isinstance(node, Ternary)
-    return np.asarray(np.where(_evaluate(node.test, leaf) != 0, _evaluate(node.then, leaf),
-                               _evaluate(node.other, leaf)))
+    def read(self, node: Node, run: Interpreter) -> np.ndarray | None:
+        """A part's values over its seat's labels, else None."""
+        return self.leaf.get(id(node))
 
 
 def _merge_axis(accept: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:

@@ -207,7 +207,7 @@ class SideCount:
                 row = f.row(n, seat)
                 if row is not None:
                     known[id(n)] = f.levels[level, row][:, None]
-        out = grid_mask(cond, grid.widened(known, cond))
+        out = grid_mask(cond, grid.widened(known))
         return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
 
 

@@ -27,10 +27,10 @@ from dealer.cards.cardset import CardSet
 from dealer.lang.evaluate import STANDARD, Counts
 from dealer.errors import ImpossibleSpecError, UnsupportedSpecError
 from dealer.lang.expr import (
-    Always, And, Arith, Compare, Cond, Const, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn,
-    SuitHcp, Ternary, Truth, walk,
+    Always, And, Cond, Const, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
 )
-from dealer.lang.grid import ARITH, COMPARE, GRID, MAX_HCP, grid_mask
+from dealer.lang.grid import GRID, MAX_HCP, grid_mask
+from dealer.lang.interpret import STRUCTURAL, Interpreter, Reader, interpret
 from dealer.spec.holding import HOLDINGS, HoldingTable
 from dealer.cards.seat import Seat
 from dealer.spec.sidecount import SideCount, SideFeature, replace_nodes
@@ -83,9 +83,6 @@ def _flatten(cond: Cond) -> list[Cond]:
     return [c for c in _gather(cond, lambda n: not isinstance(n, And)) if isinstance(c, Cond)]
 
 
-_OPERATORS = (Compare, Const, Arith, Truth, Ternary, Always, And, Or, Not)
-
-
 Reads = tuple[frozenset[tuple[Seat, Suit]], frozenset[tuple[Seat, Suit]]] | None
 
 
@@ -103,7 +100,7 @@ def _reads(node: Node, memo: dict[int, Reads]) -> Reads:
         out = frozenset({(node.seat, node.card.suit)}), frozenset()
     elif isinstance(node, Length):
         out = frozenset(), frozenset({(node.seat, node.suit)})
-    elif isinstance(node, _OPERATORS):
+    elif isinstance(node, STRUCTURAL):
         keys: frozenset[tuple[Seat, Suit]] = frozenset()
         lengths: frozenset[tuple[Seat, Suit]] = frozenset()
         out = None
@@ -128,41 +125,37 @@ def _holding_key(node: Node, memo: dict[int, Reads] | None = None) -> tuple[Seat
     return next(iter(got[0]))
 
 
+class _HoldingReader(Reader):
+    """Reads the leaves over one suit's 8,192 holdings: its length, HCP and other counts (``counts``' tables),
+    whether a card is held."""
+
+    phrase = "does not read one suit's holding"
+    shape = (HOLDINGS,)
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+
+    def _card(self, node: HasCard, run: Interpreter) -> np.ndarray:
+        return (np.arange(HOLDINGS, dtype=np.int64) >> (node.card.index % 13)) & 1
+
+    leaves = {
+        SuitHcp: lambda r, node, run: r.counts.table("hcp"),
+        HandCount: lambda r, node, run: r.counts.table(node.kind),
+        Length: lambda r, node, run: r.counts.table("length"),
+        HasCard: _card,
+    }
+
+
 def holding_values(node: Node, counts: Counts = STANDARD) -> np.ndarray:
-    """The value of ``node`` (which reads one suit's holding only) on each of the suit's 8,192 holdings.
+    """The value of ``node`` (which reads one suit's holding only) on each of the suit's 8,192 holdings (int64,
+    a condition as 1 or 0).
 
     >>> from dealer.lang.syntax import parse_condition
     >>> v = holding_values(parse_condition("hcp(north, spades) >= 3 || hascard(north, S2)"))
     >>> int(v[0b1]), int(v[0b10]), int(v[1 << 12])   # the ace; the king; the two
     (1, 1, 1)
     """
-    if isinstance(node, (Const, Always)):
-        return np.full(HOLDINGS, int(node.value), dtype=np.int64)
-    if isinstance(node, SuitHcp):
-        return np.asarray(counts.table("hcp"), dtype=np.int64)
-    if isinstance(node, HandCount):
-        return np.asarray(counts.table(node.kind), dtype=np.int64)
-    if isinstance(node, HasCard):
-        return (np.arange(HOLDINGS, dtype=np.int64) >> (node.card.index % 13)) & 1
-    if isinstance(node, Length):
-        return np.asarray(counts.table("length"), dtype=np.int64)
-    if isinstance(node, Arith):
-        return np.asarray(ARITH[node.op](holding_values(node.left, counts), holding_values(node.right, counts)),
-                          dtype=np.int64)
-    if isinstance(node, Compare):
-        return np.asarray(COMPARE[node.op](holding_values(node.left, counts), holding_values(node.right, counts)),
-                          dtype=np.int64)
-    if isinstance(node, Truth):
-        return holding_values(node.item, counts)
-    if isinstance(node, Ternary):
-        return np.where(holding_values(node.test, counts) != 0, holding_values(node.then, counts),
-                        holding_values(node.other, counts))
-    if isinstance(node, (And, Or)):
-        join = np.logical_and if isinstance(node, And) else np.logical_or
-        return np.asarray(join.reduce([holding_values(x, counts) != 0 for x in node.items]), dtype=np.int64)
-    if isinstance(node, Not):
-        return np.asarray(holding_values(node.item, counts) == 0, dtype=np.int64)
-    raise UnsupportedSpecError(f"{node.pos}: {node} does not read one suit's holding")
+    return interpret(node, _HoldingReader(counts), dtype=np.int64)
 
 
 def _suit_filter(cond: Cond, counts: Counts) -> tuple[Seat, Suit, HoldingTable] | None:

@@ -23,9 +23,8 @@ import numpy as np
 
 from dealer import CARDS, Card, Seat, Suit
 from dealer.cards.cardset import SUIT_MASK
-from dealer.lang.expr import Always, And, Arith, Compare, Cond, Const, Expr, HasCard, Hcp, Length, Node, Not, Or, ShapeIn
-from dealer.lang.expr import SuitHcp, Xor
-from dealer.lang.grid import ARITH, COMPARE
+from dealer.lang.expr import Cond, Expr, HasCard, Hcp, Length, Node, ShapeIn, SuitHcp
+from dealer.lang.interpret import Interpreter, Reader, interpret
 
 from inference.claims.language import Honours, Longest, Rank
 from inference.errors import InvalidArgumentError
@@ -217,24 +216,6 @@ def features_of(node: Node) -> frozenset[Feature]:
     return frozenset(out)
 
 
-def expr_values(expr: Expr, value: FeatureValues, n: int) -> np.ndarray:
-    """An expression's values over ``n`` rows, given each feature's values."""
-    if isinstance(expr, Const):
-        return np.full(n, expr.value, dtype=np.int64)
-    leaf = leaf_feature(expr)
-    if leaf is not None:
-        return value(leaf)
-    if isinstance(expr, Rank):
-        held = value(Feature.card(expr.seat, expr.card))
-        return np.where(held > 0, value(Feature.above(expr.seat, expr.card)) + 1, 0)
-    if isinstance(expr, Longest):
-        lengths = np.sort(np.stack([value(Feature.length(expr.seat, s)) for s in range(4)], axis=1), axis=1)[:, ::-1]
-        return cast(np.ndarray, lengths[:, :expr.count].sum(axis=1))
-    if isinstance(expr, Arith):
-        return cast(np.ndarray, ARITH[expr.op](expr_values(expr.left, value, n), expr_values(expr.right, value, n)))
-    raise InvalidArgumentError(f"{expr} cannot be evaluated over layouts")
-
-
 def _shape_truth(cond: ShapeIn, value: FeatureValues, n: int) -> np.ndarray:
     lengths = np.stack([value(Feature.length(cond.seat, s)) for s in range(4)], axis=1)
     allowed = np.array(sorted(cond.shapes), dtype=np.int64).reshape(-1, 4)
@@ -244,32 +225,46 @@ def _shape_truth(cond: ShapeIn, value: FeatureValues, n: int) -> np.ndarray:
     return np.isin(code, allowed @ np.array([14 ** 3, 14 ** 2, 14, 1], dtype=np.int64))
 
 
+class _LayoutReader(Reader):
+    """Reads the leaves over rows of layouts (or states) through ``value``, each feature's values: the
+    :data:`LEAVES`, ``rank``, ``longest``, shape tests and ``hascard``."""
+
+    error = InvalidArgumentError
+    phrase = "cannot be evaluated over layouts"
+
+    def __init__(self, value: FeatureValues, n: int) -> None:
+        self.value = value
+        self.n = n
+        self.shape = (n,)
+
+    def _leaf(self, node: Node, run: Interpreter) -> np.ndarray:
+        return self.value(LEAVES[type(node)](node))
+
+    def _rank(self, node: Rank, run: Interpreter) -> np.ndarray:
+        held = self.value(Feature.card(node.seat, node.card))
+        return np.where(held > 0, self.value(Feature.above(node.seat, node.card)) + 1, 0)
+
+    def _longest(self, node: Longest, run: Interpreter) -> np.ndarray:
+        lengths = np.stack([self.value(Feature.length(node.seat, s)) for s in range(4)], axis=1)
+        return cast(np.ndarray, np.sort(lengths, axis=1)[:, ::-1][:, :node.count].sum(axis=1))
+
+    leaves = {
+        **dict.fromkeys(LEAVES, _leaf),
+        Rank: _rank,
+        Longest: _longest,
+        ShapeIn: lambda r, node, run: _shape_truth(node, r.value, r.n),
+        HasCard: lambda r, node, run: r.value(Feature.card(node.seat, node.card)) > 0,
+    }
+
+
+def expr_values(expr: Expr, value: FeatureValues, n: int) -> np.ndarray:
+    """An expression's values over ``n`` rows (int64), given each feature's values."""
+    return interpret(expr, _LayoutReader(value, n), dtype=np.int64)
+
+
 def evaluate(claim: Cond, value: FeatureValues, n: int) -> np.ndarray:
-    """A claim's truth value over ``n`` rows, given each feature's values."""
-    if isinstance(claim, Always):
-        return np.full(n, claim.value)
-    if isinstance(claim, Compare):
-        return np.asarray(COMPARE[claim.op](expr_values(claim.left, value, n), expr_values(claim.right, value, n)),
-                          dtype=bool)
-    if isinstance(claim, HasCard):
-        return cast(np.ndarray, value(Feature.card(claim.seat, claim.card)) > 0)
-    if isinstance(claim, ShapeIn):
-        return _shape_truth(claim, value, n)
-    if isinstance(claim, And):
-        out = np.ones(n, dtype=bool)
-        for c in claim.items:
-            out &= evaluate(c, value, n)
-        return out
-    if isinstance(claim, Or):
-        out = np.zeros(n, dtype=bool)
-        for c in claim.items:
-            out |= evaluate(c, value, n)
-        return out
-    if isinstance(claim, Xor):
-        count = np.zeros(n, dtype=np.int64)
-        for c in claim.items:
-            count += evaluate(c, value, n)
-        return cast(np.ndarray, count == 1)
-    if isinstance(claim, Not):
-        return ~evaluate(claim.item, value, n)
-    raise InvalidArgumentError(f"{claim} cannot be evaluated over layouts")
+    """A claim's truth value over ``n`` rows (bool), given each feature's values.
+
+    Raises :class:`~inference.errors.InvalidArgumentError` for a node that is no feature of layouts.
+    """
+    return interpret(claim, _LayoutReader(value, n), dtype=bool)

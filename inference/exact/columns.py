@@ -37,7 +37,7 @@ import numpy as np
 
 from dealer import Seat
 from dealer.cards.cardset import SUIT_MASK
-from dealer.lang.grid import COMPARE
+from dealer.lang.interpret import COMPARE
 
 from inference.claims.language import And, Arith, Claim, Compare, Const, Expr, Not, Or, Xor
 from inference.claims.features import Feature, FeatureValues, Kind, evaluate, features_of, holding_value, holding_values, leaf_feature

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from dealer import Seat
-from dealer.lang.grid import COMPARE
+from dealer.lang.interpret import COMPARE
 
 from inference.claims.language import And, Claim, Compare, Const, Length, Xor, claim_text
 from inference.claims.inferences import Inference, InferenceState, Status, StatusChange, Tag

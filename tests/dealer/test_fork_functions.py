@@ -20,7 +20,7 @@ from scipy import stats as scipy_stats
 
 from dealer import Deal, Seat, SpecSyntaxError, UnsupportedSpecError
 from dealer.lang.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
-from dealer.lang.evaluate import score
+from dealer.lang.scoring import score
 from dealer.lang.evaluate import evaluate
 from dealer.tables.exact import ExactDealer
 from dealer.lang.expr import Random

@@ -13,7 +13,8 @@ import pytest
 from scipy import stats as scipy_stats
 
 from dealer import Deal, Seat, SpecSyntaxError, Suit, UnsupportedSpecError
-from dealer.lang.evaluate import evaluate, imps, score
+from dealer.lang.evaluate import evaluate
+from dealer.lang.scoring import imps, score
 from dealer.tables.exact import ExactDealer
 from dealer.lang.expr import HandCount, Ternary, Truth
 from dealer.cards.pbnio import masks_to_pbn

@@ -26,7 +26,8 @@ from scipy import stats as scipy_stats
 
 from dealer.lang.evaluate import loser_table
 from dealer.tables.exact import ExactDealer
-from dealer.lang.expr import And, Cond, Not, Or
+from dealer.lang.expr import And, Cond, Node, Not, Or
+from dealer.lang.interpret import Interpreter
 from dealer.run.script_dealer import ScriptDealer
 from dealer.cards.cardset import CardSet
 from dealer.cards.seat import Seat
@@ -308,13 +309,13 @@ def test_a_part_used_in_many_places_is_evaluated_once(monkeypatch: pytest.Monkey
         cond = Or((Not(cond), cond))
     cond = And((cond, base))
     calls = Counter[str]()
-    real = grid_module._grid_mask
+    real = grid_module.GridReader.read
 
-    def counted(c: Cond, grid: grid_module.FeatureGrid) -> np.ndarray:
+    def counted(reader: grid_module.GridReader, node: Node, run: Interpreter) -> np.ndarray | None:
         calls["mask"] += 1
-        return real(c, grid)
+        return real(reader, node, run)
 
-    monkeypatch.setattr(grid_module, "_grid_mask", counted)
+    monkeypatch.setattr(grid_module.GridReader, "read", counted)
     run = ScriptDealer(parse_statements("condition " + str(parse_condition("hcp(north) > 3 || hascard(north, SA)"))))
     spec = DealSpec.from_conditions([cond], {})
     masks = spec.seat("N").side_masks(Seat.N)

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Sequence
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import CardSet, Seat
-from dealer.lang.grid import COMPARE
-from inference.claims.language import And, Compare, Length, claim_text, iter_atoms, one_fewer, parse_claim
+from dealer.errors import UnsupportedSpecError
+from dealer.lang.evaluate import evaluate as deals_evaluate
+from dealer.lang.expr import Arith, Const, Node, Not, Or, Xor
+from dealer.lang.interpret import COMPARE
+from dealer.lang.syntax import parse_condition
+from dealer.spec.spec import DealSpec
+from dealer.tables.exact import ExactDealer
+from inference.claims.language import (
+    And, Compare, Honours, Length, Longest, Rank, claim_text, iter_atoms, one_fewer, parse_claim,
+)
 from inference.errors import InvalidArgumentError
-from inference.claims.features import Feature, features_of
+from inference.claims.features import Feature, FeatureValues, evaluate, expr_values, features_of, hand_values
+from tests.dealer.oracle import deal_value
 from tests.inference.test_inferences import holds
 from tests.strategies import deals, examples
 
@@ -124,3 +137,77 @@ def test_bad_claims_are_one_clear_error(bad: str, fragment: str) -> None:
 def test_a_claim_is_never_a_number_length() -> None:
     assert isinstance(parse_claim("hearts(LHO) >= 5", viewer="S"), Compare)
     assert isinstance(parse_claim("hearts(LHO) >= 5", viewer="S").left, Length)  # type: ignore[attr-defined]
+
+
+# -- claims over layouts: the one interpreter with the layouts' reader ---------------------------------------
+
+_DEALS = ExactDealer(DealSpec()).sample_masks(200, 2029)
+_NUMBERS = st.sampled_from(["hcp(N)", "hcp(E, hearts)", "spades(W)", "clubs(S)", "longest(W, 2)", "honours(E, spades)",
+                            "rank(N, HQ)", "rank(W, S9)"])
+_ATOMS = st.sampled_from(["hascard(E, SA)", "shape(W, any 4333 + any 5332)", "!hascard(N, C2)"])
+
+
+def _layout_claims() -> st.SearchStrategy[str]:
+    number = st.recursive(st.one_of(_NUMBERS, st.integers(-2, 9).map(str)), lambda inner: st.tuples(
+        inner, st.sampled_from("+-*/%"), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"), max_leaves=3)
+    compare = st.tuples(number, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), number).map(" ".join)
+    return st.recursive(st.one_of(_ATOMS, compare), lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["&&", "||", "^^"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda x: f"!({x})")), max_leaves=5)
+
+
+def _claim_brute(node: Node, hands: Sequence[int]) -> int:
+    """A claim's value on four hands: its own nodes here, the dealer's by the dealer's test oracle."""
+    if isinstance(node, (Longest, Honours, Rank)):
+        holding = [hands[node.seat] >> (13 * s) & 0x1FFF for s in range(4)]
+        if isinstance(node, Longest):
+            return sum(sorted((h.bit_count() for h in holding), reverse=True)[:node.count])
+        if isinstance(node, Honours):
+            return (holding[node.suit] & 0b11111).bit_count()
+        bit = node.card.index % 13
+        held = holding[node.card.suit]
+        return (held & ((1 << bit) - 1)).bit_count() + 1 if held >> bit & 1 else 0
+    if isinstance(node, Arith) and node.op in "/%":
+        a, b = _claim_brute(node.left, hands), _claim_brute(node.right, hands)
+        q = 0 if b == 0 else abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return q if node.op == "/" else (0 if b == 0 else a - q * b)
+    if isinstance(node, (Arith, Compare)):
+        return deal_value(replace(node, left=Const(_claim_brute(node.left, hands)),
+                                  right=Const(_claim_brute(node.right, hands))), hands)
+    if isinstance(node, (And, Or, Xor)):
+        truths = [bool(_claim_brute(x, hands)) for x in node.items]
+        return int(all(truths) if isinstance(node, And) else any(truths) if isinstance(node, Or) else sum(truths) == 1)
+    if isinstance(node, Not):
+        return int(not _claim_brute(node.item, hands))
+    return deal_value(node, hands)
+
+
+def _layout_values(masks: np.ndarray) -> FeatureValues:
+    return lambda f: hand_values(f, masks[:, int(f.seat)].astype(np.int64))
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(_layout_claims())
+def test_claims_over_layouts_agree_with_brute_force_and_with_the_dealer(text: str) -> None:
+    claim = parse_claim(text, viewer="S")
+    got = evaluate(claim, _layout_values(_DEALS), len(_DEALS))
+    assert got.dtype == np.bool_ and got.shape == (len(_DEALS),)
+    hands = [[int(m) for m in row] for row in _DEALS.tolist()]
+    assert got.tolist() == [bool(_claim_brute(claim, h)) for h in hands], text
+    if not any(isinstance(n, (Longest, Honours, Rank)) for n in claim.walk()):  # the dealer's nodes: its deals agree
+        assert got.tolist() == (deals_evaluate(claim, _DEALS) != 0).tolist(), text
+
+
+def test_a_node_the_layouts_do_not_read_is_one_error_and_the_dealer_refuses_claim_functions() -> None:
+    cond = parse_condition("losers(north) < 5 && hcp(north) > 3")
+    with pytest.raises(InvalidArgumentError) as caught:
+        evaluate(cond, _layout_values(_DEALS), len(_DEALS))
+    assert str(caught.value) == "<condition>:1:1: losers(north) cannot be evaluated over layouts"
+    with pytest.raises(UnsupportedSpecError) as refused:
+        deals_evaluate(parse_claim("hcp(N) > 3 || longest(W, 2) >= 10"), _DEALS)
+    assert str(refused.value) == "<claim>:1:15: longest(west, 2) cannot be evaluated on deals"
+    doubled = parse_claim("spades(W) * 2 > 1")
+    assert isinstance(doubled, Compare)
+    numbers = expr_values(doubled.left, _layout_values(_DEALS), len(_DEALS))
+    assert numbers.dtype == np.int64 and numbers.tolist() == [2 * (int(m) & 0x1FFF).bit_count()
+                                                              for m in _DEALS[:, Seat.W].tolist()]

@@ -1,0 +1,268 @@
+"""One interpreter of the syntax tree, whatever the tree is evaluated over.
+
+A node of :mod:`dealer.lang.expr` means the same everywhere: ``&&`` is "both hold", ``/`` truncates
+toward zero, ``imps`` looks a score difference up in the IMP scale. Only the *leaves* are read
+differently from one layer to another: ``hcp(north)`` is a column of one seat's (shape, HCP) classes
+(:mod:`dealer.lang.grid`), a sum of table lookups over dealt hands (:mod:`dealer.lang.evaluate`), a
+table over one suit's 8,192 holdings (:mod:`dealer.spec.splitting`), an axis of the seats' joint labels
+(:mod:`dealer.spec.cross`) or a feature of lawful layouts (:mod:`inference.features`). So the
+structure (:data:`STRUCTURE`) is interpreted here, once, and each layer brings a :class:`Reader` for
+its leaves.
+
+Values are numpy arrays that broadcast against each other: numbers are int64, conditions bool (a
+reader may give a condition as 0/1 numbers: nonzero is true), and a constant stays 0-d until
+:func:`interpret` broadcasts the result to the reader's :attr:`Reader.shape`. The reader is asked
+first for every node, so a reader that was given the values of compound parts (the seats' parts of
+a joint condition, the side count's features) has them used as they are. A node that neither the
+reader nor the structure knows fails in one place, :func:`refusal`, with one message:
+``<where>: <node> <what the reader reads>``, raised as the reader's exception.
+
+>>> from dealer.lang.expr import Hcp
+>>> from dealer.lang.syntax import SPEC_DIALECT, parse_condition, parse_expression
+>>> class Points(Reader):
+...     phrase = "is not read by this example"
+...     leaves = {Hcp: lambda reader, node, run: np.arange(5)}
+...     shape = (5,)
+>>> interpret(parse_condition("hcp(north) >= 3 || hcp(north) * 2 == 2"), Points(), dtype=bool).tolist()
+[False, True, False, True, True]
+>>> interpret(parse_expression("hcp(north) * 2 - 1", SPEC_DIALECT), Points(), dtype=np.int64).tolist()
+[-1, 1, 3, 5, 7]
+>>> interpret(parse_expression("7 / 2", SPEC_DIALECT), Points(), dtype=np.int64).tolist()   # a constant, broadcast
+[3, 3, 3, 3, 3]
+>>> interpret(parse_condition("spades(north) >= 3"), Points(), dtype=bool)
+Traceback (most recent call last):
+...
+dealer.errors.UnsupportedSpecError: <condition>:1:1: spades(north) is not read by this example
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from typing import Any, Callable, ClassVar, Container, Mapping
+
+import numpy as np
+
+from dealer.errors import UnsupportedSpecError
+from dealer.lang.expr import (
+    Always, And, Arith, Compare, Const, Imps, Node, Not, Or, Score, Ternary, Truth, Xor, walk_once,
+)
+from dealer.lang.scoring import imps, score
+
+__all__ = ["Reader", "Interpreter", "interpret", "refusal", "shared_nodes", "STRUCTURE", "STRUCTURAL", "ARITH",
+           "COMPARE", "c_divide", "c_modulo"]
+
+
+def c_divide(a: Any, b: Any) -> Any:
+    """``a / b`` as in C (truncated toward zero), on ints or numpy arrays; 0 where ``b`` is 0.
+
+    >>> c_divide(-7, 2), c_divide(7, 0)
+    (-3, 0)
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+    out = np.where(b == 0, 0, q)
+    return int(out) if out.ndim == 0 else out
+
+
+def c_modulo(a: Any, b: Any) -> Any:
+    """``a % b`` as in C (the sign of ``a``), on ints or numpy arrays; 0 where ``b`` is 0.
+
+    >>> c_modulo(-7, 2), c_modulo(7, 0)
+    (-1, 0)
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    out = np.where(b == 0, 0, a - np.asarray(c_divide(a, b)) * b)
+    return int(out) if out.ndim == 0 else out
+
+
+#: The arithmetic operators as functions (on ints or numpy arrays alike).
+ARITH: dict[str, Callable[[Any, Any], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+                                                 "/": c_divide, "%": c_modulo}
+#: The comparison operators as functions (on ints or numpy arrays alike).
+COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+#: How a reader reads one kind of leaf: ``leaf(reader, node, run)`` -> the node's values.
+Leaf = Callable[[Any, Any, "Interpreter"], np.ndarray]
+
+
+class Reader:
+    """How one layer reads the leaves of the tree: the base of every layer's reader.
+
+    Subclasses set :attr:`leaves` (node type -> how to read it), or override :meth:`read` where a
+    reader was given the values of some nodes whatever their type; :attr:`error` and :attr:`phrase`
+    make the refusal of a node nobody reads; :attr:`shape` is the shape of a value over the
+    reader's rows (the deals, the classes, the holdings...).
+    """
+
+    #: The exception raised for a node that neither the reader nor the structure evaluates.
+    error: ClassVar[type[Exception]] = UnsupportedSpecError
+    #: What the reader reads, as its refusal says it after the node: ``cannot be evaluated on deals``.
+    phrase: ClassVar[str] = "cannot be evaluated"
+    #: The leaves this reader reads, by node type (the exact type: a subclass is a node of its own).
+    leaves: ClassVar[Mapping[type, Leaf]] = {}
+    #: The shape of one value over the reader's rows.
+    shape: tuple[int, ...] = ()
+
+    def read(self, node: Node, run: "Interpreter") -> np.ndarray | None:
+        """The values of ``node`` if this reader reads it, else None (the structure is asked next).
+
+        ``run`` evaluates the node's children where a leaf needs them (``rnd``'s limit).
+        """
+        leaf = self.leaves.get(type(node))
+        return None if leaf is None else leaf(self, node, run)
+
+
+def refusal(node: Node, reader: Reader) -> Exception:
+    """The one error for a node that neither ``reader`` nor the structure evaluates.
+
+    >>> str(refusal(Const(3), Reader()))
+    '<spec>:1:1: 3 cannot be evaluated'
+    """
+    return reader.error(f"{node.pos}: {node} {reader.phrase}")
+
+
+class Interpreter:
+    """One evaluation over one reader's rows: the values of the nodes met so far, by ``id``.
+
+    ``memo`` may be shared by the caller between evaluations over the same rows (and may hold the
+    values of nodes no reader reads); ``keep`` is the ``id`` of the nodes whose values are kept
+    (None: every node's), for readers whose values are too large to keep them all.
+    """
+
+    __slots__ = ("reader", "memo", "keep")
+
+    def __init__(self, reader: Reader, memo: dict[int, np.ndarray] | None = None,
+                 keep: Container[int] | None = None) -> None:
+        self.reader = reader
+        self.memo: dict[int, np.ndarray] = {} if memo is None else memo
+        self.keep = keep
+
+    def value(self, node: Node) -> np.ndarray:
+        """``node``'s values: read by the reader, else made by the structure, else refused."""
+        key = id(node)
+        out = self.memo.get(key)
+        if out is not None:
+            return out
+        out = self.reader.read(node, self)
+        if out is None:
+            rule = STRUCTURE.get(type(node))
+            if rule is None:
+                raise refusal(node, self.reader)
+            out = rule(node, self)
+        if self.keep is None or key in self.keep:
+            self.memo[key] = out
+        return out
+
+    def number(self, node: Node) -> np.ndarray:
+        """``node``'s values as numbers (a condition: 1 where it holds, else 0)."""
+        out = self.value(node)
+        return out.astype(np.int64) if out.dtype == np.bool_ else out
+
+    def truth(self, node: Node) -> np.ndarray:
+        """``node``'s values as a condition: true where they are not 0."""
+        out = self.value(node)
+        return out if out.dtype == np.bool_ else np.asarray(out != 0)
+
+
+def interpret(node: Node, reader: Reader, *, dtype: Any, memo: dict[int, np.ndarray] | None = None,
+              only_shared: bool = False) -> np.ndarray:
+    """``node``'s values over ``reader``'s rows, as ``dtype`` (``bool``: conditions; ``np.int64``: numbers,
+    a condition as 1 or 0), broadcast to :attr:`Reader.shape`.
+
+    ``memo`` keeps the values of every node by ``id`` and may be shared between calls on the same rows;
+    ``only_shared`` keeps only those of the nodes ``node`` reaches by several paths
+    (:func:`shared_nodes`), for readers whose values are large.
+    """
+    run = Interpreter(reader, memo, shared_nodes(node) if only_shared else None)
+    out = run.truth(node) if dtype is bool else np.asarray(run.number(node), dtype=dtype)
+    if out.shape != reader.shape:
+        out = np.broadcast_to(out, reader.shape).copy()
+    return out
+
+
+def shared_nodes(root: Node) -> frozenset[int]:
+    """The ``id`` of every node that ``root`` reaches by more than one path (each node looked at once).
+
+    >>> from dealer.lang.syntax import parse_condition
+    >>> c = parse_condition("hcp(north) > 3")
+    >>> len(shared_nodes(c)), len(shared_nodes(And((c, Not(c)))))
+    (0, 1)
+    """
+    parents: Counter[int] = Counter(id(child) for node in walk_once(root) for child in node.children())
+    return frozenset(key for key, n in parents.items() if n > 1)
+
+
+# -- the structure: one rule per node type ------------------------------------------------------
+
+def _const(node: Const, run: Interpreter) -> np.ndarray:
+    return np.asarray(node.value, dtype=np.int64)
+
+
+def _always(node: Always, run: Interpreter) -> np.ndarray:
+    return np.asarray(node.value, dtype=bool)
+
+
+def _arith(node: Arith, run: Interpreter) -> np.ndarray:
+    return np.asarray(ARITH[node.op](run.number(node.left), run.number(node.right)), dtype=np.int64)
+
+
+def _compare(node: Compare, run: Interpreter) -> np.ndarray:
+    return np.asarray(COMPARE[node.op](run.number(node.left), run.number(node.right)), dtype=bool)
+
+
+def _and(node: And, run: Interpreter) -> np.ndarray:
+    if not node.items:
+        return np.asarray(True)
+    out = run.truth(node.items[0])
+    for item in node.items[1:]:
+        out = out & run.truth(item)
+    return np.asarray(out)
+
+
+def _or(node: Or, run: Interpreter) -> np.ndarray:
+    if not node.items:
+        return np.asarray(False)
+    out = run.truth(node.items[0])
+    for item in node.items[1:]:
+        out = out | run.truth(item)
+    return np.asarray(out)
+
+
+def _xor(node: Xor, run: Interpreter) -> np.ndarray:
+    count = np.asarray(0, dtype=np.int64)
+    for item in node.items:
+        count = count + run.truth(item)
+    return np.asarray(count == 1)
+
+
+def _not(node: Not, run: Interpreter) -> np.ndarray:
+    return np.asarray(~run.truth(node.item))
+
+
+def _truth(node: Truth, run: Interpreter) -> np.ndarray:
+    return run.truth(node.item).astype(np.int64)
+
+
+def _ternary(node: Ternary, run: Interpreter) -> np.ndarray:
+    return np.asarray(np.where(run.truth(node.test), run.number(node.then), run.number(node.other)), dtype=np.int64)
+
+
+def _imps(node: Imps, run: Interpreter) -> np.ndarray:
+    return imps(run.number(node.item))
+
+
+def _score(node: Score, run: Interpreter) -> np.ndarray:
+    return score(node.vulnerable, node.level, node.strain, run.number(node.tricks), node.doubled)
+
+
+#: How the structure is interpreted, by node type: every node whose meaning is the same whatever the rows.
+STRUCTURE: dict[type, Callable[[Any, Interpreter], np.ndarray]] = {
+    Const: _const, Always: _always, Arith: _arith, Compare: _compare, And: _and, Or: _or, Xor: _xor, Not: _not,
+    Truth: _truth, Ternary: _ternary, Imps: _imps, Score: _score,
+}
+#: The structural node types (the keys of :data:`STRUCTURE`): what every reader evaluates without reading.
+STRUCTURAL: tuple[type[Node], ...] = tuple(STRUCTURE)
