@@ -17,76 +17,21 @@ c:  110/ 110  110/ 110  110/ 110  -50/ -50 -100/-100 -150/-150 -200/-200
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from dealer.errors import UnsupportedSpecError
+from dealer.lang.double_dummy import batch_solver
 from dealer.lang.scoring import imps, score
-from dealer.lang.expr import Pos
-from dealer.cards.pbnio import masks_to_pbn
-from dealer.cards.seat import Seat
 from dealer.lang.statements import EvalContract, EvalTable
 
-__all__ = ["double_dummy_tricks", "double_dummy_tables", "evaltable_text", "check_solver", "evalcontract_text", "GAME_LEVEL"]
+__all__ = ["evaltable_text", "check_solver", "evalcontract_text", "GAME_LEVEL"]
 
 #: The lowest game level in each strain.
 GAME_LEVEL = {"N": 3, "S": 4, "H": 4, "D": 5, "C": 5}
 
 
-def _solver(pos: Pos) -> Any:
-    try:
-        from endplay.dds import calc_all_tables
-    except ImportError:
-        raise UnsupportedSpecError(f"line {pos.line}, column {pos.column}: 'evalcontract' needs the bot extra "
-                                   "(pip install 'kibitz[bot]': the endplay double-dummy solver)") from None
-    return calc_all_tables
-
-
 def check_solver(action: "EvalContract | EvalTable") -> None:
     """Raise :class:`~dealer.errors.UnsupportedSpecError` naming line and column if the solver is missing."""
-    _solver(action.pos)
-
-
-#: The most double-dummy tables the solver takes in one call, strains counted (DDS: 40 deals of five strains).
-SOLVER_TABLES = 200
-
-
-def _solved(masks: np.ndarray, strains: str, pos: Pos) -> list[Any]:
-    """Each deal's double-dummy table in ``strains`` (of ``C D H S N``), asked of the solver in calls it accepts."""
-    calc_all_tables = _solver(pos)
-    from endplay.types import Deal as EndplayDeal, Denom
-
-    denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}
-    exclude = [d for strain, d in denoms.items() if strain not in strains]
-    rows = np.asarray(masks, dtype=np.uint64).tolist()
-    step = SOLVER_TABLES // len(strains)
-    tables: list[Any] = []
-    for first in range(0, len(rows), step):
-        deals = [EndplayDeal(masks_to_pbn(row)) for row in rows[first:first + step]]
-        tables.extend(calc_all_tables(deals, exclude=exclude))
-    return tables
-
-
-def double_dummy_tricks(masks: np.ndarray, declarer: Seat, strain: str, pos: Pos = Pos()) -> np.ndarray:
-    """The tricks ``declarer`` takes double dummy in ``strain`` (``S H D C N``) on every deal of ``masks``."""
-    from endplay.types import Denom, Player
-
-    denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}[strain]
-    player = (Player.north, Player.east, Player.south, Player.west)[int(declarer)]
-    return np.array([int(table[denom, player]) for table in _solved(masks, strain, pos)], dtype=np.int64)
-
-
-def double_dummy_tables(masks: np.ndarray, pos: Pos = Pos()) -> np.ndarray:
-    """Every deal's double-dummy tricks: ``out[deal, strain, seat]``, strains ``C D H S N``, seats N E S W."""
-    from endplay.types import Denom, Player
-
-    denoms = (Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt)
-    players = (Player.north, Player.east, Player.south, Player.west)
-    out = np.zeros((len(masks), 5, 4), dtype=np.int64)
-    for i, table in enumerate(_solved(masks, "CDHSN", pos)):
-        out[i] = [[int(table[denom, player]) for player in players] for denom in denoms]
-    return out
+    batch_solver(action.pos)
 
 
 def _mean(total: int, n: int) -> int:
@@ -96,7 +41,7 @@ def _mean(total: int, n: int) -> int:
 
 
 def evaltable_text(tables: np.ndarray) -> str:
-    """The original ``evalcontract``'s report from :func:`double_dummy_tables` of the produced deals: per
+    """The original ``evalcontract``'s report from :func:`~dealer.lang.double_dummy.double_dummy_tables` of the produced deals: per
     vulnerability, a row per strain (c d h s n), per level North's and South's average score as declarer."""
     n = max(len(tables), 1)
     out = []

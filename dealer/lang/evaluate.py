@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.expr import HandCount, HasCard, Hcp, Length, Node, Random, ShapeIn, SuitHcp, Tricks, walk
+from dealer.lang.double_dummy import batch_solver, solved_tables, tricks_of
+from dealer.lang.expr import HandCount, HasCard, Hcp, Length, Node, Random, ShapeIn, SuitHcp, Tricks, walk_once
 from dealer.lang.interpret import Interpreter, Reader, interpret
 from dealer.cards.shapes import ShapeSet
 
@@ -188,12 +189,15 @@ class _DealReader(Reader):
 
     phrase = "cannot be evaluated on deals"
 
-    def __init__(self, masks: np.ndarray, counts: Counts, rng: np.random.Generator | None) -> None:
+    def __init__(self, masks: np.ndarray, counts: Counts, rng: np.random.Generator | None,
+                 strains: str = "") -> None:
         self.masks = masks
         self.counts = counts
         self.rng = rng
         self.shape = (len(masks),)
         self.suits: dict[tuple[int, int], np.ndarray] = {}
+        self.strains = strains  # the strains the tree's ``tricks`` read: solved together, once
+        self.tables: list[Any] | None = None
 
     def holding(self, seat: int, suit: int) -> np.ndarray:
         """The seat's 13-bit holding in the suit on every deal (cached)."""
@@ -210,6 +214,13 @@ class _DealReader(Reader):
         if suit is not None:
             return np.asarray(table[self.holding(seat, suit)])
         return np.asarray(sum(table[self.holding(seat, s)] for s in range(4)))
+
+    def solved(self, node: Tricks) -> list[Any]:
+        """The deals' double-dummy tables: solved once, in batches, for every strain the tree reads."""
+        if self.tables is None or node.strain not in self.strains:
+            self.strains = "".join(sorted(set(self.strains + node.strain)))
+            self.tables = solved_tables(self.masks, self.strains, node.pos, "tricks")
+        return self.tables
 
     def _hand_count(self, node: HandCount, run: Interpreter) -> np.ndarray:
         if node.kind == "cccc":
@@ -231,7 +242,7 @@ class _DealReader(Reader):
         HandCount: _hand_count,
         ShapeIn: _shape,
         HasCard: lambda r, node, run: (r.masks[:, node.seat] & np.uint64(1 << node.card.index)) != 0,
-        Tricks: lambda r, node, run: _tricks(node, r.masks),
+        Tricks: lambda r, node, run: tricks_of(r.solved(node), node.seat, node.strain),
         Random: _rnd,
     }
 
@@ -254,37 +265,12 @@ def _random(node: Random, limit: np.ndarray, rng: np.random.Generator | None) ->
     return np.asarray(np.trunc(rng.random(len(limit)) * limit), dtype=np.int64)
 
 
-def _tricks(node: Tricks, masks: np.ndarray) -> np.ndarray:
-    solve = _solver(node)
-    strain = "SHDCN".index(node.strain)
-    return np.array([solve(row, int(node.seat), strain) for row in masks.tolist()], dtype=np.int64)
-
-
-def _solver(node: Tricks) -> Callable[[list[int], int, int], int]:
-    try:
-        from endplay.dds import calc_dd_table
-        from endplay.types import Deal as EndplayDeal
-    except ImportError:
-        raise UnsupportedSpecError(f"line {node.pos.line}, column {node.pos.column}: 'tricks' needs the bot extra "
-                                   "(pip install 'kibitz[bot]': the endplay double-dummy solver)") from None
-    from dealer.cards.pbnio import masks_to_pbn
-    from endplay.types import Denom, Player
-
-    denoms = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt)
-    players = (Player.north, Player.east, Player.south, Player.west)
-
-    def solve(row: list[int], seat: int, strain: int) -> int:
-        table = calc_dd_table(EndplayDeal(masks_to_pbn(row)))
-        return int(table[denoms[strain], players[seat]])
-    return solve
-
-
 def check_runnable(node: Node) -> None:
     """Raise :class:`~dealer.errors.UnsupportedSpecError` naming line, column and feature if ``node``
     uses a feature this installation cannot evaluate (``tricks`` without the bot extra)."""
-    for n in walk(node):
+    for n in walk_once(node):
         if isinstance(n, Tricks):
-            _solver(n)
+            batch_solver(n.pos, "tricks")
 
 
 def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
@@ -295,5 +281,6 @@ def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
     ``rng`` gives the values of ``rnd(n)``: one uniform draw per deal for each ``rnd`` node, in deal
     order, when the node is first evaluated (a node met twice keeps its values, through the memo).
     """
-    reader = _DealReader(np.asarray(masks, dtype=np.uint64), counts, rng)
+    strains = "".join(sorted({n.strain for n in walk_once(node) if isinstance(n, Tricks)}))
+    reader = _DealReader(np.asarray(masks, dtype=np.uint64), counts, rng, strains)
     return interpret(node, reader, dtype=np.int64, memo=memo)

@@ -32,7 +32,8 @@ from dealer.budget import current
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from dealer.cards.seat import Seat
 from dealer.errors import DealerError
-from dealer.lang.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from dealer.lang.double_dummy import double_dummy_tables, double_dummy_tricks
+from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.evaluate import Counts, evaluate
 from dealer.lang.fold import fold_conditions
 from dealer.lang.statements import (

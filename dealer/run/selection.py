@@ -27,7 +27,7 @@ from dealer.cards.deal import PartialDeal
 from dealer.errors import InvalidDealError, SpecError
 from dealer.lang.evalcontract import check_solver
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
-from dealer.lang.expr import Cond, Node, Pos, Tricks, conjuncts, walk
+from dealer.lang.expr import Cond, Node, Pos, Tricks, conjuncts, walk_once
 from dealer.lang.statements import Action, EvalContract, EvalTable
 from dealer.tables.pool import deal_pool
 from dealer.cards.seat import Seat
@@ -86,9 +86,9 @@ class Filter:
     def __init__(self, conditions: Sequence[Cond], counts: Counts = STANDARD) -> None:
         self.counts = counts
         parts = conjuncts(conditions)
-        solved = [any(isinstance(n, Tricks) for n in walk(c)) for c in parts]
+        solved = [any(isinstance(n, Tricks) for n in walk_once(c)) for c in parts]
         self.parts = [c for c, _ in sorted(zip(parts, solved), key=lambda pair: pair[1])]
-        #: Whether a condition asks the double-dummy solver (a deal takes it some 0.1 s).
+        #: Whether a condition asks the double-dummy solver (a deal takes it some 0.04 s).
         self.solves = any(solved)
 
     def holds(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from scipy import stats as scipy_stats
 
 from dealer import Deal, Seat, SpecSyntaxError, UnsupportedSpecError
-from dealer.lang.evalcontract import double_dummy_tables, double_dummy_tricks, evalcontract_text, evaltable_text
+from dealer.lang.double_dummy import double_dummy_tables, double_dummy_tricks
+from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.scoring import score
 from dealer.lang.evaluate import evaluate
 from dealer.tables.exact import ExactDealer
@@ -355,20 +356,20 @@ def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch
     With the bound shrunk to 10 tables, 12 deals go in several calls and give the answers of one call."""
     from endplay import _dds
 
-    import dealer.lang.evalcontract as evalcontract_module
+    import dealer.lang.double_dummy as double_dummy_module
 
-    assert evalcontract_module.SOLVER_TABLES == _dds.MAXNOOFTABLES * 5
+    assert double_dummy_module.SOLVER_TABLES == _dds.MAXNOOFTABLES * 5
     masks = ExactDealer(DealSpec()).sample_masks(12, seed=8)
     whole = double_dummy_tables(masks), double_dummy_tricks(masks, Seat.W, "H")
     calls: list[int] = []
-    real = evalcontract_module._solver
+    real = double_dummy_module.batch_solver
 
-    def counting(pos: object) -> object:
+    def counting(pos: object, what: str = "") -> object:
         solve = real(pos)  # type: ignore[arg-type]
         return lambda deals, exclude=(): calls.append(len(deals)) or solve(deals, exclude=exclude)
 
-    monkeypatch.setattr(evalcontract_module, "SOLVER_TABLES", 10)
-    monkeypatch.setattr(evalcontract_module, "_solver", counting)
+    monkeypatch.setattr(double_dummy_module, "SOLVER_TABLES", 10)
+    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
     assert double_dummy_tables(masks).tolist() == whole[0].tolist() and calls == [2] * 6
     assert double_dummy_tricks(masks, Seat.W, "H").tolist() == whole[1].tolist() and calls[6:] == [10, 2]
 
@@ -394,3 +395,27 @@ def test_average_with_a_filter_prints_only_where_it_holds() -> None:
 
 def _north_hcp(hand: str) -> int:
     return sum("JQKA".index(rank) + 1 for holding in hand.split(".") for rank in holding if rank in "JQKA")
+
+
+@needs_solver
+def test_a_tricks_filter_solves_its_strains_together_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tricks`` in a condition asks the batch solver once per batch for every strain the tree reads (not a
+    whole table a deal): with the bound shrunk to 10 tables, 12 deals in notrump and spades go in batches of
+    5, 5 and 2, and the values equal the tricks solved one strain at a time."""
+    import dealer.lang.double_dummy as double_dummy_module
+
+    masks = ExactDealer(DealSpec()).sample_masks(12, seed=9)
+    expected = double_dummy_tricks(masks, Seat.S, "N") + 100 * double_dummy_tricks(masks, Seat.N, "S")
+    calls: list[tuple[int, int]] = []
+    real = double_dummy_module.batch_solver
+
+    def counting(pos: object, what: str = "") -> object:
+        solve = real(pos)  # type: ignore[arg-type]
+        return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
+
+    monkeypatch.setattr(double_dummy_module, "SOLVER_TABLES", 10)
+    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
+    node = parse_expression("tricks(south, notrump) + 100 * tricks(north, spades) + 0 * tricks(west, nt)",
+                            SPEC_DIALECT)
+    assert evaluate(node, masks).tolist() == expected.tolist()
+    assert calls == [(5, 3), (5, 3), (2, 3)]
