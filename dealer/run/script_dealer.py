@@ -81,6 +81,8 @@ class CountResult:
     superset: int
     drawn: int = 0
     accepted: int = 0
+    #: How many of the drawn deals were solved double dummy (the others failed a cheaper part first).
+    solved: int = 0
 
     @property
     def probability(self) -> Fraction | None:
@@ -93,9 +95,10 @@ class CountResult:
             p = self.probability
             assert p is not None
             return f"count: exact {self.deals:,} deals, probability {p.numerator}/{p.denominator} = {float(p):.6g}"
+        solved = f", {self.solved:,} of them solved double dummy" if self.solved else ""
         return (f"count: estimate {self.estimate:.4g} deals, 95% interval {self.low:.4g} to {self.high:.4g} "
                 f"(probability {self.estimate / D:.4g}; {self.accepted:,} of {self.drawn:,} deals drawn "
-                f"from an exact superset of {self.superset:,} met the whole condition)")
+                f"from an exact superset of {self.superset:,} met the whole condition{solved})")
 
 
 class ScriptDealer:
@@ -327,13 +330,14 @@ class ScriptDealer:
         rng = make_rng(seed)
         accepted = 0
         drawn = 0
+        solved = self._filter.solved
         while drawn < draws:
             batch = min(_BATCH, draws - drawn)
             accepted += len(self.keep(self.dealer.sample_masks(batch, rng), rng))
             drawn += batch
         low, high = wilson(accepted, drawn)
         return CountResult(False, None, superset * accepted / drawn, superset * low, superset * high, superset,
-                           drawn, accepted)
+                           drawn, accepted, self._filter.solved - solved)
 
     @property
     def space(self) -> int:

@@ -88,17 +88,21 @@ class Filter:
         parts = conjuncts(conditions)
         solved = [any(isinstance(n, Tricks) for n in walk_once(c)) for c in parts]
         self.parts = [c for c, _ in sorted(zip(parts, solved), key=lambda pair: pair[1])]
+        self._asks = sorted(solved)  # whether each part, in order, asks the solver
         #: Whether a condition asks the double-dummy solver (a deal takes it some 0.04 s).
         self.solves = any(solved)
+        #: How many deals the filter has had solved double dummy so far.
+        self.solved = 0
 
     def holds(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
         """Whether each deal meets every condition (``rng`` draws ``rnd`` values)."""
         ok = np.ones(len(masks), dtype=bool)
-        for part in self.parts:
+        for part, asks in zip(self.parts, self._asks):
             rows = np.flatnonzero(ok)
             if len(rows) == 0:
                 break
             ok[rows] = evaluate(part, masks[rows], self.counts, rng=rng) != 0
+            self.solved += len(rows) if asks else 0
         return ok
 
 

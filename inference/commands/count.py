@@ -149,6 +149,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
             "constrained": result.superset, "constrained_seats": [s.name for s in run.dealer.tracked],
             "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
+            "drawn": result.drawn, "accepted": result.accepted, "solved": result.solved,
             "completions": ways, "share_of_completions": None, "plan": run.plan.text() if args.explain else None,
         }
         print(json.dumps(obj), file=out)
@@ -161,8 +162,9 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     if ways:
         print(f"given:        about {100 * result.estimate / ways:.4g}% of the {ways:,} completions of the predealt "
               "cards (estimate)", file=out)
+    solved = f" ({result.solved:,} of them solved double dummy)" if result.solved else ""
     print(f"superset:     {result.superset:,} deals, exactly; {result.accepted:,} of {result.drawn:,} drawn from it "
-          "met the whole condition", file=out)
+          f"met the whole condition{solved}", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
     hint = ""
     if run.loosened and args.limit is None:  # the tables' size, not the condition, made it an estimate

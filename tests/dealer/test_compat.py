@@ -131,13 +131,14 @@ def test_the_double_dummy_solver_sees_only_deals_the_cheap_parts_keep(monkeypatc
 
     solved: list[list[int]] = []
 
-    def fake_solver(node: object) -> object:
-        def solve(row: list[int], seat: int, strain: int) -> int:
-            solved.append(row)
-            return 13 if row[0] & 1 else 0  # any function of the deal will do
-        return solve
+    def fake_tables(masks: np.ndarray, strains: str, pos: object, what: str) -> list[int]:
+        rows = np.asarray(masks, dtype=np.uint64).tolist()
+        solved.extend(rows)
+        return [13 if row[0] & 1 else 0 for row in rows]  # any function of the deal will do
 
-    monkeypatch.setattr(evaluate_module, "_solver", fake_solver)
+    monkeypatch.setattr(evaluate_module, "batch_solver", lambda pos, what: None)
+    monkeypatch.setattr(evaluate_module, "solved_tables", fake_tables)
+    monkeypatch.setattr(evaluate_module, "tricks_of", lambda tables, seat, strain: np.array(tables, dtype=np.int64))
     text = "tricks(north, hearts) >= 12 and hearts(north) + hearts(south) < 7 and hcp(east) > 30"
     run = ScriptDealer(parse_statements(text))
     masks = run.dealer.sample_masks(4000, 1)

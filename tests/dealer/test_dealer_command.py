@@ -173,7 +173,7 @@ def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None
 
 
 def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
-    # each deal that reaches 'tricks' is solved double dummy (some 0.1 s): an estimate draws the budget's
+    # each deal that reaches 'tricks' is solved double dummy (some 0.04 s): an estimate draws the budget's
     # solver_draws deals by default, not its draws (100,000 solves would take hours); cccc >= 1900 keeps almost
     # none from the solver
     pytest.importorskip("endplay")
@@ -189,6 +189,23 @@ def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
     assert run.count(seed=1).drawn == SOLVER_DRAWS
     plain = ScriptDealer(parse_statements("condition cccc(north) >= 1900\n", source="p.dl"))
     assert not plain.solves and plain.count(seed=1).drawn == DRAWS
+
+
+def test_an_estimate_says_how_many_deals_were_solved_double_dummy() -> None:
+    """Only the drawn deals that pass the cheap parts reach the solver, and the estimate says how many."""
+    pytest.importorskip("endplay")
+    from dealer.lang.evaluate import evaluate
+    from dealer.lang.syntax import SPEC_DIALECT, parse_condition
+    from dealer.rng import make_rng
+    from dealer.run.script_dealer import ScriptDealer
+    from dealer.lang.statements import parse_statements
+
+    run = ScriptDealer(parse_statements("condition cccc(north) >= 1400 && tricks(north, notrump) >= 0\n"))
+    result = run.count(draws=40, seed=1)
+    drawn = run.dealer.sample_masks(40, make_rng(1))  # the deals the count drew, in one batch
+    cheap = int(evaluate(parse_condition("cccc(north) >= 1400", SPEC_DIALECT), drawn).sum())
+    assert result.drawn == 40 and 0 < result.solved == cheap < 40 and result.accepted == cheap
+    assert f", {cheap:,} of them solved double dummy)" in result.text()
 
 
 def test_explain_prints_the_plan_of_count_and_dealer(tmp_path: Path) -> None:
