@@ -69,7 +69,7 @@ class Budget:
     deals_at_once: int = 1_000_000
     #: Deals of the superset an estimated count draws.
     draws: int = 100_000
-    #: The same when the filter asks the double-dummy solver (some 0.1 s a deal).
+    #: The same when the filter asks the double-dummy solver (some 0.04 s a deal).
     solver_draws: int = 300
     #: Deals drawn in a row with none kept before a sampler gives up as impossible.
     misses: int = 1_000_000

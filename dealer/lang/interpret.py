@@ -5,7 +5,7 @@ toward zero, ``imps`` looks a score difference up in the IMP scale. Only the *le
 differently from one layer to another: ``hcp(north)`` is a column of one seat's (shape, HCP) classes
 (:mod:`dealer.lang.grid`), a sum of table lookups over dealt hands (:mod:`dealer.lang.evaluate`), a
 table over one suit's 8,192 holdings (:mod:`dealer.spec.splitting`), an axis of the seats' joint labels
-(:mod:`dealer.spec.cross`) or a feature of lawful layouts (:mod:`inference.features`). So the
+(:mod:`dealer.spec.cross`) or a feature of lawful layouts (:mod:`inference.claims.features`). So the
 structure (:data:`STRUCTURE`) is interpreted here, once, and each layer brings a :class:`Reader` for
 its leaves.
 
@@ -13,7 +13,7 @@ Values are numpy arrays that broadcast against each other: numbers are int64, co
 reader may give a condition as 0/1 numbers: nonzero is true), and a constant stays 0-d until
 :func:`interpret` broadcasts the result to the reader's :attr:`Reader.shape`. The reader is asked
 first for every node, so a reader that was given the values of compound parts (the seats' parts of
-a joint condition, the side count's features) has them used as they are. A node that neither the
+a condition across seats, the side count's features) has them used as they are. A node that neither the
 reader nor the structure knows fails in one place, :func:`refusal`, with one message:
 ``<where>: <node> <what the reader reads>``, raised as the reader's exception.
 

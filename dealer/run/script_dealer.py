@@ -105,7 +105,7 @@ class ScriptDealer:
     """A script's condition, counted and dealt: exactly, or through the residual filter.
 
     Conditions across seats that the seats' labels can count go into the tables (:mod:`dealer.spec.cross`;
-    ``across=False`` filters them instead, the old path). Tables beyond ``limit`` across states
+    ``across=False`` filters them instead, the old path). Tables beyond ``limit`` joint states
     (``patience``, when given, is a smaller limit to try first) are not refused: the conditions of
     the seats that cut fewest deals move to the filter (:attr:`loosened` names them) and the count
     becomes an estimate. Every other limit is the budget's in force (:mod:`dealer.budget`); the
@@ -189,7 +189,7 @@ class ScriptDealer:
         return tables
 
     def _tables(self, trial: int, across_limit: int, limit: int, budget: Budget) -> ExactDealer | None:
-        """The tables of the spec, with its joint conditions if they fit ``across_limit``, else without them
+        """The tables of the spec, with its conditions across seats if they fit ``across_limit``, else without them
         (:attr:`across` is then None and they stay in the residual); None if even those pass ``trial``."""
         if self.across is not None:  # an exact count across seats is worth larger tables than the patience:
             # dense ones (refused at once when too large), or the reachable states (slow to find too many)

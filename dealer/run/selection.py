@@ -27,7 +27,7 @@ from dealer.cards.deal import PartialDeal
 from dealer.errors import InvalidDealError, SpecError
 from dealer.lang.evalcontract import check_solver
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
-from dealer.lang.expr import Cond, Node, Pos, Tricks, conjuncts, walk_once
+from dealer.lang.expr import And, Cond, Node, Pos, Tricks, conjuncts, walk_once
 from dealer.lang.statements import Action, EvalContract, EvalTable
 from dealer.tables.pool import deal_pool
 from dealer.cards.seat import Seat
@@ -86,23 +86,26 @@ class Filter:
     def __init__(self, conditions: Sequence[Cond], counts: Counts = STANDARD) -> None:
         self.counts = counts
         parts = conjuncts(conditions)
-        solved = [any(isinstance(n, Tricks) for n in walk_once(c)) for c in parts]
-        self.parts = [c for c, _ in sorted(zip(parts, solved), key=lambda pair: pair[1])]
-        self._asks = sorted(solved)  # whether each part, in order, asks the solver
+        asks = [c for c in parts if any(isinstance(n, Tricks) for n in walk_once(c))]
+        #: The parts, those that ask the double-dummy solver last and joined into one: a deal the others keep
+        #: is solved once, in every strain they read.
+        self.parts: list[Cond] = [c for c in parts if not any(c is a for a in asks)]
+        if asks:
+            self.parts.append(asks[0] if len(asks) == 1 else And(tuple(asks), pos=asks[0].pos))
         #: Whether a condition asks the double-dummy solver (a deal takes it some 0.04 s).
-        self.solves = any(solved)
+        self.solves = bool(asks)
         #: How many deals the filter has had solved double dummy so far.
         self.solved = 0
 
     def holds(self, masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
         """Whether each deal meets every condition (``rng`` draws ``rnd`` values)."""
         ok = np.ones(len(masks), dtype=bool)
-        for part, asks in zip(self.parts, self._asks):
+        for i, part in enumerate(self.parts):
             rows = np.flatnonzero(ok)
             if len(rows) == 0:
                 break
             ok[rows] = evaluate(part, masks[rows], self.counts, rng=rng) != 0
-            self.solved += len(rows) if asks else 0
+            self.solved += len(rows) if self.solves and i == len(self.parts) - 1 else 0
         return ok
 
 

@@ -18,7 +18,7 @@ about play:
 A parsed claim has absolute seats; :func:`claim_text` writes it back with
 one-letter seats. :func:`one_fewer` writes the seed's "one fewer" fallback of
 a claim, on its tree. How claims are decided over the lawful layouts is
-:mod:`inference.evaluation`.
+:mod:`inference.exact.statuses` (through :mod:`inference.exact.solver`).
 
 >>> claim_text(parse_claim("hearts(LHO) >= 5 && hearts(LHO) > spades(LHO)", viewer="S"))
 'hearts(W) >= 5 && hearts(W) > spades(W)'

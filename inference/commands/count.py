@@ -9,12 +9,15 @@ is then an *estimate*, printed as such with its 95% interval.
     {"deals": int | null, "probability": "num/den" | null, "probability_decimal": float,
      "constrained": int, "constrained_seats": ["N", ...], "spec": str, "setup_seconds": float,
      "impossible": str | null, "exact": bool, "estimate": float | null, "interval": [low, high] | null,
-     "completions": int | null, "share_of_completions": "num/den" | null, "plan": str | null}
+     "completions": int | null, "share_of_completions": "num/den" | null, "plan": str | null,
+     "drawn": int | null, "accepted": int | null, "solved": int | null}
 
 ``deals`` and ``constrained`` are strings when the count is weighted rather than an integer;
 ``impossible`` says why no deal satisfies the spec, and is null when some do. For an estimate,
 ``deals`` and ``probability`` are null and ``estimate``, ``interval`` give it (``constrained``
-is then the exact superset's count). ``--explain`` prints how the spec was counted (which
+is then the exact superset's count), with how many deals of the superset were ``drawn``, how many of
+them met the whole condition (``accepted``) and how many were ``solved`` double dummy (null for an
+exact count). ``--explain`` prints how the spec was counted (which
 condition the tables hold, which the labels across seats, a union or the filter, and every way
 tried within the budget: :mod:`dealer.run.plan`); ``plan`` holds that text in the JSON object.
 """
@@ -37,7 +40,8 @@ __all__ = ["JSON_KEYS", "register", "run_count", "fraction_text", "completions"]
 
 #: The keys of the ``--json`` object, whatever the spec.
 JSON_KEYS = ("deals", "probability", "probability_decimal", "constrained", "constrained_seats", "spec",
-             "setup_seconds", "impossible", "exact", "estimate", "interval", "completions", "share_of_completions", "plan")
+             "setup_seconds", "impossible", "exact", "estimate", "interval", "completions", "share_of_completions", "plan",
+             "drawn", "accepted", "solved")
 
 
 def fraction_text(p: Fraction) -> str:
@@ -114,6 +118,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
             "completions": ways,
             "share_of_completions": fraction_text(Fraction(deals, ways)) if ways and isinstance(deals, int) else None,
             "plan": run.plan.text() if args.explain else None,
+            "drawn": None, "accepted": None, "solved": None,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -149,8 +154,8 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
             "constrained": result.superset, "constrained_seats": [s.name for s in run.dealer.tracked],
             "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
-            "drawn": result.drawn, "accepted": result.accepted, "solved": result.solved,
             "completions": ways, "share_of_completions": None, "plan": run.plan.text() if args.explain else None,
+            "drawn": result.drawn, "accepted": result.accepted, "solved": result.solved,
         }
         print(json.dumps(obj), file=out)
         return 0

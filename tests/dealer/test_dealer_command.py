@@ -191,20 +191,32 @@ def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
     assert not plain.solves and plain.count(seed=1).drawn == DRAWS
 
 
-def test_an_estimate_says_how_many_deals_were_solved_double_dummy() -> None:
-    """Only the drawn deals that pass the cheap parts reach the solver, and the estimate says how many."""
+def test_an_estimate_says_how_many_deals_were_solved_double_dummy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the drawn deals that pass the cheap parts reach the solver, each once, in every strain the
+    condition reads (two parts asking it are one call), and the estimate says how many."""
     pytest.importorskip("endplay")
+    import dealer.lang.double_dummy as double_dummy_module
     from dealer.lang.evaluate import evaluate
     from dealer.lang.syntax import SPEC_DIALECT, parse_condition
     from dealer.rng import make_rng
     from dealer.run.script_dealer import ScriptDealer
     from dealer.lang.statements import parse_statements
 
-    run = ScriptDealer(parse_statements("condition cccc(north) >= 1400 && tricks(north, notrump) >= 0\n"))
+    calls: list[tuple[int, int]] = []
+    real = double_dummy_module.batch_solver
+
+    def counting(pos: object, what: str = "") -> object:
+        solve = real(pos)  # type: ignore[arg-type]
+        return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
+
+    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
+    text = "condition cccc(north) >= 1400 && tricks(north, notrump) >= 0 && tricks(south, spades) >= 0\n"
+    run = ScriptDealer(parse_statements(text))
     result = run.count(draws=40, seed=1)
     drawn = run.dealer.sample_masks(40, make_rng(1))  # the deals the count drew, in one batch
     cheap = int(evaluate(parse_condition("cccc(north) >= 1400", SPEC_DIALECT), drawn).sum())
     assert result.drawn == 40 and 0 < result.solved == cheap < 40 and result.accepted == cheap
+    assert calls == [(cheap, 3)]  # one call: the kept deals, notrump and spades together
     assert f", {cheap:,} of them solved double dummy)" in result.text()
 
 

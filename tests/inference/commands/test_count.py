@@ -49,8 +49,12 @@ def test_bad_input_exit_2(argv: list[str], fragment: str) -> None:
 def test_count_json_has_the_same_keys_whatever_the_spec(tmp_path: Path) -> None:
     _, possible, _ = run("count", "--json", "hcp(north) == 3")
     _, impossible, _ = run("count", "--json", "spades(north) >= 7 && spades(south) >= 7")
-    a, b = json.loads(possible), json.loads(impossible)
-    assert list(a) == list(b) == list(JSON_KEYS)
+    _, estimated, _ = run("count", "--json", "hcp(north) > 3 && hcp(south) > 3 && hcp(east) > 3 && hcp(west) > 3",
+                          "--limit", "1000", "--draws", "2000", "--seed", "1")
+    a, b, c = json.loads(possible), json.loads(impossible), json.loads(estimated)
+    assert list(a) == list(b) == list(c) == list(JSON_KEYS)
+    assert c["exact"] is False and c["drawn"] == 2000 and 0 < c["accepted"] <= 2000 and c["solved"] == 0
+    assert a["drawn"] is a["accepted"] is a["solved"] is None
     assert a["impossible"] is None and b["impossible"] and b["deals"] == 0
     spec = tmp_path / "n3.dl"
     spec.write_text("condition hcp(north) == 3\n")
