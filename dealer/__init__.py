@@ -27,6 +27,7 @@ from dealer.errors import (
     UnsupportedSpecError,
 )
 from dealer.cards.numbering import D, deal_to_number, number_to_deal
+from dealer.lazy import on_use
 from dealer.cards.seat import Seat
 from dealer.cards.suit import Rank, Suit
 
@@ -75,13 +76,5 @@ _ON_USE = {"DealSpec": "dealer.spec.spec", "ExactDealer": "dealer.tables.exact",
            "ScriptDealer": "dealer.run.script_dealer", "run_script": "dealer.run.runner"}
 
 
-def __getattr__(name: str) -> object:
-    """The names of :data:`_ON_USE`, imported when first asked for."""
-    module = _ON_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'dealer' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+#: The names of :data:`_ON_USE`, imported when first asked for.
+__getattr__ = on_use(__name__, _ON_USE, globals())

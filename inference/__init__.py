@@ -8,6 +8,7 @@ The main names are here, imported on first use (``from inference import PlayStat
 
 from typing import TYPE_CHECKING
 
+from dealer.lazy import on_use
 from inference.errors import InferenceError
 
 if TYPE_CHECKING:
@@ -36,13 +37,5 @@ _ON_USE = {"PlayState": "inference.state.play", "View": "inference.exact.layouts
            "replay_record": "inference.apps.replay", "rule_run": "inference.apps.testing"}
 
 
-def __getattr__(name: str) -> object:
-    """The names of :data:`_ON_USE`, imported when first asked for."""
-    module = _ON_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'inference' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+#: The names of :data:`_ON_USE`, imported when first asked for.
+__getattr__ = on_use(__name__, _ON_USE, globals())
