@@ -3,18 +3,19 @@
 :class:`~dealer.run.script_dealer.ScriptDealer` decides, within the budget in force (:mod:`dealer.budget`),
 which of the script's conditions the seats' exact tables hold, which a condition across seats
 counts through the seats' labels (:mod:`dealer.spec.cross`), which a union of disjoint tables holds
-(:mod:`dealer.tables.union`) and which are left to the filter; ``kibitz dealer`` may instead deal
+(:mod:`dealer.tables.union`) and which are left to the filter, sizing each way of tabling them before
+it builds any (:mod:`dealer.tables.design`) and building the first that fits; ``kibitz dealer`` may instead deal
 random deals and select (``dealer``'s own way) when the condition keeps many of them. The
 :class:`Plan` records the choice and every way tried on the way (:class:`Step`); ``kibitz count
 --explain`` and ``kibitz dealer --explain`` print it.
 
 >>> plan = Plan("tables", exact=True, tables="dense, 120 cells", held=("hcp(north) >= 20",),
-...             steps=(Step("dense tables", "built: 120 cells"),))
+...             steps=(Step("dense tables", "chosen, dense, 120 cells"),))
 >>> print(plan.text())
 plan: tables (an exact count)
   tables: dense, 120 cells
   held by the tables: hcp(north) >= 20
-  tried: dense tables: built: 120 cells
+  tried: dense tables: chosen, dense, 120 cells
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ METHODS = ("tables", "tables and filter", "deal and select")
 
 @dataclass(frozen=True)
 class Step:
-    """One way the planner weighed: what it tried and what came of it (built, refused and why)."""
+    """One way the planner weighed: what it tried and what came of it (chosen and its size, or refused and why)."""
 
     tried: str
     outcome: str

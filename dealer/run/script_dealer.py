@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -35,8 +34,9 @@ from dealer.budget import Budget, current
 from dealer.cards.numbering import D
 from dealer.cards.seat import Seat
 from dealer.checks import check_int
-from dealer.errors import DealerError, ImpossibleSpecError, SpecLimitError, UnsupportedSpecError
+from dealer.errors import DealerError, ImpossibleSpecError, SpecLimitError
 from dealer.lang.evaluate import STANDARD, Counts
+from dealer.proportion import wilson
 from dealer.lang.expr import And, Cond, HasCard, Hcp, conjuncts, walk
 from dealer.lang.fold import fold_conditions
 from dealer.lang.statements import ScriptSyntax
@@ -46,27 +46,13 @@ from dealer.run.selection import Filter, check_evaluable, joined, kept_until
 from dealer.spec.cross import CrossCondition
 from dealer.spec.spec import DealSpec
 from dealer.tables.engine import DenseTables
+from dealer.tables.design import Sizing, TablesDesign
 from dealer.tables.exact import ExactDealer
 from dealer.tables.union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "wilson"]
 
 _BATCH = 65536
-
-
-def wilson(accepted: int, drawn: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) of a proportion ``accepted / drawn``.
-
-    >>> [round(x, 4) for x in wilson(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if drawn == 0:
-        return (0.0, 1.0)
-    p = accepted / drawn
-    denom = 1 + z * z / drawn
-    centre = (p + z * z / (2 * drawn)) / denom
-    half = z * math.sqrt(p * (1 - p) / drawn + z * z / (4 * drawn * drawn)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)
@@ -101,6 +87,20 @@ class CountResult:
                 f"from an exact superset of {self.superset:,} met the whole condition{solved})")
 
 
+@dataclass(frozen=True)
+class _Sized:
+    """Tables the planner chose, sized but not yet built."""
+
+    design: TablesDesign
+    sizing: Sizing
+    limit: int
+
+    def build(self) -> ExactDealer:
+        """The tables, built as sized (the compact ones' reachable states are not found again)."""
+        return ExactDealer(self.design.spec, limit=max(self.limit, 1), across=self.design.across,
+                           design=self.design, sizing=self.sizing)
+
+
 class ScriptDealer:
     """A script's condition, counted and dealt: exactly, or through the residual filter.
 
@@ -133,20 +133,19 @@ class ScriptDealer:
         check_evaluable([*self.residual, *syntax.action_nodes()], syntax.actions)
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
-        tables = self._choose_tables(text, across, joined, trial, limit, budget)
-        if tables is None:
+        chosen = self._choose_tables(text, across, joined, trial, limit, budget)
+        if chosen is None:
             joined = self._split(text, across, side_counts=self.side_counts)
         filtered = [c for c in self.residual if not any(c is j for j in joined)]
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
-        if tables is None:
+        if chosen is None:
             # loosened tables give an estimate whatever their size: not worth more than the compact patience
-            #: What deals the tables' part: an exact dealer, or a union of them (:mod:`dealer.tables.union`).
-            self.dealer: ExactDealer | UnionDealer = self._loosen(min(trial, budget.across_states), text)
+            chosen = self._loosen(min(trial, budget.across_states), text)
             split = []
-        else:
-            self.dealer = tables
-            if self.across is not None:
-                self.residual = filtered
+        elif self.across is not None:
+            self.residual = filtered
+        #: What deals the tables' part: an exact dealer, or a union of them (:mod:`dealer.tables.union`).
+        self.dealer: ExactDealer | UnionDealer = chosen.build()
         if split and not self.dealer.is_empty:
             self._unite(split, joined, trial, patience, limit, budget)
         self.filter: Cond | None = None
@@ -157,55 +156,51 @@ class ScriptDealer:
         self.solves = self._filter.solves
 
     def _choose_tables(self, text: str, across: bool, joined: list[Cond], trial: int, limit: int,
-                       budget: Budget) -> ExactDealer | None:
-        """The tables, trying with the seats' second counts first and then without; None when even the
+                       budget: Budget) -> "_Sized | None":
+        """The tables to build, sized first with the seats' second counts and then without; None when even the
         plainest pass ``trial`` (then :attr:`side_counts` says which split the caller loosens)."""
         across_limit = trial if self.across is None else min(limit, max(trial, budget.across_cells))
         if self.across is not None and any(ss.side is not None for ss in self.spec.seats.values()):
             # a side count (dealer.spec.sidecount) multiplies its seat's states, and the joint tables multiply the
             # seats': the reachable states can be many and slow to find too many, so only the dense tables
-            # (refused at once when too large) are tried; else the side conditions go to the filter
-            ready = self._attempt("dense tables with second counts and labels across seats",
-                                  lambda: ExactDealer(self.spec, limit=across_limit, across=self.across, backend="dense"))
+            # (sized at once) are weighed; else the side conditions go to the filter
+            ready = self._sized("dense tables with second counts and labels across seats",
+                                TablesDesign(self.spec, self.across), across_limit, "dense")
             if ready is not None:
                 return ready
             joined[:] = self._split(text, across, side_counts=False)
-        tables = self._tables(trial, across_limit, limit, budget)
-        if tables is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
+        chosen = self._tables(trial, across_limit, limit, budget)
+        if chosen is None and self.side_counts and any(ss.side is not None for ss in self.spec.seats.values()):
             joined[:] = self._split(text, across, side_counts=False)  # the side counts too large: filter them
             across_limit = trial if self.across is None else min(limit, max(trial, budget.across_cells))
-            tables = self._tables(trial, across_limit, limit, budget)
-        return tables
+            chosen = self._tables(trial, across_limit, limit, budget)
+        return chosen
 
-    def _attempt(self, what: str, build: Callable[[], ExactDealer]) -> ExactDealer | None:
-        """Tables from ``build``, or None when they pass their limit; the attempt is a step of the plan."""
-        try:
-            tables = build()
-        except SpecLimitError as exc:
-            self._steps.append(Step(what, f"refused, {exc}"))
-            return None
-        kind = "dense" if isinstance(tables.tables, DenseTables) else "compact"
-        self._steps.append(Step(what, f"built, {kind}, {tables.cells:,} cells"))
-        return tables
+    def _sized(self, what: str, design: TablesDesign, limit: int, backend: str = "auto") -> "_Sized | None":
+        """``design``'s tables if they fit ``limit`` (sized, not built: the first that fits is the one built);
+        the sizing is a step of the plan either way."""
+        sizing = design.size(limit, backend)
+        self._steps.append(Step(what, f"chosen, {sizing.text()}" if sizing.fits else sizing.text()))
+        return _Sized(design, sizing, limit) if sizing.fits else None
 
-    def _tables(self, trial: int, across_limit: int, limit: int, budget: Budget) -> ExactDealer | None:
+    def _tables(self, trial: int, across_limit: int, limit: int, budget: Budget) -> "_Sized | None":
         """The tables of the spec, with its conditions across seats if they fit ``across_limit``, else without them
         (:attr:`across` is then None and they stay in the residual); None if even those pass ``trial``."""
         if self.across is not None:  # an exact count across seats is worth larger tables than the patience:
-            # dense ones (refused at once when too large), or the reachable states (slow to find too many)
-            tables = (self._attempt("dense tables with labels across seats", lambda: ExactDealer(
-                          self.spec, limit=across_limit, across=self.across, backend="dense"))
-                      or self._attempt("compact tables with labels across seats", lambda: ExactDealer(
-                          self.spec, limit=min(across_limit, max(trial, budget.across_states)), across=self.across)))
-            if tables is not None:
-                return tables
+            # dense ones (sized at once), or the reachable states (slow to find too many)
+            design = TablesDesign(self.spec, self.across)
+            chosen = (self._sized("dense tables with labels across seats", design, across_limit, "dense")
+                      or self._sized("compact tables with labels across seats", design,
+                                     min(across_limit, max(trial, budget.across_states))))
+            if chosen is not None:
+                return chosen
             self.across = None
-        if trial < min(limit, budget.dense_cells):  # dense tables are quick to build and to refuse: more room
-            tables = self._attempt("dense tables", lambda: ExactDealer(
-                self.spec, limit=min(limit, budget.dense_cells), backend="dense"))
-            if tables is not None:
-                return tables
-        return self._attempt("tables", lambda: ExactDealer(self.spec, limit=trial))
+        design = TablesDesign(self.spec)
+        if trial < min(limit, budget.dense_cells):  # dense tables are quick to size and to build: more room
+            chosen = self._sized("dense tables", design, min(limit, budget.dense_cells), "dense")
+            if chosen is not None:
+                return chosen
+        return self._sized("tables", design, trial)
 
     def _unite(self, split: list[Cond], joined: list[Cond], trial: int, patience: int | None, limit: int,
                budget: Budget) -> None:
@@ -236,11 +231,11 @@ class ScriptDealer:
         self.across = None
         for c in self.residual:  # one at a time: those whose joint labels would pass the limit stay filtered
             if across and self._joinable(c):
-                try:
-                    self.across = CrossCondition.build(joined + [c], within=within)
-                except UnsupportedSpecError as exc:
-                    self._steps.append(Step(f"labels across seats for {c}", f"refused, {exc}"))
+                labelled = CrossCondition.attempt(joined + [c], within=within)
+                if isinstance(labelled, str):
+                    self._steps.append(Step(f"labels across seats for {c}", f"refused, {labelled}"))
                     continue
+                self.across = labelled
                 joined.append(c)
         return joined
 
@@ -251,7 +246,7 @@ class ScriptDealer:
             return False
         return len(c.seats()) >= 2 and all(self.spec.seat(s).points is None for s in c.seats())
 
-    def _loosen(self, limit: int, text: str) -> ExactDealer:
+    def _loosen(self, limit: int, text: str) -> "_Sized":
         """Tables within ``limit``: the conditions of the seats that cut the fewest deals move to the filter.
 
         Each seat's own conditions are tried alone; the seats whose conditions hold most often leave
@@ -261,12 +256,11 @@ class ScriptDealer:
         alone: dict[Seat, float] = {}
         for seat in Seat:
             own = [c for c in parts if c.seats() == {seat} and not isinstance(c, HasCard)]
-            if own:
-                try:
-                    alone[seat] = float(ExactDealer(DealSpec.from_conditions(own, {}, counts=self.counts),
-                                                    limit=limit).probability())
-                except DealerError:
-                    alone[seat] = 1.0
+            if own:  # a seat whose own tables pass the limit is taken as cutting nothing
+                design = TablesDesign(DealSpec.from_conditions(own, {}, counts=self.counts))
+                sizing = design.size(limit)
+                alone[seat] = float(ExactDealer(design.spec, limit=limit, design=design, sizing=sizing).probability()
+                                    ) if sizing.fits else 1.0
         order = sorted(alone, key=lambda s: -alone[s])
         for k in range(1, len(order) + 1):
             dropped = set(order[:k])
@@ -276,13 +270,13 @@ class ScriptDealer:
             residual: list[Cond] = []
             spec = DealSpec.from_conditions(kept, self.syntax.predeals, text, residual=residual, counts=self.counts)
             names = ", ".join(s.name_long for s in sorted(dropped))
-            tables = self._attempt(f"tables with {names}'s own conditions filtered", lambda: ExactDealer(spec, limit=limit))
-            if tables is None:
+            chosen = self._sized(f"tables with {names}'s own conditions filtered", TablesDesign(spec), limit)
+            if chosen is None:
                 continue
             self.spec = spec
             self.residual = moved + residual
             self.loosened = tuple(sorted(dropped))
-            return tables
+            return chosen
         raise SpecLimitError("the spec's tables exceed the limit even with every seat's conditions filtered")
 
     @property

@@ -69,12 +69,23 @@ class CrossCondition:
         classes do not determine (``hascard``, ``hcp(seat, suit)``, ``controls``...) or the joint
         acceptance would exceed the budget's ``label_cells`` (:mod:`dealer.budget`).
         """
+        found = cls.attempt(conditions, within)
+        if isinstance(found, str):
+            raise UnsupportedSpecError(found)
+        return found
+
+    @classmethod
+    def attempt(cls, conditions: Sequence[Cond], within: "Mapping[Seat, np.ndarray | None] | None" = None
+                ) -> "CrossCondition | str":
+        """:meth:`build`, or why the seats' labels cannot count ``conditions`` (what a planner weighs)."""
         conds = tuple(conditions)
         if not conds:
-            raise UnsupportedSpecError("no condition to count jointly")
+            return "no condition to count jointly"
         whole: Cond = conds[0] if len(conds) == 1 else And(conds, pos=conds[0].pos)
         parts: dict[Seat, list[Node]] = {}
-        _collect(whole, parts)
+        unread = _collect(whole, parts)
+        if unread:
+            return unread
         seats = tuple(sorted(parts))
         raw_labels: list[np.ndarray] = []
         tables: list[np.ndarray] = []
@@ -89,9 +100,8 @@ class CrossCondition:
             tables.append(table)
         shape = tuple(len(t) for t in tables)
         if prod(shape) > (most := current().label_cells):
-            raise UnsupportedSpecError(
-                f"{whole.pos}: {whole}: the seats' parts take {' x '.join(map(str, shape))} joint values, beyond "
-                f"{most:,}")
+            return (f"{whole.pos}: {whole}: the seats' parts take {' x '.join(map(str, shape))} joint values, beyond "
+                    f"{most:,}")
         leaf: dict[int, np.ndarray] = {}
         for axis, seat in enumerate(seats):
             for j, p in enumerate(parts[seat]):
@@ -115,28 +125,26 @@ class CrossCondition:
 
 def joinable(cond: Cond) -> bool:
     """True when ``cond`` reads two seats or more and :meth:`CrossCondition.build` can table it."""
-    if len(cond.seats()) < 2:
-        return False
-    try:
-        CrossCondition.build([cond])
-    except UnsupportedSpecError:
-        return False
-    return True
+    return len(cond.seats()) >= 2 and not isinstance(CrossCondition.attempt([cond]), str)
 
 
-def _collect(node: Node, parts: dict[Seat, list[Node]]) -> None:
-    """Gather the largest parts of ``node`` that read one seat each; refuse what is neither part nor joint."""
+def _collect(node: Node, parts: dict[Seat, list[Node]]) -> str:
+    """Gather the largest parts of ``node`` that read one seat each; what is neither part nor joint is named
+    (the empty string when every part is read)."""
     if _one_seat(node):
         parts.setdefault(next(iter(node.seats())), []).append(node)
-        return
+        return ""
     if not node.seats():
         if all(isinstance(n, SEAT_NODES) for n in walk(node)):
-            return  # a constant: evaluated where it stands
-        raise UnsupportedSpecError(f"{node.pos}: {node} cannot be counted across seats")
+            return ""  # a constant: evaluated where it stands
+        return f"{node.pos}: {node} cannot be counted across seats"
     if type(node) not in STRUCTURE:
-        raise refusal(node, GridReader(GRID))
+        return str(refusal(node, GridReader(GRID)))
     for child in node.children():
-        _collect(child, parts)
+        unread = _collect(child, parts)
+        if unread:
+            return unread
+    return ""
 
 
 def _grid_of(part: Node) -> np.ndarray:

@@ -30,7 +30,7 @@ import numpy as np
 from dealer.tables.automaton import SeatAutomaton
 from dealer.budget import current
 from dealer.errors import SpecLimitError
-from dealer.tables.reach import reach
+from dealer.tables.reach import Reach, reach
 
 __all__ = ["DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
 
@@ -380,10 +380,11 @@ class CompactTables(_Tracked):
     """
 
     def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool,
-                 limit: int | None = None, backward: bool = True, final: np.ndarray | None = None) -> None:
+                 limit: int | None = None, backward: bool = True, final: np.ndarray | None = None,
+                 reached: Reach | None = None) -> None:
         self._track(automata, n, pool, final)
         self.big: dict[int, _Layer] = {}
-        found = reach(self.automata, n, pool, current().tables if limit is None else limit)
+        found = reached or reach(self.automata, n, pool, current().tables if limit is None else limit)
         self.next: list[np.ndarray] = found.next  # per position: (n_dest, states) int32, -1 dead
         self.weights: list[list[np.ndarray | None]] = found.weights
         self.sizes: list[int] = found.sizes
@@ -557,11 +558,12 @@ def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | Non
 
 def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int | None = None,
                 backward: bool = True, backend: str = "auto",
-                final: np.ndarray | None = None) -> "DenseTables | CompactTables":
+                final: np.ndarray | None = None, reached: Reach | None = None) -> "DenseTables | CompactTables":
     """Dense tables when the product of the seats' states fits the limit, else reachable-only tables.
 
     ``backend`` forces ``"dense"`` or ``"compact"`` (both give the same counts). ``final``, over the
-    seats' final states jointly, says which joint final states count (None: all).
+    seats' final states jointly, says which joint final states count (None: all); ``reached``: the compact
+    tables' states when already found (:meth:`dealer.tables.design.TablesDesign.size`).
     """
     if backend not in ("auto", "dense", "compact"):
         raise ValueError(f"unknown backend {backend!r}: expected auto, dense or compact")
@@ -569,8 +571,8 @@ def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: in
     if backend == "dense":
         return DenseTables(automata, n, pool, limit, backward, final)
     if backend == "compact":
-        return CompactTables(automata, n, pool, limit, backward, final)
+        return CompactTables(automata, n, pool, limit, backward, final, reached)
     dense = sum(int(np.prod([a.size[t] + 1 for a in automata])) for t in range(n + 1)) if automata else 0
     if dense <= limit:
         return DenseTables(automata, n, pool, limit, backward, final)
-    return CompactTables(automata, n, pool, limit, backward, final)
+    return CompactTables(automata, n, pool, limit, backward, final, reached)

@@ -25,7 +25,7 @@ from dealer.arrays import rank_packed, unique_ints, unique_inverse
 from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
-__all__ = ["Reach", "reach"]
+__all__ = ["Reach", "reach", "reach_within"]
 
 #: Keys stay below 2**_KEY_BITS, so one dead move's penalty makes a key negative and five cannot overflow.
 _KEY_BITS = 60
@@ -87,6 +87,14 @@ def _successors(targets: np.ndarray, ok: np.ndarray, bits: int | None) -> tuple[
 def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> Reach:
     """The joint states reachable from the start over ``n`` free cards; :class:`~dealer.errors.SpecLimitError`
     beyond ``limit`` states in all. A card goes to one tracked seat or, with a ``pool``, to the pool."""
+    found = reach_within(automata, n, pool, limit)
+    if isinstance(found, str):
+        raise SpecLimitError(found)
+    return found
+
+
+def reach_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> "Reach | str":
+    """:func:`reach`, or why the states pass ``limit`` (a sizing, not an error: the planner weighs it)."""
     k = len(automata)
     cur = np.zeros(1, dtype=np.int64)
     sizes = [1]
@@ -102,8 +110,8 @@ def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> 
         radix = t == n - 1 or width > _KEY_BITS
         steps = _radix(sizes2) if radix else [1 << s for s in _fields(sizes2)[0]]
         if radix and prod(int(m) for m in sizes2) > 1 << _KEY_BITS:
-            raise SpecLimitError(f"the joint states of this spec's {k} constrained seats need keys beyond "
-                                 f"{_KEY_BITS} bits at card {t + 1}; constrain fewer seats jointly")
+            return (f"the joint states of this spec's {k} constrained seats need keys beyond "
+                    f"{_KEY_BITS} bits at card {t + 1}; constrain fewer seats jointly")
         base = np.zeros(len(cur), dtype=np.int64)
         change: list[np.ndarray] = []
         w_stay: list[np.ndarray | None] = []
@@ -136,10 +144,8 @@ def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> 
         count = int(np.count_nonzero(ok))
         # the distinct successors are counted (one sort) before their places are found, when they may pass
         if cells + count > limit and cells + len(unique_ints(targets[ok])) > limit:
-            raise SpecLimitError(
-                f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
-                f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
-            )
+            return (f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
+                    f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions")
         uniq, nxt = _successors(targets, ok, None if radix else width)
         del targets, ok
         cells += len(uniq)

@@ -35,8 +35,9 @@ import numpy as np
 from dealer.cards.cardset import CardSet
 from dealer.spec.cross import CrossCondition
 from dealer.budget import current
-from dealer.errors import SpecError, SpecLimitError, UnsupportedSpecError
+from dealer.errors import SpecError, UnsupportedSpecError
 from dealer.lang.evaluate import STANDARD, Counts
+from dealer.tables.design import TablesDesign
 from dealer.tables.exact import ExactDealer
 from dealer.lang.expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
 from dealer.rng import RandomSource, make_rng
@@ -259,15 +260,13 @@ class UnionDealer:
                 return None, "a part counts points the condition across seats reads off the HCP axis"
             room = limit if cells is None else min(limit, cells - spent)
             tries = [("auto", room)] if cells is None else [("dense", room), ("compact", min(room, slow))]
-            part = None
-            for backend, cap in tries:
-                try:
-                    part = ExactDealer(spec, limit=max(cap, 1), across=across, backend=backend)
-                    break
-                except SpecLimitError:
-                    continue
-            if part is None:
+            design = TablesDesign(spec, across)  # sized for each way before any table is built
+            sized = ((cap, design.size(max(cap, 1), backend)) for backend, cap in tries)
+            fit = next(((cap, sizing) for cap, sizing in sized if sizing.fits), None)
+            if fit is None:
                 return None, f"its parts' tables pass {room:,} cells" + ("" if cells is None else f" ({cells:,} together)")
+            cap, sizing = fit
+            part = ExactDealer(spec, limit=max(cap, 1), across=across, design=design, sizing=sizing)
             parts.append(part)
             spent += part.cells
         return cls(parts), f"{len(parts)} disjoint parts, {spent:,} table cells"

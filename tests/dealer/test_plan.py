@@ -74,11 +74,57 @@ def test_each_limit_forces_its_way_and_the_count_stays_true(text: str, changes: 
     if shown == "filter":
         assert not result.exact and "refused" in text_shown and "  filter: " in text_shown
     elif shown == "compact tables":
-        assert result.exact and "compact tables" in plan.tables and "built, dense" not in text_shown
+        assert result.exact and "compact tables" in plan.tables and "chosen, dense" not in text_shown
     elif shown == "loosened":
         assert plan.loosened and "seats left to the filter" in text_shown
     else:
         assert result.exact and plan.tables == ScriptDealer(parse_statements(text)).plan.tables
+
+
+@pytest.mark.parametrize("text, changes", [(JOINT, {}), (JOINT, dict(patience=1, across_cells=1, across_states=1)),
+                                           (FOUR, dict(dense_cells=1)), (SIDE, dict(side_totals=1))])
+def test_the_planner_sizes_every_way_and_builds_one(monkeypatch: pytest.MonkeyPatch, text: str,
+                                                    changes: dict[str, int]) -> None:
+    """The ways refused are sized, never built: one set of tables is built, the one the plan chose, as large
+    as its sizing said."""
+    import dealer.tables.exact as exact
+
+    built: list[int] = []  # every call, whether it builds or refuses
+    make_tables = exact.make_tables
+
+    def counted(*args: object, **kwargs: object) -> object:
+        built.append(-1)
+        tables = make_tables(*args, **kwargs)  # type: ignore[arg-type]
+        built[-1] = int(getattr(tables, "cells", 0))
+        return tables
+
+    monkeypatch.setattr(exact, "make_tables", counted)
+    with DEFAULT.replace(**changes).applied():
+        run = ScriptDealer(parse_statements(text), patience=current().patience)
+    chosen = [step for step in run.plan.steps if step.outcome.startswith("chosen")]
+    assert len(built) == 1 and len(chosen) == 1
+    assert chosen[0].outcome.endswith(f"{built[0]:,} cells") and run.dealer.cells == built[0]
+    if "across_states" in changes:  # the ways across seats were refused first, by their size alone
+        assert [step.outcome.split(",")[0] for step in run.plan.steps[:2]] == ["refused", "refused"]
+
+
+@pytest.mark.parametrize("text", ["hcp(north) >= 20 && spades(south) >= 5", FOUR,
+                                  "shape(west, any 4333) && hcp(east) >= 11 && hearts(north) == 0"])
+@pytest.mark.parametrize("backend", ["dense", "compact"])
+def test_a_sizing_is_the_size_of_the_tables_built(text: str, backend: str) -> None:
+    """The dense cells come from the automata alone and the compact ones from the reach: the tables built from
+    a sizing, and the tables built without one, have that size and the same count."""
+    from dealer.tables.design import TablesDesign
+
+    spec = DealSpec.from_conditions(parse_statements(text).conditions, {})
+    design = TablesDesign(spec)
+    sizing = design.size(10**8, backend)
+    assert sizing.fits and sizing.backend == backend
+    dealer = ExactDealer(spec, limit=10**8, design=design, sizing=sizing)
+    plain = ExactDealer(spec, limit=10**8, backend=backend)
+    assert dealer.cells == plain.cells == sizing.cells and dealer.count() == plain.count()
+    refused = design.size(sizing.cells - 1, backend)
+    assert not refused.fits and str(sizing.cells - 1 if backend == "dense" else "") in refused.why.replace(",", "")
 
 
 def test_the_plan_names_where_each_condition_goes() -> None:
@@ -87,7 +133,7 @@ def test_the_plan_names_where_each_condition_goes() -> None:
     assert plan.across == ("(hcp(north) + hcp(south)) >= 26",)
     assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
     assert plan.superset is not None and plan.superset > 0
-    assert all(step.outcome.startswith(("built", "refused")) for step in plan.steps)
+    assert all(step.outcome.startswith(("chosen", "built", "refused")) for step in plan.steps)
     united = ScriptDealer(parse_statements(UNION)).plan
     assert united.exact and united.held == ("hcp(north) >= 15",)
     assert united.union.startswith("hascard(west, C2) || hcp(east) > 10: ") and "disjoint parts" in united.union
