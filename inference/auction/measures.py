@@ -17,21 +17,9 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 
-from scipy.stats import binomtest  # type: ignore[import-untyped]
+from dealer.proportion import wilson
 
 __all__ = ["Level", "wilson", "load_measures", "measured_weight"]
-
-
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (scipy's); (0, 1) when n is 0.
-
-    >>> [round(x, 3) for x in wilson(95, 100)]
-    [0.888, 0.978]
-    """
-    if n == 0:
-        return 0.0, 1.0
-    ci = binomtest(hits, n).proportion_ci(confidence_level=0.95, method="wilson")
-    return float(ci.low), float(ci.high)
 
 
 @dataclass(frozen=True)

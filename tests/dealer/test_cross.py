@@ -148,6 +148,7 @@ def linear_conditions(draw: st.DrawFn) -> tuple[list[int], Cond]:
     return [h & ~free for h in deal], cond
 
 
+@pytest.mark.slow
 @given(linear_conditions())
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_linear_conditions_against_brute_force(case: tuple[list[int], Cond]) -> None:

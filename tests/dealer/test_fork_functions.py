@@ -350,6 +350,7 @@ def test_evalcontract_alone_prints_the_originals_table() -> None:
     assert out.getvalue().count("Not Vulnerable\n") == 1
 
 
+@pytest.mark.slow
 @needs_solver
 def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
     """DDS takes at most 200 tables a call (40 deals of five strains): 250 deals of evalcontract once failed.

@@ -391,6 +391,7 @@ def test_cccc_quality_and_counts_equal_the_dealer_program(tmp_path: Path) -> Non
         assert got == [v[k] for v in values], text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [
     "predeal south SAQ5, HK2\nn1 = hcp(north) >= 12 ? shape(north, any 4333 + any 4432) : spades(north) >= 6\n"
     "condition n1 && (hascard(west, 2C) or hascard(east, 2D))\naction printoneline\n",

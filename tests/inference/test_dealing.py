@@ -40,6 +40,7 @@ def per_seat_claims(draw: st.DrawFn) -> str:
     return " && ".join(parts)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), per_seat_claims())
 def test_the_dealer_equals_the_joint_pass(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
@@ -89,6 +90,7 @@ def _opening_lead() -> "PlayState":
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("view", ["lawful", "agreement"])
 def test_layouts_past_the_graphs_limit_come_from_the_dealer(view: str, monkeypatch: pytest.MonkeyPatch,
                                                             shrink_budget: Callable[..., None]) -> None:

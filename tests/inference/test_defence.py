@@ -302,6 +302,7 @@ def assert_weighted_equals_brute_force(state: PlayState, deal: Deal, factor: obj
             assert p == holder.get((card, seat), 0) / total, (card, seat)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.integers(34, 44),
        st.randoms(use_true_random=False), st.integers(0, 10 ** 6))
@@ -341,6 +342,7 @@ def test_restricted_choice_in_the_weighted_view() -> None:
     assert state.layouts("weighted").odds().holder[jack][Seat.E] == want < Fraction(2, 5)
 
 
+@pytest.mark.slow
 def test_the_switch_in_the_protocol_and_the_commands(tmp_path: Path) -> None:
     """``defence_model`` in the protocol's ``new``, ``--defence-model`` on ``kibitz odds``: on by default, off by
     ``none``, a bad model refused with one line naming it."""
@@ -405,6 +407,7 @@ def test_the_strongest_reading_is_the_largest_ratio(index: int, free: int) -> No
         situation, reading.shorter, position)
 
 
+@pytest.mark.slow
 def test_restricted_choice_in_the_narration_and_the_commands(tmp_path: Path) -> None:
     """East's queen under the ace: "from SQ 2 times as likely as from SQJ" (equal cards played alike); the
     replay prints an evidence line for defenders' cards with the model on, none with ``--defence-model none``;

@@ -167,6 +167,7 @@ def three_concealed(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random)
                      played=played, voids={s: v for s, v in voids.items() if v}, leader=leader)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(15), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(9, 10), st.randoms(use_true_random=False), st.data())
 def test_three_concealed_hands_joint_claims(deal: Deal, declarer: Seat, tricks: int, rnd: random.Random,
@@ -395,6 +396,7 @@ def test_work_beyond_the_joint_limit_is_refused_and_changes_nothing(monkeypatch:
     assert state.statuses()["E"].status.value == "active"
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.randoms(use_true_random=False), st.data())
 def test_incremental_statuses_equal_a_fresh_verdict_after_every_card(deal: Deal, declarer: Seat, rnd: random.Random,

@@ -88,6 +88,7 @@ def _refuse_the_graph(monkeypatch: pytest.MonkeyPatch, shrink: Callable[..., Non
 SIGNED = {Tag.CONSISTENT: Fraction(1, 4), Tag.INCONSISTENT: Fraction(1), Tag.UNSPECIFIED: Fraction(3, 2)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group, tags", [(False, None), (True, SIGNED)])
 def test_the_weighted_view_past_the_limit_equals_the_graphs(group: bool, tags: dict[Tag, Fraction] | None,
                                                             monkeypatch: pytest.MonkeyPatch,

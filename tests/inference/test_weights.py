@@ -305,6 +305,7 @@ def test_restricted_choice_on_west_weighs_west_only() -> None:
 # -- 2. both defenders, two suits, every view (hypothesis) ------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(20), deadline=None)
 @given(deals(), st.sampled_from(list(Seat)), st.integers(36, 44), st.randoms(use_true_random=False), st.data())
 def test_weights_on_both_defenders_equal_brute_force_in_every_view(
