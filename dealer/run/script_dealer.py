@@ -144,10 +144,16 @@ class ScriptDealer:
             split = []
         elif self.across is not None:
             self.residual = filtered
+        # a union holding the residual's boolean combinations is weighed first: the tables are not built
+        # when it holds (a union's parts are the tables' deals split; an empty union says nothing of them)
+        union = self._unite(split, joined, trial, patience, limit, budget) if split else None
         #: What deals the tables' part: an exact dealer, or a union of them (:mod:`dealer.tables.union`).
-        self.dealer: ExactDealer | UnionDealer = chosen.build()
-        if split and not self.dealer.is_empty:
-            self._unite(split, joined, trial, patience, limit, budget)
+        self.dealer: ExactDealer | UnionDealer = union if union is not None else chosen.build()
+        if union is not None and union.is_empty and (tables := chosen.build()).is_empty:
+            self.dealer = tables  # nothing meets even the tables' conditions: they say why
+        if self.dealer is union:
+            self._united = tuple(map(str, split))
+            self.residual = [c for c in self.residual if not any(c is r for r in split)]
         self.filter: Cond | None = None
         if self.residual:
             self.filter = self.residual[0] if len(self.residual) == 1 else And(tuple(self.residual))
@@ -203,8 +209,8 @@ class ScriptDealer:
         return self._sized("tables", design, trial)
 
     def _unite(self, split: list[Cond], joined: list[Cond], trial: int, patience: int | None, limit: int,
-               budget: Budget) -> None:
-        """Hold the filtered boolean combinations ``split`` in a union of disjoint tables, if it fits."""
+               budget: Budget) -> UnionDealer | None:
+        """A union of disjoint tables holding the filtered boolean combinations ``split``, if it fits."""
         held = [c for c in conjuncts(self.conditions)
                 if not any(c is r for r in self.residual) and not any(c is j for j in joined)]
         # a union that leaves other conditions to the filter only narrows the superset: worth less patience
@@ -213,11 +219,8 @@ class ScriptDealer:
         union, why = UnionDealer.attempt(held, split, self.syntax.predeals, limit=limit, counts=self.counts,
                                          across=self.across, cells=cells, slow=trial, side_counts=self.side_counts)
         self._steps.append(Step(f"a union for {'; '.join(map(str, split))}", ("built, " if union else "refused, ") + why))
-        if union is not None:
-            self.dealer = union
-            self._union = why
-            self._united = tuple(map(str, split))
-            self.residual = [c for c in self.residual if not any(c is r for r in split)]
+        self._union = why
+        return union
 
     def _split(self, text: str, across: bool, side_counts: bool = True) -> list[Cond]:
         """Split the conditions into the seats' tables and the residual; the residual's parts that the

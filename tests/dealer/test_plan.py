@@ -108,6 +108,28 @@ def test_the_planner_sizes_every_way_and_builds_one(monkeypatch: pytest.MonkeyPa
         assert [step.outcome.split(",")[0] for step in run.plan.steps[:2]] == ["refused", "refused"]
 
 
+def test_a_union_that_holds_is_built_instead_of_the_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The union is weighed before the tables: when it holds, only its parts are built; when nothing can be
+    dealt, the tables (built then) say which seat's conditions fail."""
+    import dealer.tables.exact as exact
+    from dealer.tables.union import UnionDealer
+
+    built: list[object] = []
+    make_tables = exact.make_tables
+
+    def counted(*args: object, **kwargs: object) -> object:
+        built.append(make_tables(*args, **kwargs))  # type: ignore[arg-type]
+        return built[-1]
+
+    monkeypatch.setattr(exact, "make_tables", counted)
+    run = ScriptDealer(parse_statements(UNION))
+    assert isinstance(run.dealer, UnionDealer) and run.exact and len(built) == len(run.dealer.parts) >= 2
+    assert run.dealer.count() == _exact(UNION)
+    empty = ScriptDealer(parse_statements("shape(north, 7xxx) && spades(north) == 8 && (hascard(west, C2) || "
+                                          "hcp(east) > 10)"))
+    assert isinstance(empty.dealer, ExactDealer) and empty.dealer.is_empty and "north" in empty.dealer.explain_empty()
+
+
 @pytest.mark.parametrize("text", ["hcp(north) >= 20 && spades(south) >= 5", FOUR,
                                   "shape(west, any 4333) && hcp(east) >= 11 && hearts(north) == 0"])
 @pytest.mark.parametrize("backend", ["dense", "compact"])
