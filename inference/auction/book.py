@@ -13,6 +13,10 @@ list of rules. A rule matches a *context* and a *call*:
 * ``seat``: the caller's positions from the dealer (1-4) it applies to (default: all).
 * ``jump``: the bid is (true) or is not (false) above the lowest level its strain could be bid at.
 * ``vulnerable``: the caller's side is (true) or is not (false) vulnerable (default: either).
+* ``side``, ``round``, ``contested``: instead of ``after``, a *general* rule matches the call by its
+  context whatever came before: the caller's side (``unopened``, ``opener``, ``other``), the rounds
+  of the auction (1, 2, 3 for the third and later; default: any) and whether the side that did not
+  open has called since the opening (default: either). Put general rules after the specific ones.
 
 and gives claims about the caller in the claim language (:mod:`inference.claims.language`), written with
 the seat word ``caller`` and placeholders: ``{x}`` the suit bound to ``x`` (``spades`` ...),
@@ -44,7 +48,10 @@ from inference.claims.language import parse_claim, quote
 from inference.errors import InvalidArgumentError
 from inference.claims.inferences import Tag, TagField
 
-__all__ = ["CALL_TOKEN", "BookClaim", "Rule", "Book", "load_book", "available_books", "render"]
+__all__ = ["CALL_TOKEN", "SIDES", "BookClaim", "Rule", "Book", "load_book", "available_books", "render"]
+
+#: A call's side in its auction: nobody has bid yet, the opening side, or its opponents.
+SIDES = ("unopened", "opener", "other")
 
 #: One token of a rule's ``after`` or ``call``: a call, ``*``, ``B`` or a level and a suit variable.
 CALL_TOKEN = re.compile(r"^(?:P|X|XX|\*|B|[1-7][CDHSN]|[1-7][Mmxy])$")
@@ -98,8 +105,19 @@ class Rule(BaseModel):
     seat: tuple[int, ...] = (1, 2, 3, 4)
     jump: bool | None = None
     vulnerable: bool | None = None
+    side: str | None = None
+    round: tuple[int, ...] | None = None
+    contested: bool | None = None
     artificial: bool = False
     claim: tuple[BookClaim, ...] = Field(default_factory=tuple)
+
+    @field_validator("round", mode="before")
+    @classmethod
+    def _round(cls, v: Any) -> tuple[int, ...] | None:
+        rounds = None if v is None else (v,) if isinstance(v, int) else tuple(v)
+        if rounds is not None and (not rounds or any(not isinstance(r, int) or not 1 <= r <= 3 for r in rounds)):
+            raise ValueError(f"round must be 1, 2 or 3 (the third and later), got {v!r}")
+        return rounds
 
     @field_validator("after", mode="before")
     @classmethod
@@ -116,6 +134,12 @@ class Rule(BaseModel):
 
     @model_validator(mode="after")
     def _tokens(self) -> "Rule":
+        if self.side is not None and self.side not in SIDES:
+            raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
+        if self.side is None and (self.round is not None or self.contested is not None):
+            raise ValueError(f"rule {self.id!r}: round and contested need a side (unopened, opener, other)")
+        if self.side is not None and self.after:
+            raise ValueError(f"rule {self.id!r}: a rule with a side matches whatever came before: no 'after'")
         for token in (*self.after, self.call):
             if not CALL_TOKEN.match(token):
                 raise ValueError(f"rule {self.id!r}: invalid call token {token!r}: expected P, X, XX, *, B, "

@@ -75,13 +75,9 @@ def context_key(ctx: CallContext) -> str:
     >>> [context_key(c) for c in contexts(Seat.N, ["1S", "2H", "Pass", "Pass", "2S"])]
     ['unopened|r1|quiet|1S', 'other|r1|quiet|2H', 'opener|r1|contested|P', 'other|r1|contested|P', 'opener|r2|contested|2S']
     """
-    if not ctx.after:
-        side = "unopened"
-    else:
-        side = "opener" if len(ctx.after) % 2 == 0 else "other"  # the opening bid was len(after) calls ago
-    rounds = min(ctx.index // 4 + 1, 3)
-    contested = any(t != "P" for j, t in enumerate(ctx.after) if j % 2 == 1)  # the other side called since
-    return f"{side}|r{rounds}{'+' if rounds == 3 else ''}|{'contested' if contested else 'quiet'}|{ctx.call}"
+    rounds = ctx.round
+    return (f"{ctx.side}|r{rounds}{'+' if rounds == 3 else ''}|{'contested' if ctx.contested else 'quiet'}|"
+            f"{ctx.call}")
 
 
 class Facts(NamedTuple):

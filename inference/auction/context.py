@@ -74,6 +74,23 @@ class CallContext:
     vulnerable: bool
     min_level: int  # the lowest level the call's strain could be bid at (0 for P, X, XX)
 
+    @property
+    def side(self) -> str:
+        """The caller's side: ``unopened`` (nobody has bid yet), ``opener`` (the opening side), or ``other``."""
+        if not self.after:
+            return "unopened"
+        return "opener" if len(self.after) % 2 == 0 else "other"  # the opening bid was len(after) calls ago
+
+    @property
+    def round(self) -> int:
+        """The round of the auction the call is in: 1, 2, or 3 for the third and later."""
+        return min(self.index // 4 + 1, 3)
+
+    @property
+    def contested(self) -> bool:
+        """Whether the side that did not open has called (other than pass) since the opening bid."""
+        return any(t != "P" for j, t in enumerate(self.after) if j % 2 == 1)
+
 
 def _min_level(last_bid: str | None, strain: str) -> int:
     if last_bid is None:
@@ -123,15 +140,27 @@ def _bind(pattern: str, token: str, binding: dict[str, str]) -> bool:
 
 
 def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
-    """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None."""
-    if ctx.position not in rule.seat or len(rule.after) != len(ctx.after):
+    """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None.
+
+    A rule with a ``side`` matches by the call's context (its side, round, contested or not) and its call,
+    whatever came before; else the calls since the opening bid must match its ``after`` one by one.
+    """
+    if ctx.position not in rule.seat:
+        return None
+    if rule.side is not None:
+        if (ctx.side != rule.side or (rule.round is not None and ctx.round not in rule.round)
+                or (rule.contested is not None and ctx.contested != rule.contested)):
+            return None
+    elif len(rule.after) != len(ctx.after):
         return None
     if rule.vulnerable is not None and rule.vulnerable != ctx.vulnerable:
         return None
     if rule.jump is not None and (not ctx.call[0].isdigit() or (int(ctx.call[0]) > ctx.min_level) != rule.jump):
         return None
     binding: dict[str, str] = {}
-    for pattern, token in zip((*rule.after, rule.call), (*ctx.after, ctx.call)):
+    patterns = (rule.call,) if rule.side is not None else (*rule.after, rule.call)
+    tokens = (ctx.call,) if rule.side is not None else (*ctx.after, ctx.call)
+    for pattern, token in zip(patterns, tokens):
         if not _bind(pattern, token, binding):
             return None
     return binding

@@ -209,3 +209,52 @@ def auction_inferences_of(calls: list[str]) -> list:  # type: ignore[type-arg]
     from inference.auction import auction_inferences
 
     return auction_inferences("N", calls, "sayc", "None")
+
+
+def test_a_general_rule_matches_by_side_round_and_contest(tmp_path: Path) -> None:
+    """A rule with a side reads a call by its context whatever came before; the specific rules still win."""
+    from inference.auction.book import load_book
+    from inference.auction.context import contexts, match
+    from inference.auction.reading import read_auction
+
+    book = tmp_path / "general.toml"
+    book.write_text('''name = "general"
+[[rule]]
+id = "open-1s"
+family = "opening"
+call = "1S"
+meaning = "opened 1S"
+claim = [{ text = "spades(caller) >= 5" }]
+[[rule]]
+id = "quiet-pass"
+family = "general pass"
+side = "other"
+round = [2, 3]
+contested = false
+call = "P"
+meaning = "let the opponents bid freely again"
+claim = [{ text = "hcp(caller) <= 15" }]
+''')
+    rules = load_book(str(book))
+    calls = ["1S", "Pass", "2S", "Pass", "4S", "Pass", "Pass", "Pass"]
+    ctxs = contexts(Seat.N, calls)
+    assert [(c.side, c.round, c.contested) for c in ctxs[:3]] == [("unopened", 1, False), ("other", 1, False),
+                                                                  ("opener", 1, False)]
+    general = rules.rule_by_id("quiet-pass")
+    assert [i for i, c in enumerate(ctxs) if match(general, c) is not None] == [5, 7]  # rounds 2 and 3+, not 1
+    contested = contexts(Seat.N, ["1S", "2H", "2S", "Pass", "4S", "Pass"])
+    assert match(general, contested[5]) is None  # the other side has bid: not quiet
+    reading = read_auction(Seat.N, calls, rules, "None")
+    assert [c.rule_id for c in reading.calls if c.source == "book"] == ["open-1s", "quiet-pass", "quiet-pass"]
+    for bad, message in (('side = "west"', "side must be one of"), ("round = 4", "round must be 1, 2 or 3"),
+                         ('side = "other"\nafter = "1S"', "no 'after'"), ("contested = true", "need a side")):
+        book.write_text(f'''name = "bad"
+[[rule]]
+id = "r"
+family = "f"
+call = "P"
+meaning = "m"
+{bad}
+''')
+        with pytest.raises(ValueError, match=message):
+            load_book(str(book))
