@@ -40,7 +40,7 @@ from inference.auction.book import Book, load_book, render
 from inference.auction.measures import Level
 from inference.auction.reading import EXPLANATION_RULE, read_auction
 
-__all__ = ["ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "shipped_form"]
+__all__ = ["MIN_BITS", "ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "shipped_form"]
 
 
 @lru_cache(maxsize=4096)
@@ -52,6 +52,10 @@ def claim_prior(text: str) -> Fraction | None:
         return ExactDealer(spec).probability()
     except (DealerError, ValueError, TypeError):
         return None
+
+
+#: A call counts as read with information when its rule's claims carry at least this many bits a call.
+MIN_BITS = 0.05
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,25 @@ class Calibration:
     coverage: Coverage
     folders: dict[str, Coverage] = field(default_factory=dict)
     defenders: Coverage = Coverage()
+
+    def rule_bits(self) -> dict[str, float]:
+        """Each rule's bits a call: the sum of its claims' :attr:`~inference.auction.measures.Level.bits` (the
+        claims taken one at a time, so an estimate; a claim without a prior counts 0)."""
+        out: dict[str, float] = {}
+        for row in self.rows:
+            if row.rule != "explanation":
+                out[row.rule] = out.get(row.rule, 0.0) + (row.levels[0].bits or 0.0)
+        return out
+
+    def informative(self, at_least: float = MIN_BITS) -> tuple[int, int]:
+        """The calls read by a rule whose claims carry at least ``at_least`` bits a call: (all, defenders')."""
+        bits, seen = self.rule_bits(), set()
+        calls = defenders = 0
+        for row in self.rows:
+            if row.rule in bits and row.rule not in seen and bits[row.rule] >= at_least:
+                seen.add(row.rule)
+                calls, defenders = calls + row.matched, defenders + row.defenders[1]
+        return calls, defenders
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON (priors as fractions' text and floats)."""

@@ -12,6 +12,7 @@ the fixed factor of its tag. The figures measured on ``../shared/corpus`` ship b
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -44,6 +45,20 @@ class Level:
     def likelihood_ratio(self) -> float | None:
         """Accuracy over prior: how much likelier the claim is after the call than for a random hand."""
         return None if self.prior is None or self.prior == 0 or not self.n else self.accuracy / float(self.prior)
+
+    @property
+    def bits(self) -> float | None:
+        """What the claim tells of the callers' real hands, in bits a call: the expected log-likelihood ratio
+        ``a log2(a / p) + (1 - a) log2((1 - a) / (1 - p))`` of accuracy ``a`` against the prior ``p`` (the
+        Kullback-Leibler divergence); None without a prior or a measure.
+
+        >>> round(Level(9, 10, Fraction(1, 2)).bits or 0, 3)
+        0.531
+        """
+        if self.prior is None or not 0 < self.prior < 1 or not self.n:
+            return None
+        p, a = float(self.prior), self.accuracy
+        return sum(x * math.log2(x / y) for x, y in ((a, p), (1 - a, 1 - p)) if x > 0)
 
 
 @lru_cache(maxsize=16)

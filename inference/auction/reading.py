@@ -64,8 +64,18 @@ class AuctionReading:
 
     @property
     def inferences(self) -> list[Inference]:
-        """All the inferences, call by call."""
-        return [inf for c in self.calls for inf in c.inferences]
+        """All the inferences, call by call; a general rule (:attr:`~inference.auction.book.Rule.side`) gives a
+        caller its claims once: the same statement repeated (a second quiet pass) is not new evidence."""
+        said: set[tuple[object, str]] = set()
+        out: list[Inference] = []
+        for c in self.calls:
+            if c.rule is not None and c.rule.side is not None and c.source == "book":
+                key = (c.context.caller, c.rule.id)
+                if key in said:
+                    continue
+                said.add(key)
+            out.extend(c.inferences)
+        return out
 
     def count(self, source: str) -> int:
         """How many calls were read from ``source`` (book, explanation, uncovered)."""

@@ -130,8 +130,8 @@ def test_passes_carry_their_negative_inference() -> None:
 def test_uncovered_call_gives_no_claim_and_is_counted() -> None:
     reading = read_auction("N", ["1NT", "Pass", "4C", "Pass"], "sayc", "None")
     assert reading.calls[2].source == "uncovered" and reading.calls[2].inferences == ()
-    assert reading.count("uncovered") == 2  # 4C (Gerber is not in the book) and the pass after it
-    assert reading.count("book") == 2
+    assert reading.count("uncovered") == 1  # 4C: Gerber is not in the book
+    assert reading.count("book") == 3 and reading.calls[3].rule_id == "pass-other-quiet"  # the general rule
 
 
 def test_artificial_call_claims_only_what_it_shows() -> None:
@@ -149,7 +149,8 @@ def test_vulnerability_and_jump_select_rules() -> None:
 
 def test_natural_wide_is_wider_and_has_no_conventions() -> None:
     wide = auction_inferences("N", ["1NT", "Pass", "2C"], "natural-wide", "None")
-    assert [i.claim for i in wide] == ["hcp(N) >= 12 && hcp(N) <= 18"]  # 2C (Stayman) uncovered
+    assert [i.claim for i in wide] == ["hcp(N) >= 12 && hcp(N) <= 18", "hcp(E) <= 11"]  # 2C (Stayman) uncovered
+    assert read_auction("N", ["1NT", "Pass", "2C"], "natural-wide", "None").calls[2].source == "uncovered"
 
 
 @pytest.mark.parametrize("name", ["sayc", "natural-wide"])

@@ -29,9 +29,11 @@ def test_add_auction_is_one_event_about_the_other_seats() -> None:
     infs = state.snapshot.inferences
     assert all(i.by != Seat.S for i in infs)  # the viewer's own calls: its hand is known
     assert {i.by for i in infs} == {Seat.W, Seat.N, Seat.E}
-    assert sorted(state.statuses()) == [
-        "E passed over 1NT: at most 15 HCP (call 3)", "N opened 1NT: 15-17 HCP, balanced (call 2) [balanced]",
-        "N opened 1NT: 15-17 HCP, balanced (call 2) [range]", "W passed in first or second seat: at most 11 HCP (call 1)"]
+    assert sorted(state.statuses()) == [  # the quiet passes of the second round by the general rule
+        "E let the opponents bid unopposed: at most 11 HCP (call 7)", "E passed over 1NT: at most 15 HCP (call 3)",
+        "N opened 1NT: 15-17 HCP, balanced (call 2) [balanced]", "N opened 1NT: 15-17 HCP, balanced (call 2) [range]",
+        "W let the opponents bid unopposed: at most 11 HCP (call 5)",
+        "W passed in first or second seat: at most 11 HCP (call 1)"]
 
 
 def test_dropped_leading_passes_are_restored() -> None:
@@ -46,7 +48,7 @@ def test_dropped_leading_passes_are_restored() -> None:
 
 def test_add_auction_uncovered_adds_nothing() -> None:
     state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
-    assert state.add_auction("S", ["4S", "Pass", "Pass", "Pass"], book="natural-wide") is None
+    assert state.add_auction("S", ["4S", "5H", "5S"], book="natural-wide") is None  # no rule reads these bids
     assert state.ply == 0
 
 
@@ -89,7 +91,7 @@ def test_protocol_auction_command() -> None:
     session.handle({"cmd": "new", "hand": "AKQ2.K32.Q32.432", "declarer": "S", "contract": "4S"})
     answer = session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass 1NT Pass 4S Pass Pass Pass",
                              "book": "sayc"})
-    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) == 4
+    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) == 6
     with pytest.raises(ValueError, match="missing 'book'"):
         session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass"})
 
@@ -258,3 +260,44 @@ meaning = "m"
 ''')
         with pytest.raises(ValueError, match=message):
             load_book(str(book))
+
+
+def test_bits_and_the_calls_read_with_information() -> None:
+    """A claim's bits are the divergence of its accuracy from its prior; a rule's are its claims' sum, and a call
+    counts as read with information only when its rule's reach the threshold (explanations aside)."""
+    import math
+    from fractions import Fraction
+
+    from inference.auction.calibration import MIN_BITS, Calibration, ClaimRow, Coverage
+    from inference.auction.measures import Level
+
+    def kl(a: float, p: float) -> float:  # the same divergence, written from its definition in nats
+        return (a * math.log(a / p) + (1 - a) * math.log((1 - a) / (1 - p))) / math.log(2)
+
+    for hits, n, prior in ((9, 10, Fraction(1, 2)), (70, 100, Fraction(56, 100)), (1, 4, Fraction(3, 4))):
+        assert Level(hits, n, prior).bits == pytest.approx(kl(hits / n, float(prior)))
+    assert Level(5, 10, None).bits is None and Level(0, 0, Fraction(1, 2)).bits is None
+    assert Level(10, 10, Fraction(1, 2)).bits == pytest.approx(1.0)  # always true of a coin: one bit
+
+    def row(rule: str, label: str, level: Level, defenders: int) -> ClaimRow:
+        return ClaimRow(rule, "f", label, "agreement-unspecified", (level,), {}, (0, defenders))
+
+    weak = Level(60, 100, Fraction(1, 2))  # 0.029 bits: two of them pass the threshold together
+    rows = (row("two-claims", "a", weak, 40), row("two-claims", "b", weak, 40), row("one-weak", "", weak, 7),
+            row("explanation", "", Level(99, 100, None), 5))
+    result = Calibration("b", 1, 0, rows, Coverage(calls=400), defenders=Coverage(calls=200))
+    assert result.rule_bits() == pytest.approx({"two-claims": 2 * kl(0.6, 0.5), "one-weak": kl(0.6, 0.5)})
+    assert kl(0.6, 0.5) < MIN_BITS <= 2 * kl(0.6, 0.5)
+    assert result.informative() == (100, 40)
+
+
+def test_a_general_rule_speaks_once_for_each_caller() -> None:
+    """Every quiet pass of the other side is read, but a caller's repeated passes are one piece of evidence."""
+    from inference.auction.reading import read_auction
+
+    calls = ["1S", "Pass", "2S", "Pass", "3S", "Pass", "4S", "Pass", "Pass", "Pass"]
+    reading = read_auction(Seat.N, calls, "sayc", "None")
+    general = [c for c in reading.calls if c.rule_id == "pass-other-quiet"]
+    assert len(general) >= 4 and {c.context.caller for c in general} == {Seat.E, Seat.W}
+    names = [i.name for i in reading.inferences if "unopposed" in i.name]
+    assert len(names) == 2 and {n[0] for n in names} == {"E", "W"}
