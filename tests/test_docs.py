@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -185,6 +186,27 @@ def shell_commands(block: Block) -> list[tuple[str, str]]:
     return out
 
 
+def _repeated_elsewhere() -> set[str]:
+    """The places of the commands that an earlier place already runs, word for word, when they read only the
+    repository's files (no redirection, no pipe, no file but under ``scenarios/``): run once, not again."""
+    first: dict[str, str] = {}
+    again: set[str] = set()
+    for page in PAGES:
+        for block in blocks(page):
+            if block.lang not in SHELL:
+                continue
+            for where, command in shell_commands(block):
+                words = shlex.split(command) if command else []
+                pure = command and not set("<>|;") & set(command) and all(
+                    w.startswith(("scenarios/", "-")) or "/" not in w and "." not in w.strip("'") or " " in w
+                    for w in words[2:])
+                if pure and command in first:
+                    again.add(where)
+                elif pure:
+                    first[command] = where
+    return again
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if any(b.lang in SHELL for b in blocks(p))], ids=page_id)
 def test_shell_examples_run(page: Path, scratch: Path) -> None:
@@ -192,11 +214,12 @@ def test_shell_examples_run(page: Path, scratch: Path) -> None:
     env.pop("COLUMNS", None)
     prelude = f"set -o pipefail\n{kibitz_function()}\n"
     ran, skipped = 0, []
+    repeated = _repeated_elsewhere()
     for block in blocks(page):
         if block.lang not in SHELL:
             continue
         for where, command in shell_commands(block):
-            if not command:
+            if not command or where in repeated:
                 skipped.append(where)
                 continue
             result = subprocess.run(["bash", "-c", prelude + command], cwd=scratch, env=env,
