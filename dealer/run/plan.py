@@ -10,12 +10,12 @@ random deals and select (``dealer``'s own way) when the condition keeps many of 
 --explain`` and ``kibitz dealer --explain`` print it.
 
 >>> plan = Plan("tables", exact=True, tables="dense, 120 cells", held=("hcp(north) >= 20",),
-...             steps=(Step("dense tables", "chosen, dense, 120 cells"),))
+...             steps=(Step("dense tables", "fits, dense, 120 cells"),))
 >>> print(plan.text())
 plan: tables (an exact count)
   tables: dense, 120 cells
   held by the tables: hcp(north) >= 20
-  tried: dense tables: chosen, dense, 120 cells
+  tried: dense tables: fits, dense, 120 cells
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ METHODS = ("tables", "tables and filter", "deal and select")
 
 @dataclass(frozen=True)
 class Step:
-    """One way the planner weighed: what it tried and what came of it (chosen and its size, or refused and why)."""
+    """One way the planner weighed: what it tried and what came of it (it fits, with its size; built; or refused and why)."""
 
     tried: str
     outcome: str

@@ -186,7 +186,7 @@ class ScriptDealer:
         """``design``'s tables if they fit ``limit`` (sized, not built: the first that fits is the one built);
         the sizing is a step of the plan either way."""
         sizing = design.size(limit, backend)
-        self._steps.append(Step(what, f"chosen, {sizing.text()}" if sizing.fits else sizing.text()))
+        self._steps.append(Step(what, f"fits, {sizing.text()}" if sizing.fits else sizing.text()))
         return _Sized(design, sizing, limit) if sizing.fits else None
 
     def _tables(self, trial: int, across_limit: int, limit: int, budget: Budget) -> "_Sized | None":

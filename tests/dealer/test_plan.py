@@ -74,7 +74,7 @@ def test_each_limit_forces_its_way_and_the_count_stays_true(text: str, changes: 
     if shown == "filter":
         assert not result.exact and "refused" in text_shown and "  filter: " in text_shown
     elif shown == "compact tables":
-        assert result.exact and "compact tables" in plan.tables and "chosen, dense" not in text_shown
+        assert result.exact and "compact tables" in plan.tables and "fits, dense" not in text_shown
     elif shown == "loosened":
         assert plan.loosened and "seats left to the filter" in text_shown
     else:
@@ -101,7 +101,7 @@ def test_the_planner_sizes_every_way_and_builds_one(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(exact, "make_tables", counted)
     with DEFAULT.replace(**changes).applied():
         run = ScriptDealer(parse_statements(text), patience=current().patience)
-    chosen = [step for step in run.plan.steps if step.outcome.startswith("chosen")]
+    chosen = [step for step in run.plan.steps if step.outcome.startswith("fits")]
     assert len(built) == 1 and len(chosen) == 1
     assert chosen[0].outcome.endswith(f"{built[0]:,} cells") and run.dealer.cells == built[0]
     if "across_states" in changes:  # the ways across seats were refused first, by their size alone
@@ -155,7 +155,7 @@ def test_the_plan_names_where_each_condition_goes() -> None:
     assert plan.across == ("(hcp(north) + hcp(south)) >= 26",)
     assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
     assert plan.superset is not None and plan.superset > 0
-    assert all(step.outcome.startswith(("chosen", "built", "refused")) for step in plan.steps)
+    assert all(step.outcome.startswith(("fits", "built", "refused")) for step in plan.steps)
     united = ScriptDealer(parse_statements(UNION)).plan
     assert united.exact and united.held == ("hcp(north) >= 15",)
     assert united.union.startswith("hascard(west, C2) || hcp(east) > 10: ") and "disjoint parts" in united.union
