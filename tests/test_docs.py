@@ -196,10 +196,10 @@ def _repeated_elsewhere() -> set[str]:
             if block.lang not in SHELL:
                 continue
             for where, command in shell_commands(block):
-                words = shlex.split(command) if command else []
-                pure = command and not set("<>|;") & set(command) and all(
-                    w.startswith(("scenarios/", "-")) or "/" not in w and "." not in w.strip("'") or " " in w
-                    for w in words[2:])
+                files = [w for w in shlex.split(command)[2:] if " " not in w and ("/" in w or "." in w)] if command \
+                    else []  # words that may name a file (a condition in quotes has spaces; a number neither)
+                pure = bool(command) and not set("<>|;") & set(command) and all(
+                    f.startswith("scenarios/") for f in files)
                 if pure and command in first:
                     again.add(where)
                 elif pure:

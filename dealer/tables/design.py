@@ -47,10 +47,11 @@ from dealer.tables.automaton import (
     SeatAutomaton, SuitAutomaton, build_projected_automaton, build_seat_automaton, build_suit_automaton,
     feature_projection, labels_from_mask,
 )
+from dealer.tables.engine import dense_cells, dense_refusal
 from dealer.tables.order import candidate_orders, dense_size, honours_last
 from dealer.tables.reach import Reach, reach_within
 
-__all__ = ["TablesDesign", "Sizing", "FEATURES", "ORDERS", "PATTERNS", "BACKENDS", "clear_caches"]
+__all__ = ["TablesDesign", "Sizing", "CardPlan", "FEATURES", "ORDERS", "PATTERNS", "BACKENDS", "clear_caches"]
 
 #: The card orders the tables may read in (:mod:`dealer.tables.order`): ``auto`` picks the one with the fewest states.
 ORDERS = ("auto", "suit-major", "honours-last")
@@ -130,7 +131,7 @@ class Sizing:
 
 
 @dataclass(frozen=True)
-class _Cards:
+class CardPlan:
     """Where the cards are: the free ones (in the order read), the predealt ones per seat, the seats."""
 
     free: tuple[int, ...]
@@ -171,7 +172,7 @@ class TablesDesign:
         free, honours = self._choose_order(free, tracked, label_grids, projections, predeal)
         #: The order the free cards are read in: ``honours-last`` or ``suit-major``.
         self.order = "honours-last" if honours else "suit-major"
-        self.cards = _Cards(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
+        self.cards = CardPlan(free, tuple(predeal), tuple(tracked), tuple(pool), vacancies)  # type: ignore[arg-type]
         #: True when no deal can meet the spec (found before any table).
         self.dead = bool(self.complete_failures) or any(not a.feasible for a in self.automata)
         if accept is not None and not accept.any():
@@ -189,11 +190,7 @@ class TablesDesign:
     @property
     def dense_cells(self) -> int:
         """The dense tables' cells: the product of the tracked seats' states at each position, summed (exact)."""
-        automata = [] if self.dead else self.automata
-        if not automata:
-            return 0
-        n = len(self.cards.free)
-        return sum(int(np.prod([a.size[t] + 1 for a in automata], dtype=object)) for t in range(n + 1))
+        return 0 if self.dead else dense_cells(self.automata, len(self.cards.free))
 
     def size(self, limit: int | None = None, backend: str = "auto") -> Sizing:
         """The tables' size for ``backend`` (one of :data:`BACKENDS`) within ``limit`` cells (the budget's
@@ -203,12 +200,8 @@ class TablesDesign:
         limit = current().tables if limit is None else limit
         dense = self.dense_cells
         if backend == "dense" or (backend == "auto" and dense <= limit):
-            if dense <= limit:
-                return Sizing("dense", dense)
-            sizes = " x ".join(str(max(a.size)) for a in self.automata)
-            return Sizing("", dense, f"this spec needs {dense:,} table cells (tracked seats' largest state counts "
-                                     f"{sizes}), beyond the limit of {limit:,}; constrain fewer seats jointly or "
-                                     "loosen HCP conditions")
+            return Sizing("dense", dense) if dense <= limit else Sizing("", dense, dense_refusal(self.automata, dense,
+                                                                                                  limit))
         if not dense:
             return Sizing("compact", 0)
         found = reach_within(self.automata, len(self.cards.free), bool(self.cards.pool), limit)

@@ -22,6 +22,7 @@ No rejection, no floating point.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -32,7 +33,7 @@ from dealer.budget import current
 from dealer.errors import SpecLimitError
 from dealer.tables.reach import Reach, reach
 
-__all__ = ["DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
+__all__ = ["dense_cells", "dense_refusal", "DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
 
 _INT64_SAFE = (1 << 62)
 _TWO64 = 1 << 64
@@ -87,14 +88,10 @@ class DenseTables(_Tracked):
             if a.n != n:
                 raise ValueError("all automata must read the same free cards")
         self.shapes = [tuple(a.size[t] + 1 for a in self.automata) for t in range(n + 1)]
-        cells = sum(int(np.prod(s)) for s in self.shapes) if self.k else 0
+        cells = dense_cells(self.automata, n)
         limit = current().tables if limit is None else limit
         if cells > limit:
-            sizes = " x ".join(str(max(a.size)) for a in self.automata)
-            raise SpecLimitError(
-                f"this spec needs {cells:,} table cells (tracked seats' largest state counts {sizes}), "
-                f"beyond the limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions"
-            )
+            raise SpecLimitError(dense_refusal(self.automata, cells, limit))
         self.cells = cells
         self.backward: list[np.ndarray] = [np.zeros(0)] * (n + 1)
         self.big: dict[int, _Layer] = {}
@@ -556,6 +553,19 @@ def _decode_choice(values: list[np.ndarray], move_weights: list[np.ndarray | Non
     return choice, remainder
 
 
+def dense_cells(automata: Sequence[SeatAutomaton], n: int) -> int:
+    """The dense tables' cells for these seats over ``n`` free cards: the product of their states (and one
+    padding state each) at every position, summed, exactly; 0 with no seat."""
+    return sum(math.prod(int(a.size[t]) + 1 for a in automata) for t in range(n + 1)) if automata else 0
+
+
+def dense_refusal(automata: Sequence[SeatAutomaton], cells: int, limit: int) -> str:
+    """Why dense tables of ``cells`` cells are not built within ``limit``."""
+    sizes = " x ".join(str(max(a.size)) for a in automata)
+    return (f"this spec needs {cells:,} table cells (tracked seats' largest state counts {sizes}), beyond the limit "
+            f"of {limit:,}; constrain fewer seats jointly or loosen HCP conditions")
+
+
 def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int | None = None,
                 backward: bool = True, backend: str = "auto",
                 final: np.ndarray | None = None, reached: Reach | None = None) -> "DenseTables | CompactTables":
@@ -572,7 +582,6 @@ def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: in
         return DenseTables(automata, n, pool, limit, backward, final)
     if backend == "compact":
         return CompactTables(automata, n, pool, limit, backward, final, reached)
-    dense = sum(int(np.prod([a.size[t] + 1 for a in automata])) for t in range(n + 1)) if automata else 0
-    if dense <= limit:
+    if dense_cells(automata, n) <= limit:
         return DenseTables(automata, n, pool, limit, backward, final)
     return CompactTables(automata, n, pool, limit, backward, final, reached)

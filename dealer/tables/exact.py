@@ -26,7 +26,8 @@ from dealer.errors import ImpossibleSpecError, SpecError, SpecLimitError
 from dealer.rng import RandomSource, make_rng
 from dealer.spec.cross import CrossCondition
 from dealer.spec.spec import DealSpec, SeatSpec
-from dealer.tables.design import FEATURES, ORDERS, PATTERNS, Sizing, TablesDesign, clear_caches
+from dealer.tables.automaton import SeatAutomaton
+from dealer.tables.design import FEATURES, ORDERS, PATTERNS, CardPlan, Sizing, TablesDesign, clear_caches
 from dealer.tables.engine import make_tables
 from dealer.tables.pool import deal_pool, split_labels
 
@@ -74,10 +75,6 @@ class ExactDealer:
         self.backend = backend
         #: The tables before they were built (:mod:`dealer.tables.design`): seats, order, automata.
         self.design = design or TablesDesign(self.spec, across, order, _observe)
-        self.order = self.design.order
-        self.automata = self.design.automata
-        self._plan = self.design.cards
-        self._dead = self.design.dead
         if sizing is None and not self._dead:
             sizing = self.design.size(limit, backend)
         if sizing is not None and not sizing.fits:
@@ -86,6 +83,24 @@ class ExactDealer:
                                   limit, backward=_observe is None,
                                   backend=backend if sizing is None else sizing.backend,
                                   final=self.design.final, reached=None if sizing is None else sizing.reached)
+
+    @property
+    def order(self) -> str:
+        """The order the tables read the cards in: ``honours-last`` or ``suit-major``."""
+        return self.design.order
+
+    @property
+    def automata(self) -> list[SeatAutomaton]:
+        """The tracked seats' automata."""
+        return self.design.automata
+
+    @property
+    def _plan(self) -> CardPlan:
+        return self.design.cards
+
+    @property
+    def _dead(self) -> bool:
+        return self.design.dead
 
     # -- counts -----------------------------------------------------------------
     @property
