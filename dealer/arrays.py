@@ -102,11 +102,16 @@ def _ranks(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def unique_rows(rows: np.ndarray, return_inverse: bool = False) -> Any:
     """``np.unique(rows, axis=0)`` (rows in increasing order) for a 2-D integer or bool array, by packing
     each row into int64 keys (one key while the columns' spans fit 62 bits, else one per group of
-    columns, sorted lexicographically)."""
+    columns, sorted lexicographically); bool rows are packed 8 columns a byte and compared as bytes."""
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.shape[1] == 0 or not len(rows):
         uniq = rows[:1]
         return (uniq, np.zeros(len(rows), dtype=np.intp)) if return_inverse else uniq
+    if rows.dtype == np.bool_:  # a wide bool matrix (one row per label, a column per cell) in one sort
+        packed = np.ascontiguousarray(np.packbits(rows, axis=1))  # first column in the high bit: byte order
+        _, first, inverse = np.unique(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(),
+                                      return_index=True, return_inverse=True)
+        return (rows[first], inverse.reshape(-1).astype(np.intp, copy=False)) if return_inverse else rows[first]
     values = rows.astype(np.int64)
     lo = values.min(axis=0)
     span = values.max(axis=0) - lo + 1

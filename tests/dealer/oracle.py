@@ -529,6 +529,7 @@ def two_seat_shape_count(spec1: SeatSpec, spec2: SeatSpec) -> int:
 _ALT_NAMES = {"pt5": "top2", "pt6": "top3", "pt7": "top4", "pt8": "top5", "pt9": "c13"}
 
 
+@functools.cache
 def holding_feature(kind: str, h: int) -> int:
     """A count of the 13-bit holding ``h`` (bit 0 the ace), from its ranks, as the ``dealer`` manual
     defines it: ``hcp``, ``controls``, ``length``, ``top2`` .. ``top5``, ``losers``, ``c13`` and the
@@ -559,35 +560,58 @@ def _suit_of(mask: int, suit: int) -> int:
     return mask >> (13 * suit) & _SUIT13
 
 
+@functools.cache
+def _hand_feature(kind: str, hand: int, suits: tuple[int, ...]) -> int:
+    """``kind`` summed over the hand's ``suits`` (cached: brute force meets the same hands again and again)."""
+    return sum(holding_feature(kind, _suit_of(hand, j)) for j in suits)
+
+
 _COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__,
             ">=": int.__ge__}
 
 
 def deal_value(node: Node, hands: Sequence[int]) -> int:
-    """The value of ``node`` on four hands (N, E, S, W masks), node by node: the oracle's own evaluator."""
+    """The value of ``node`` on four hands (N, E, S, W masks): the oracle's own evaluator."""
+    return _compiled(node)(hands)
+
+
+DealFn = Callable[[Sequence[int]], int]
+_COMPILED: dict[int, tuple[Node, DealFn]] = {}  # id -> (the node, kept alive so its id is not reused; fn)
+
+
+def _compiled(node: Node) -> DealFn:
+    hit = _COMPILED.get(id(node))
+    if hit is None or hit[0] is not node:
+        hit = _COMPILED[id(node)] = (node, _compile(node))
+    return hit[1]
+
+
+def _compile(node: Node) -> DealFn:
+    """``node`` as a function of four hands, read node by node once (brute force calls it on every deal)."""
     if isinstance(node, Const):
-        return node.value
+        return lambda hands, v=node.value: v
     if isinstance(node, (Hcp, HandCount)):
         kind = "hcp" if isinstance(node, Hcp) else _ALT_NAMES.get(node.kind, node.kind)
-        suits = range(4) if isinstance(node, Hcp) or node.suit is None else [int(node.suit)]
-        return sum(holding_feature(kind, _suit_of(hands[node.seat], j)) for j in suits)
+        suits = (0, 1, 2, 3) if isinstance(node, Hcp) or node.suit is None else (int(node.suit),)
+        return lambda hands, seat=node.seat: _hand_feature(kind, hands[seat], suits)
     if isinstance(node, SuitHcp):
-        return holding_feature("hcp", _suit_of(hands[node.seat], int(node.suit)))
+        return lambda hands, seat=node.seat, j=int(node.suit): holding_feature("hcp", _suit_of(hands[seat], j))
     if isinstance(node, HasCard):
-        return hands[node.seat] >> node.card.index & 1
+        return lambda hands, seat=node.seat, i=node.card.index: hands[seat] >> i & 1
     if isinstance(node, Length):
-        return _suit_of(hands[node.seat], int(node.suit)).bit_count()
+        return lambda hands, seat=node.seat, j=int(node.suit): _suit_of(hands[seat], j).bit_count()
     if isinstance(node, ShapeIn):
-        return int(hand_shape(hands[node.seat]) in node.shapes)
+        return lambda hands, seat=node.seat, shapes=node.shapes: int(hand_shape(hands[seat]) in shapes)
     if isinstance(node, Arith):
-        a, b = deal_value(node.left, hands), deal_value(node.right, hands)
-        return {"+": a + b, "-": a - b, "*": a * b}[node.op]
+        left, right, op = _compile(node.left), _compile(node.right), node.op
+        return lambda hands: {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}[op](left(hands), right(hands))
     if isinstance(node, Compare):
-        return int(_COMPARE[node.op](deal_value(node.left, hands), deal_value(node.right, hands)))
-    if isinstance(node, And):
-        return int(all(deal_value(x, hands) for x in node.items))
-    if isinstance(node, Or):
-        return int(any(deal_value(x, hands) for x in node.items))
+        left, right, compare = _compile(node.left), _compile(node.right), _COMPARE[node.op]
+        return lambda hands: int(compare(left(hands), right(hands)))
+    if isinstance(node, (And, Or)):
+        items, join = [_compile(x) for x in node.items], all if isinstance(node, And) else any
+        return lambda hands: int(join(f(hands) for f in items))
     if isinstance(node, Not):
-        return int(not deal_value(node.item, hands))
+        item = _compile(node.item)
+        return lambda hands: int(not item(hands))
     raise AssertionError(f"the oracle does not read {node}")
