@@ -48,7 +48,7 @@ def _parse_hands(text: str) -> list[Hand | None]:
     hands: list[Hand | None] = [None] * 4
     seen = 0
     for offset, part in enumerate(parts):
-        seat = Seat((first + offset) % 4)
+        seat = first.after(offset)
         if part == "-":
             continue
         try:

@@ -45,20 +45,24 @@ class Seat(IntEnum):
                 f"invalid seat {shown(text)}: expected one of N, E, S, W (or north, east, south, west)"
             ) from None
 
+    def after(self, steps: int) -> "Seat":
+        """The seat ``steps`` places clockwise of this one (``after(1)``: the left-hand opponent)."""
+        return _SEATS[(self + steps) % 4]
+
     @property
     def lho(self) -> "Seat":
         """Left-hand opponent: the next seat clockwise, who plays after this one."""
-        return Seat((self + 1) % 4)
+        return _SEATS[(self + 1) % 4]
 
     @property
     def partner(self) -> "Seat":
         """The seat opposite."""
-        return Seat((self + 2) % 4)
+        return _SEATS[(self + 2) % 4]
 
     @property
     def rho(self) -> "Seat":
         """Right-hand opponent: the seat that plays just before this one."""
-        return Seat((self + 3) % 4)
+        return _SEATS[(self + 3) % 4]
 
     @property
     def name_long(self) -> str:
@@ -68,7 +72,10 @@ class Seat(IntEnum):
     def rotation(self) -> Iterator["Seat"]:
         """The four seats in playing order, starting with this one."""
         for i in range(4):
-            yield Seat((self + i) % 4)
+            yield _SEATS[(self + i) % 4]
 
     def __str__(self) -> str:
         return self.name
+
+
+_SEATS = tuple(Seat)  # by index: faster than Seat(i), which goes through the enum's lookup

@@ -107,7 +107,7 @@ def contexts(dealer: Seat, calls: Sequence[str], vulnerability: str = "") -> lis
     opened: int | None = None
     last_bid: str | None = None
     for i, token in enumerate(tokens):
-        caller = Seat((dealer + i) % 4)
+        caller = dealer.after(i)
         bid = token[0].isdigit()
         minimum = _min_level(last_bid, token[1]) if bid else 0
         after = tuple(tokens[opened:i]) if opened is not None else ()

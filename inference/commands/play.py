@@ -25,7 +25,7 @@ def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int |
     leader = declarer.lho
     won = 0
     for i in range(0, 52, 4):
-        leader = trick_winner([(Seat((leader + j) % 4), play[i + j]) for j in range(4)], strain)
+        leader = trick_winner([(leader.after(j), play[i + j]) for j in range(4)], strain)
         won += int(leader) % 2 == int(declarer) % 2
     return won
 

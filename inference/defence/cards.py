@@ -245,7 +245,7 @@ def play_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> Iterato
     """A legal play's tricks as (seat, card) in order, from the opening lead (declarer's LHO)."""
     leader = declarer.lho
     for start in range(0, len(play), 4):
-        trick = [(Seat((leader + j) % 4), card) for j, card in enumerate(play[start:start + 4])]
+        trick = [(leader.after(j), card) for j, card in enumerate(play[start:start + 4])]
         yield trick
         if len(trick) == 4:
             leader = trick_winner(trick, strain)

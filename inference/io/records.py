@@ -240,7 +240,7 @@ def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract,
     last_bidder = None
     doubled = 0
     for i, call in enumerate(calls):
-        seat = Seat((dealer + i) % 4)
+        seat = dealer.after(i)
         if call == "Pass":
             continue
         if call == "X":
@@ -253,7 +253,7 @@ def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract,
         return None
     contract = Contract(int(last_bid[0]), Strain.parse(last_bid[1:]), doubled)
     for i, call in enumerate(calls):
-        seat = Seat((dealer + i) % 4)
+        seat = dealer.after(i)
         if seat in (last_bidder, last_bidder.partner) and call not in ("Pass", "X", "XX") \
                 and Strain.parse(call[1:]) == contract.strain:
             return contract, seat
@@ -307,13 +307,13 @@ def _pbn_play_order(rows: list[list[str]], first: Seat, declarer: Seat, strain: 
         for j in range(4):
             col = (start + j) % 4
             token = row[col]
-            seat = Seat((leader + j) % 4)
+            seat = leader.after(j)
             if token in ("-", "+"):
                 return order
             card = Card.parse(token)
             order.append((seat, card))
             trick.append((seat, card))
-            writer_seats.append(Seat((writer_leader + j) % 4))
+            writer_seats.append(writer_leader.after(j))
         winner = trick_winner(trick, strain)
         if rotated:
             idx = [s for s, _ in trick].index(winner)

@@ -46,12 +46,13 @@ class Strain(IntEnum):
     @property
     def trump(self) -> Suit | None:
         """The trump suit, or None at notrump."""
-        return None if self is Strain.NT else Suit(int(self))
+        return _TRUMPS[self]
 
     def __str__(self) -> str:
         return self.name
 
 
+_TRUMPS = (Suit.S, Suit.H, Suit.D, Suit.C, None)  # by strain
 _CONTRACT = re.compile(r"^\s*([1-7])\s*(NT|N|S|H|D|C|♠|♥|♦|♣)\s*(X{0,2}|R)\s*$", re.IGNORECASE)
 
 

@@ -35,6 +35,7 @@ __all__ = ["Trick", "trick_winner", "play_order", "legal_cards", "Fault", "Irreg
 
 _SUIT = 0x1FFF
 _NONE = (0, 0, 0, 0)
+_SEATS = tuple(Seat)  # iterating the enum itself is slow
 
 
 def trick_winner(cards: Sequence[tuple[Seat, Card]], strain: Strain) -> Seat:
@@ -70,7 +71,7 @@ class Trick:
     @property
     def to_play(self) -> Seat:
         """The seat on turn: the leader, then each seat to its left in turn."""
-        return Seat((self.leader + len(self.cards)) % 4)
+        return self.leader.after(len(self.cards))
 
     def add(self, card: Card, strain: Strain) -> "Trick":
         """This trick with ``card`` played by the seat on turn; the fourth card settles the winner.
@@ -169,12 +170,12 @@ def irregularity(trick: Trick, card: Card, *, seat: Seat | None = None, hands: S
     if who != on_turn:
         return Irregularity(Fault.OUT_OF_TURN, card, who, on_turn)
     bit = card.bit
-    before = next((s for s in Seat if played[s] & bit), None)
+    before = next((s for s in _SEATS if played[s] & bit), None)
     if before is not None:
         return Irregularity(Fault.PLAYED_BEFORE, card, who, on_turn, before)
     hand = hands[on_turn]
     if hand < 0 or not hand & bit:
-        owner = next((s for s in Seat if s != on_turn and hands[s] >= 0 and hands[s] & bit), None)
+        owner = next((s for s in _SEATS if s != on_turn and hands[s] >= 0 and hands[s] & bit), None)
         if owner is not None or hand >= 0:
             return Irregularity(Fault.NOT_HELD, card, who, on_turn, owner)
     led = trick.led_suit

@@ -45,22 +45,26 @@ OPS = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==
 
 @lru_cache(maxsize=None)
 def one_seat_classes(side: str, suits: tuple[int, ...] = (0, 1, 2, 3)) -> dict[tuple[tuple[int, ...], int, int], int]:
-    """Hands of one seat by (shape, HCP, side), the side summed over ``suits``: a walk over the suits' holdings."""
+    """Hands of one seat by (shape, HCP, side), the side summed over ``suits``: a walk over the suits' holdings,
+    each suit's (HCP, side) counts by length one polynomial (HCP * width + side: no carry), multiplied."""
     per_suit: Counter[tuple[int, int, int]] = Counter()
     for h in range(1 << 13):
         per_suit[(h.bit_count(), holding_feature("hcp", h), holding_feature(side, h))] += 1
-    states: dict[tuple[tuple[int, ...], int, int], int] = {((), 0, 0): 1}
+    width = 4 * max(e for _, _, e in per_suit) + 1  # more than any side's total
+    polys: list[dict[int, np.ndarray]] = []
     for j in range(4):
-        nxt: defaultdict[tuple[tuple[int, ...], int, int], int] = defaultdict(int)
-        for (shape, hcp, extra), ways in states.items():
-            used = sum(shape)
-            for (length, h, e), n in per_suit.items():
-                e = e if j in suits else 0
-                if used + length > 13 or (j == 3 and used + length != 13):
-                    continue
-                nxt[(shape + (length,), hcp + h, extra + e)] += ways * n
-        states = nxt
-    return dict(states)
+        by_length: dict[int, np.ndarray] = {}
+        for (length, h, e), n in per_suit.items():
+            poly = by_length.setdefault(length, np.zeros(11 * width, dtype=np.int64))
+            poly[h * width + (e if j in suits else 0)] += n
+        polys.append(by_length)
+    states: dict[tuple[int, ...], np.ndarray] = {(): np.ones(1, dtype=np.int64)}
+    for j in range(4):
+        states = {shape + (length,): np.convolve(poly, by)
+                  for shape, poly in states.items() for length, by in polys[j].items()
+                  if sum(shape) + length <= 13 and (j < 3 or sum(shape) + length == 13)}
+    return {(shape, int(i) // width, int(i) % width): int(poly[i])
+            for shape, poly in states.items() for i in np.flatnonzero(poly)}
 
 
 # -- one seat: the suit walk ------------------------------------------------------------------------------

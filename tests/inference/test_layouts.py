@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -73,25 +74,27 @@ def test_cards_lie_in_proportion_to_vacant_places() -> None:
 
 
 def brute_odds(state: PlayState, weight: object, hcp: dict | None = None) -> tuple[Fraction, dict, dict]:
-    hands = layouts_hands(state)
-    total = Fraction(0)
-    holder: dict = {}
-    length: dict = {}
-    for h in hands:
-        w = Fraction(weight(h))  # type: ignore[operator]
+    """Total weight, and weight by (card, holder), by (seat, suit, length) and (into ``hcp``) by (seat, HCP),
+    over every lawful layout (counted in integers by each layout's weight, weighed at the end)."""
+    unseen = CardSet(state.snapshot.unseen)
+    tallies: dict[object, Counter] = {}
+    for h in layouts_hands(state):
+        w = weight(h)  # type: ignore[operator]
         if not w:
             continue
-        total += w
+        tally = tallies.setdefault(w, Counter())
+        tally["total"] += 1
         for seat in state.concealed():
-            if hcp is not None:
-                hcp[(seat, h[seat].hcp)] = hcp.get((seat, h[seat].hcp), 0) + w
-            for card in h[seat]:
-                if card in CardSet(state.snapshot.unseen):
-                    holder[(card, seat)] = holder.get((card, seat), 0) + w
-            for s in range(4):
-                key = (seat, s, h[seat].length(s))
-                length[key] = length.get(key, 0) + w
-    return total, holder, length
+            hand = h[seat]
+            tally.update([("hcp", seat, hand.hcp)] + [("holder", card, seat) for card in hand & unseen]
+                         + [("length", seat, s, hand.length(s)) for s in range(4)])
+    keys = set().union(*tallies.values()) if tallies else set()
+    weighed = {key: sum(Fraction(w) * tally[key] for w, tally in tallies.items()) for key in keys}
+    if hcp is not None:
+        hcp.update({key[1:]: v for key, v in weighed.items() if key[0] == "hcp"})
+    holder = {key[1:]: v for key, v in weighed.items() if key[0] == "holder"}
+    length = {key[1:]: v for key, v in weighed.items() if key[0] == "length"}
+    return weighed.get("total", Fraction(0)), holder, length
 
 
 def views_for(state: PlayState, text: str) -> list[tuple[str, object]]:
