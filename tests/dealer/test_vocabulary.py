@@ -28,6 +28,8 @@ class TestSeat:
         assert seat.partner.partner == seat
         assert seat.lho.lho == seat.partner
         assert list(seat.rotation()) == [seat, seat.lho, seat.partner, seat.rho]
+        assert [seat.after(k) for k in range(-5, 9)] == [list(seat.rotation())[k % 4] for k in range(-5, 9)]
+        assert all(type(seat.after(k)) is Seat for k in range(4))
 
     @pytest.mark.parametrize("text,seat", [("N", Seat.N), ("east", Seat.E), (" s ", Seat.S), ("West", Seat.W)])
     def test_parse(self, text: str, seat: Seat) -> None:
