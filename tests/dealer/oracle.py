@@ -48,7 +48,7 @@ __all__ = [
     "iter_completions", "brute_force_count", "brute_force_tally", "brute_force_count_fn",
     "single_seat_count", "single_seat_count_by_holdings", "single_seat_table",
     "two_seat_hcp_count", "two_seat_shape_count", "multinomial", "check_deal_masks",
-    "feature_value", "MAX_FREE", "holding_feature", "deal_value",
+    "feature_value", "MAX_FREE", "holding_feature", "deal_value", "deal_function",
 ]
 
 #: The most free cards :func:`brute_force_count` agrees to enumerate.
@@ -572,18 +572,16 @@ _COMPARE = {"==": int.__eq__, "!=": int.__ne__, "<": int.__lt__, "<=": int.__le_
 
 def deal_value(node: Node, hands: Sequence[int]) -> int:
     """The value of ``node`` on four hands (N, E, S, W masks): the oracle's own evaluator."""
-    return _compiled(node)(hands)
+    return deal_function(node)(hands)
 
 
 DealFn = Callable[[Sequence[int]], int]
-_COMPILED: dict[int, tuple[Node, DealFn]] = {}  # id -> (the node, kept alive so its id is not reused; fn)
 
 
-def _compiled(node: Node) -> DealFn:
-    hit = _COMPILED.get(id(node))
-    if hit is None or hit[0] is not node:
-        hit = _COMPILED[id(node)] = (node, _compile(node))
-    return hit[1]
+def deal_function(node: Node) -> DealFn:
+    """``node`` as a function of four hands (N, E, S, W masks), read node by node once: for brute force,
+    which asks it of every deal."""
+    return _compile(node)
 
 
 def _compile(node: Node) -> DealFn:

@@ -29,7 +29,7 @@ from dealer.spec.spec import DealSpec, SeatSpec
 from dealer.lang.statements import parse_statements
 from dealer.cards.suit import Suit
 from dealer.lang.syntax import parse_condition
-from tests.dealer.oracle import deal_value, hand_hcp, iter_completions
+from tests.dealer.oracle import deal_function, deal_value, hand_hcp, iter_completions
 from tests.strategies import examples
 
 
@@ -38,7 +38,8 @@ value = deal_value  # the oracle's own evaluator, node by node
 
 def brute(predeal: list[int], cond: Cond) -> tuple[int, set[tuple[int, int, int, int]]]:
     """Every completion of ``predeal`` meeting ``cond``: how many, and which."""
-    deals = {hands for hands, _ in iter_completions(predeal, [None] * 4) if value(cond, list(hands))}
+    meets = deal_function(cond)
+    deals = {hands for hands, _ in iter_completions(predeal, [None] * 4) if meets(hands)}
     return len(deals), deals
 
 

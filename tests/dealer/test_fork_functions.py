@@ -61,15 +61,14 @@ def test_every_holding_pattern_has_a_count() -> None:
     masks = ExactDealer(DealSpec()).sample_masks(3000, 4)
     deal = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
     masks = np.concatenate([masks, np.array([deal.masks], dtype=np.uint64)])
+    deals = [Deal.from_pbn(_pbn(row)) for row in masks.tolist()]
     for seat in Seat:
         values = evaluate(parse_expression(f"ltc({seat.name_long})", SPEC_DIALECT), masks)
         for suit, name in zip("SHDC", ("spades", "hearts", "diamonds", "clubs")):
             by_suit = evaluate(parse_expression(f"ltc({seat.name_long}, {name})", SPEC_DIALECT), masks)
-            for row, got in zip(masks[:400].tolist(), by_suit[:400].tolist()):
-                d = Deal.from_pbn(_pbn(row))
+            for d, got in zip(deals[:400], by_suit[:400].tolist()):
                 assert got == ltc_of_cards(suit_ranks(d, seat, suit))
-        for row, got in zip(masks.tolist(), values.tolist()):
-            d = Deal.from_pbn(_pbn(row))
+        for d, got in zip(deals, values.tolist()):
             assert got == sum(ltc_of_cards(suit_ranks(d, seat, s)) for s in "SHDC")
     assert values[-1] == 0  # a 13-card suit and three voids: no loser
 

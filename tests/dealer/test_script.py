@@ -38,7 +38,7 @@ RANKS = "AKQJT98765432"
 
 
 def holding(deal: Deal, seat: Seat, suit: Suit) -> str:
-    return "".join(str(c)[1] for c in sorted(deal[seat], key=lambda c: RANKS.index(str(c)[1])) if c.suit == suit)
+    return "".join(sorted((str(c)[1] for c in deal[seat] if c.suit == suit), key=RANKS.index))
 
 
 def oracle_count(kind: str, cards: str) -> int:

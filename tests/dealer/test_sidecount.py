@@ -36,7 +36,7 @@ from dealer.spec.sidecount import SideCount, SideFeature, refine_labels
 from dealer.spec.spec import DealSpec
 from dealer.lang.statements import parse_statements
 from dealer.lang.syntax import parse_condition
-from tests.dealer.oracle import deal_value, holding_feature
+from tests.dealer.oracle import deal_function, deal_value, holding_feature
 from tests.strategies import examples
 
 OTHERS = factorial(39) // factorial(13) ** 3
@@ -161,8 +161,8 @@ def completions() -> list[tuple[int, int, int, int]]:
 
 
 def deals_meeting(text: str) -> list[tuple[int, int, int, int]]:
-    cond = parse_condition(text)
-    return [d for d in completions() if deal_value(cond, d)]
+    meets = deal_function(parse_condition(text))
+    return [d for d in completions() if meets(d)]
 
 
 CASES = [
