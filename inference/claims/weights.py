@@ -56,30 +56,31 @@ def holding_bits(ranks: str) -> int:
     return out
 
 
-def _exact(value: object, where: str) -> Fraction:
+def _exact(value: object, where: str, holding: object) -> int | Fraction:
+    """``value`` if it is an exact weight (an int or a Fraction, at least 0); else the error naming the holding."""
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)) or value < 0:
-        raise InvalidArgumentError(f"invalid weight {shown(value)} for {where}: expected an int or a Fraction >= 0 "
-                                   "(exact: no floats)")
-    return Fraction(value)
+        raise InvalidArgumentError(f"invalid weight {shown(value)} for {where} holding {holding}: expected an int or "
+                                   "a Fraction >= 0 (exact: no floats)")
+    return value
 
 
 def _table(seat: Seat, suit: Suit, given: WeightTable) -> tuple[np.ndarray, int]:
     """Numerators over all 8,192 holdings, and their common denominator."""
     where = f"{seat.name} {suit.name}"
-    values = [Fraction(1)] * 8192
+    values: list[int | Fraction] = [1] * 8192
     if callable(given):
-        values = [_exact(given(h), f"{where} holding {h}") for h in range(8192)]
+        values = [_exact(given(h), where, h) for h in range(8192)]
     elif isinstance(given, Mapping):
         for key, w in given.items():
             h = holding_bits(key) if isinstance(key, str) else key
             if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < 8192:
                 raise InvalidArgumentError(f"invalid holding {shown(key)} for {where}: expected ranks or 0..8191")
-            values[h] = _exact(w, f"{where} holding {shown(key)}")
+            values[h] = _exact(w, where, shown(key))
     else:
         raise InvalidArgumentError(f"invalid weights {shown(given)} for {where}: expected {{holding: weight}} "
                                    "or a function of the holding")
     denominator = lcm(*(v.denominator for v in values))
-    numerators = [int(v * denominator) for v in values]
+    numerators = [v.numerator * (denominator // v.denominator) for v in values]  # integers only: no Fraction made
     dtype: Any = np.int64 if max(numerators) < 2 ** 62 else object
     return np.array(numerators, dtype=dtype), denominator
 

@@ -26,6 +26,7 @@ Choice(key='n1', code='0', bucket=1, within='top', inner=1, size=2, length=2)
 
 from __future__ import annotations
 
+from functools import lru_cache
 from enum import Enum
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
@@ -158,6 +159,7 @@ def _winning_codes(wins: int, loses: int) -> list[tuple[str, int]]:
     return won + lost
 
 
+@lru_cache(maxsize=None)  # a handful of keys, asked of every card
 def allowed(key: str) -> tuple[str, ...]:
     """The codes a holding's key allows (``n1``..``n5``: by position; ``w0l1``..``w2l3``: by winning)."""
     if key.startswith("n"):

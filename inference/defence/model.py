@@ -50,6 +50,8 @@ class DefenceModel:
     alpha: Fraction = DEFAULT_ALPHA
     provenance: Mapping[str, Any] = field(default_factory=dict)
     beta: Fraction = DEFAULT_BETA
+    _choices: dict[tuple[str, str, Choice], Fraction] = field(default_factory=dict, init=False, repr=False,
+                                                              compare=False)  # choice_probability's, found once
 
     def __post_init__(self) -> None:
         if self.alpha <= 0:
@@ -118,9 +120,13 @@ class DefenceModel:
 
     def choice_probability(self, group: str, context: str, choice: Choice) -> Fraction:
         """The probability of a coded card in a context: its class code's, then its place's in the class."""
-        p = self.class_probability(group, context, choice) / choice.bucket
-        return p * self.code_probability(group, context, choice.class_key, choice.within,
-                                         allowed_within(choice.class_key)) / choice.inner
+        found = self._choices.get((group, context, choice))
+        if found is None:
+            p = self.class_probability(group, context, choice) / choice.bucket
+            found = p * self.code_probability(group, context, choice.class_key, choice.within,
+                                              allowed_within(choice.class_key)) / choice.inner
+            self._choices[(group, context, choice)] = found
+        return found
 
     def as_dict(self) -> dict[str, Any]:
         """The model as JSON-ready data (counts sorted; ``alpha`` as ``"n/d"``)."""
