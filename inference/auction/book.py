@@ -108,6 +108,7 @@ class Rule(BaseModel):
     side: str | None = None
     round: tuple[int, ...] | None = None
     contested: bool | None = None
+    caller_bid: bool | None = None
     artificial: bool = False
     claim: tuple[BookClaim, ...] = Field(default_factory=tuple)
 
@@ -136,8 +137,8 @@ class Rule(BaseModel):
     def _tokens(self) -> "Rule":
         if self.side is not None and self.side not in SIDES:
             raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
-        if self.side is None and (self.round is not None or self.contested is not None):
-            raise ValueError(f"rule {self.id!r}: round and contested need a side (unopened, opener, other)")
+        if self.side is None and (self.round is not None or self.contested is not None or self.caller_bid is not None):
+            raise ValueError(f"rule {self.id!r}: round, contested and caller_bid need a side (unopened, opener, other)")
         if self.side is not None and self.after:
             raise ValueError(f"rule {self.id!r}: a rule with a side matches whatever came before: no 'after'")
         for token in (*self.after, self.call):

@@ -91,6 +91,11 @@ class CallContext:
         """Whether the side that did not open has called (other than pass) since the opening bid."""
         return any(t != "P" for j, t in enumerate(self.after) if j % 2 == 1)
 
+    @property
+    def caller_bid(self) -> bool:
+        """Whether the caller has bid (a level and a strain, not pass or a double) earlier in the auction."""
+        return any(self.after[j][0].isdigit() for j in range(len(self.after) - 4, -1, -4))
+
 
 def _min_level(last_bid: str | None, strain: str) -> int:
     if last_bid is None:
@@ -142,14 +147,16 @@ def _bind(pattern: str, token: str, binding: dict[str, str]) -> bool:
 def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None.
 
-    A rule with a ``side`` matches by the call's context (its side, round, contested or not) and its call,
+    A rule with a ``side`` matches by the call's context (its side, round, contested or not, whether the caller
+    has bid before) and its call,
     whatever came before; else the calls since the opening bid must match its ``after`` one by one.
     """
     if ctx.position not in rule.seat:
         return None
     if rule.side is not None:
         if (ctx.side != rule.side or (rule.round is not None and ctx.round not in rule.round)
-                or (rule.contested is not None and ctx.contested != rule.contested)):
+                or (rule.contested is not None and ctx.contested != rule.contested)
+                or (rule.caller_bid is not None and ctx.caller_bid != rule.caller_bid)):
             return None
     elif len(rule.after) != len(ctx.after):
         return None

@@ -246,10 +246,16 @@ claim = [{ text = "hcp(caller) <= 15" }]
     assert [i for i, c in enumerate(ctxs) if match(general, c) is not None] == [5, 7]  # rounds 2 and 3+, not 1
     contested = contexts(Seat.N, ["1S", "2H", "2S", "Pass", "4S", "Pass"])
     assert match(general, contested[5]) is None  # the other side has bid: not quiet
+    # whether the caller has bid before: the overcaller (East) and the opener yes; their partners no
+    assert [c.caller_bid for c in contested] == [False, False, False, False, True, True]
+    # East opens, South doubles (not a bid), North's earlier pass is not one either
+    assert [c.caller_bid for c in contexts(Seat.N, ["Pass", "1S", "X", "Pass", "2S", "Pass", "Pass", "2H"])] == [
+        False, False, False, False, False, True, False, False]
     reading = read_auction(Seat.N, calls, rules, "None")
     assert [c.rule_id for c in reading.calls if c.source == "book"] == ["open-1s", "quiet-pass", "quiet-pass"]
     for bad, message in (('side = "west"', "side must be one of"), ("round = 4", "round must be 1, 2 or 3"),
-                         ('side = "other"\nafter = "1S"', "no 'after'"), ("contested = true", "need a side")):
+                         ('side = "other"\nafter = "1S"', "no 'after'"), ("contested = true", "need a side"),
+                         ("caller_bid = false", "need a side")):
         book.write_text(f'''name = "bad"
 [[rule]]
 id = "r"
