@@ -52,9 +52,11 @@ __all__ = ["CALL_TOKEN", "SIDES", "BookClaim", "Rule", "Book", "load_book", "ava
 
 #: A call's side in its auction: nobody has bid yet, the opening side, or its opponents.
 SIDES = ("unopened", "opener", "other")
+#: Who bid a bid's strain before it, as a general rule may ask (``strain_bid_by``).
+STRAIN_BIDDERS = ("none", "caller", "partner", "opponents")
 
 #: One token of a rule's ``after`` or ``call``: a call, ``*``, ``B`` or a level and a suit variable.
-CALL_TOKEN = re.compile(r"^(?:P|X|XX|\*|B|[1-7][CDHSN]|[1-7][Mmxy])$")
+CALL_TOKEN = re.compile(r"^(?:P|X|XX|\*|B|[1-7][CDHSN]|[1-7*][Mmxy])$")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
 _SAMPLE = {"x": "spades", "y": "hearts", "M": "spades", "m": "clubs", "other_M": "hearts", "other_m": "diamonds",
            "x_letter": "S", "y_letter": "H", "M_letter": "S", "m_letter": "C"}
@@ -109,6 +111,8 @@ class Rule(BaseModel):
     round: tuple[int, ...] | None = None
     contested: bool | None = None
     caller_bid: bool | None = None
+    strain_bid_by: str | None = None
+    partner_notrump: bool | None = None
     artificial: bool = False
     claim: tuple[BookClaim, ...] = Field(default_factory=tuple)
 
@@ -137,14 +141,19 @@ class Rule(BaseModel):
     def _tokens(self) -> "Rule":
         if self.side is not None and self.side not in SIDES:
             raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
-        if self.side is None and (self.round is not None or self.contested is not None or self.caller_bid is not None):
-            raise ValueError(f"rule {self.id!r}: round, contested and caller_bid need a side (unopened, opener, other)")
+        if self.side is None and any(v is not None for v in (self.round, self.contested, self.caller_bid,
+                                                              self.strain_bid_by, self.partner_notrump)):
+            raise ValueError(f"rule {self.id!r}: round, contested, caller_bid, strain_bid_by and partner_notrump "
+                             "need a side (unopened, opener, other)")
+        if self.strain_bid_by is not None and self.strain_bid_by not in STRAIN_BIDDERS:
+            raise ValueError(f"rule {self.id!r}: strain_bid_by must be one of {', '.join(STRAIN_BIDDERS)}, "
+                             f"got {self.strain_bid_by!r}")
         if self.side is not None and self.after:
             raise ValueError(f"rule {self.id!r}: a rule with a side matches whatever came before: no 'after'")
         for token in (*self.after, self.call):
             if not CALL_TOKEN.match(token):
                 raise ValueError(f"rule {self.id!r}: invalid call token {token!r}: expected P, X, XX, *, B, "
-                                 "a bid such as 1N, or a level and a suit variable (1M, 2m, 1x, 2y)")
+                                 "a bid such as 1N, or a level (or * for any) and a suit variable (1M, 2m, 1x, *y)")
         return self
 
 

@@ -92,6 +92,24 @@ class CallContext:
         return any(t != "P" for j, t in enumerate(self.after) if j % 2 == 1)
 
     @property
+    def strain_bid_by(self) -> str:
+        """Who bid this bid's strain earlier in the auction: ``caller``, else ``partner``, else ``opponents``, else
+        ``none`` (``none`` too for a pass, double or redouble)."""
+        if not self.call[0].isdigit():
+            return "none"
+        n, strain = len(self.after), self.call[1]
+        by = [j for j in range(n) if self.after[j][0].isdigit() and self.after[j][1] == strain]
+        for who, parity in (("caller", 0), ("partner", 2)):
+            if any((n - j) % 4 == parity for j in by):
+                return who
+        return "opponents" if by else "none"
+
+    @property
+    def partner_notrump(self) -> bool:
+        """Whether partner's last call was a notrump bid (after which a suit bid is often conventional)."""
+        return len(self.after) >= 2 and self.after[-2][0].isdigit() and self.after[-2][1] == "N"
+
+    @property
     def caller_bid(self) -> bool:
         """Whether the caller has bid (a level and a strain, not pass or a double) earlier in the auction."""
         return any(self.after[j][0].isdigit() for j in range(len(self.after) - 4, -1, -4))
@@ -129,8 +147,8 @@ def _bind(pattern: str, token: str, binding: dict[str, str]) -> bool:
         return True
     if pattern == "B":
         return token[0].isdigit()
-    if len(pattern) == 2 and pattern[1] in _VARIABLES:
-        if not token[0].isdigit() or token[0] != pattern[0] or token[1] == "N":
+    if len(pattern) == 2 and pattern[1] in _VARIABLES:  # a level (or * for any) and a suit variable
+        if not token[0].isdigit() or pattern[0] not in ("*", token[0]) or token[1] == "N":
             return False
         var, suit = pattern[1], token[1]
         if suit not in _VARIABLES[var]:
@@ -148,7 +166,7 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None.
 
     A rule with a ``side`` matches by the call's context (its side, round, contested or not, whether the caller
-    has bid before) and its call,
+    has bid before, who bid its strain before, whether partner last bid notrump) and its call,
     whatever came before; else the calls since the opening bid must match its ``after`` one by one.
     """
     if ctx.position not in rule.seat:
@@ -156,7 +174,9 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     if rule.side is not None:
         if (ctx.side != rule.side or (rule.round is not None and ctx.round not in rule.round)
                 or (rule.contested is not None and ctx.contested != rule.contested)
-                or (rule.caller_bid is not None and ctx.caller_bid != rule.caller_bid)):
+                or (rule.caller_bid is not None and ctx.caller_bid != rule.caller_bid)
+                or (rule.strain_bid_by is not None and ctx.strain_bid_by != rule.strain_bid_by)
+                or (rule.partner_notrump is not None and ctx.partner_notrump != rule.partner_notrump)):
             return None
     elif len(rule.after) != len(ctx.after):
         return None

@@ -48,7 +48,7 @@ def test_dropped_leading_passes_are_restored() -> None:
 
 def test_add_auction_uncovered_adds_nothing() -> None:
     state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
-    assert state.add_auction("S", ["4S", "5H", "5S"], book="natural-wide") is None  # no rule reads these bids
+    assert state.add_auction("S", ["4S", "5S"], book="natural-wide") is None  # no rule reads a 4S opening, a cue bid
     assert state.ply == 0
 
 
@@ -211,6 +211,37 @@ def auction_inferences_of(calls: list[str]) -> list:  # type: ignore[type-arg]
     from inference.auction import auction_inferences
 
     return auction_inferences("N", calls, "sayc", "None")
+
+
+def test_a_general_suit_rule_reads_who_bid_the_strain_before(tmp_path: Path) -> None:
+    """``*x`` is a bid of any suit at any level; ``strain_bid_by`` tells a new suit, a rebid, a raise, a cue bid."""
+    from inference.auction.book import load_book
+    from inference.auction.context import contexts
+    from inference.auction.reading import read_auction
+
+    calls = ["1S", "2H", "2S", "3H", "Pass", "Pass", "4S", "Pass", "Pass", "Pass"]
+    assert [c.strain_bid_by for c in contexts(Seat.N, calls)] == [
+        "none", "none", "partner", "partner", "none", "none", "caller", "none", "none", "none"]
+    assert [c.strain_bid_by for c in contexts(Seat.N, ["1H", "2H", "Pass", "Pass", "2S", "3C", "3H", "Pass", "4H"])] \
+        == ["none", "opponents", "none", "none", "none", "none", "partner", "none", "caller"]  # East's cue bid
+    # after partner's notrump a suit bid is often conventional (Stayman, a transfer, Gerber, a reply to Blackwood)
+    assert [c.partner_notrump for c in contexts(Seat.N, ["1N", "2C", "2D", "Pass", "2H", "Pass", "4N", "Pass", "5D"])] \
+        == [False, False, True, False, False, False, False, False, True]
+    rule = "\n".join(['[[rule]]', 'id = "new-suit"', 'family = "general suit bid"', 'side = "other"',
+                      'strain_bid_by = "none"', 'call = "*x"', 'meaning = "bid a new suit, {x}"',
+                      'claim = [{ text = "length(caller, {x}) >= 5" }]', ''])
+    book = tmp_path / "suits.toml"
+    book.write_text('name = "suits"\n' + rule)
+    reading = read_auction(Seat.N, ["1S", "3H", "Pass", "4C", "Pass", "4H"], load_book(str(book)), "None")
+    # 3H and 4C: new suits of the side that did not open; 4H: East's own suit again
+    assert [c.rule_id for c in reading.calls if c.source == "book"] == ["new-suit", "new-suit"]
+    assert [c.context.call for c in reading.calls if c.source == "book"] == ["3H", "4C"]
+    assert [str(i.claim) for i in reading.inferences] == ["length(E, hearts) >= 5", "length(W, clubs) >= 5"]
+    for old, bad, message in (('strain_bid_by = "none"', 'strain_bid_by = "dealer"', "strain_bid_by must be one of"),
+                              ('side = "other"', "", "need a side"), ('call = "*x"', 'call = "*N"', "invalid call token")):
+        book.write_text('name = "bad"\n' + rule.replace(old, bad))
+        with pytest.raises(ValueError, match=message):
+            load_book(str(book))
 
 
 def test_a_general_rule_matches_by_side_round_and_contest(tmp_path: Path) -> None:
