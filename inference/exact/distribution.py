@@ -100,11 +100,36 @@ def pair_distribution(graph: LayoutGraph, p: int, codes: tuple[np.ndarray, np.nd
     out = sum_by(src * width + codes[1][grp], graph.steps[p + 1].group_weight[grp] * flow.backward[p + 2][dst],
                  middle * width).reshape(middle, width)
     if into.dtype == object or out.dtype == object:
-        into, out = into.astype(object), out.astype(object)
+        return _sparse_pair(into.astype(object).reshape(-1), out.astype(object).reshape(-1), width)
     total = np.zeros(width, dtype=into.dtype)
     for c in np.flatnonzero(into.any(axis=0)):
         total[c:] += (into[:, c] @ out)[:width - c]
     return [int(x) for x in total]
+
+
+def _sparse_pair(into: np.ndarray, out: np.ndarray, width: int) -> list[int]:
+    """:func:`pair_distribution`'s sums on the exact path (Python integers): only the nonzero (state, value)
+    entries in and out, each pair of one state's entries multiplied once, the products summed by total
+    (a dense product would multiply every pair of values of every state, most of them 0)."""
+    ins, outs = np.flatnonzero(into), np.flatnonzero(out)  # keys state * width + value, in state order
+    in_state, out_state = ins // width, outs // width
+    states = int(max(in_state.max(initial=-1), out_state.max(initial=-1))) + 1
+    out_count = np.bincount(out_state, minlength=states)
+    out_start = np.concatenate(([0], np.cumsum(out_count)[:-1]))
+    per_in = out_count[in_state]  # how many out entries each in entry meets
+    first = np.repeat(out_start[in_state] - np.concatenate(([0], np.cumsum(per_in)[:-1])), per_in)
+    j = np.arange(int(per_in.sum())) + first
+    i = np.repeat(np.arange(len(ins)), per_in)
+    key = ins[i] % width + outs[j] % width
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    products = (into[ins[i]] * out[outs[j]])[order]
+    total = [0] * width
+    if len(key):
+        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+        for k, v in zip(key[starts].tolist(), np.add.reduceat(products, starts).tolist()):
+            total[k] = int(v)
+    return total
 
 
 def _convolve(graph: LayoutGraph, s: int, ways: np.ndarray, values: np.ndarray) -> np.ndarray:
