@@ -18,11 +18,10 @@ from dealer.cards.cardset import FULL_MASK, CardSet, Hand
 from dealer.checks import shown
 from dealer.errors import IncompleteDealError, InvalidDealError, InvalidHandError, InvalidSeatError
 from dealer.cards.pavlicek import masks_to_number, number_to_masks
-from dealer.cards.seat import Seat
+from dealer.cards.seat import SEATS, Seat
 
 __all__ = ["Deal", "PartialDeal"]
 
-_SEATS = tuple(Seat)
 
 
 def _split_pbn(text: str) -> tuple[Seat, list[str]]:
@@ -237,7 +236,7 @@ class Deal:
     def holder(self, card: Card | str) -> Seat:
         """The seat dealt ``card``."""
         bit = Card.parse(card).bit
-        for seat, hand in zip(_SEATS, self._hands):
+        for seat, hand in zip(SEATS, self._hands):
             if hand.mask & bit:
                 return seat
         raise AssertionError("unreachable: a complete deal holds every card")  # pragma: no cover

@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Iterable, Iterator, Sequence
 
 from dealer import CARDS, Card, CardSet, Seat, Suit
+from dealer.cards.seat import SEATS
 
 from inference.rules.contract import Strain
 
@@ -35,7 +36,6 @@ __all__ = ["Trick", "trick_winner", "play_order", "legal_cards", "Fault", "Irreg
 
 _SUIT = 0x1FFF
 _NONE = (0, 0, 0, 0)
-_SEATS = tuple(Seat)  # iterating the enum itself is slow
 
 
 def trick_winner(cards: Sequence[tuple[Seat, Card]], strain: Strain) -> Seat:
@@ -170,12 +170,12 @@ def irregularity(trick: Trick, card: Card, *, seat: Seat | None = None, hands: S
     if who != on_turn:
         return Irregularity(Fault.OUT_OF_TURN, card, who, on_turn)
     bit = card.bit
-    before = next((s for s in _SEATS if played[s] & bit), None)
+    before = next((s for s in SEATS if played[s] & bit), None)
     if before is not None:
         return Irregularity(Fault.PLAYED_BEFORE, card, who, on_turn, before)
     hand = hands[on_turn]
     if hand < 0 or not hand & bit:
-        owner = next((s for s in _SEATS if s != on_turn and hands[s] >= 0 and hands[s] & bit), None)
+        owner = next((s for s in SEATS if s != on_turn and hands[s] >= 0 and hands[s] & bit), None)
         if owner is not None or hand >= 0:
             return Irregularity(Fault.NOT_HELD, card, who, on_turn, owner)
     led = trick.led_suit

@@ -560,7 +560,7 @@ def _suit_of(mask: int, suit: int) -> int:
     return mask >> (13 * suit) & _SUIT13
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 16)  # bounded: brute force meets millions of hands in a run
 def _hand_feature(kind: str, hand: int, suits: tuple[int, ...]) -> int:
     """``kind`` summed over the hand's ``suits`` (cached: brute force meets the same hands again and again)."""
     return sum(holding_feature(kind, _suit_of(hand, j)) for j in suits)
