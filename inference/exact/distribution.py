@@ -9,7 +9,7 @@ from what comes into and goes out of each state between its two parts (:func:`pa
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -48,26 +48,41 @@ def sum_distribution(graph: LayoutGraph, values: Sequence[np.ndarray], flow: Flo
     """The weight of the layouts for each total ``0, 1, ...`` of per-row values, exact (``values[j]``: each
     row's value at position ``start + j``; the positions past them add 0): a pass from the flow's
     forward sums at ``start``, carrying per state the weight of each total so far, closed by the
-    backward sums."""
-    if flow.exact_python:
-        return _packed_distribution(graph, values, flow, start)
+    backward sums.
+
+    A state's weights by total sum to its forward sum, so the pass is in int64 whenever the forward sums
+    it crosses fit, even where the backward sums (the final states' weights) do not; otherwise each
+    state's weights by total are packed into one Python integer."""
+    stop = start + len(values)
+    widest = _widest(flow.forward[start:stop + 1], [graph.steps[start + j].group_weight for j in range(len(values))])
+    if widest >= 62:
+        return _packed_distribution(graph, values, flow, start, widest)
     top = sum(int(v.max(initial=0)) for v in values)
     ways = np.zeros((len(graph.layers[start]), top + 1), dtype=np.int64)
-    ways[:, 0] = flow.forward[start]
+    ways[:, 0] = flow.forward[start].astype(np.int64)
     for j, v in enumerate(values):
         ways = _convolve(graph, start + j, ways, v)
-    by_value = (ways * flow.backward[start + len(values)][:, None]).sum(axis=0)
-    return [int(x) for x in by_value]
+    ends = flow.backward[stop]
+    if ends.dtype != object:
+        return [int(x) for x in (ways * ends[:, None]).sum(axis=0)]
+    live = np.flatnonzero(ends)
+    return [int(x) for x in ends[live] @ ways[live].astype(object)] if len(live) else [0] * (top + 1)
 
 
-def _packed_distribution(graph: LayoutGraph, values: Sequence[np.ndarray], flow: Flow, start: int) -> list[int]:
-    """:func:`sum_distribution` on the exact path: each state's weights by total packed into one Python
-    integer, a total every ``slot`` bits (wider than any weight met, so no slot carries into the next),
+def _widest(layers: Sequence[np.ndarray], weights: Sequence[np.ndarray]) -> int:
+    """The bits of the largest forward sum in ``layers`` and of the largest group weight in ``weights``."""
+    arrays = list(layers) + list(weights)
+    return max((int(a.max()).bit_length() for a in arrays if len(a)), default=0)
+
+
+def _packed_distribution(graph: LayoutGraph, values: Sequence[np.ndarray], flow: Flow, start: int,
+                         widest: int) -> list[int]:
+    """:func:`sum_distribution` past int64: each state's weights by total packed into one Python integer,
+    a total every ``slot`` bits (wider than any forward sum crossed, so no slot carries into the next),
     so an edge's shift of its source's totals by its rows' values is one product of integers
-    (Kronecker substitution), not one product per total."""
+    (Kronecker substitution), not one product per total; unpacked before the backward sums close it."""
     stop = start + len(values)
-    widest = max(int(x).bit_length() for layer in flow.forward[start:stop + 1] for x in layer.tolist() + [0])
-    slot = max(widest, int(flow.total).bit_length()) + 1
+    slot = widest + 1
     packed = np.array([int(x) for x in flow.forward[start]] + [0], dtype=object)[:-1]
     top = 0
     for j, v in enumerate(values):
@@ -81,10 +96,13 @@ def _packed_distribution(graph: LayoutGraph, values: Sequence[np.ndarray], flow:
         product = packed[src] * np.array(poly + [0], dtype=object)[:-1][grp]
         packed = np.array([0] * (len(graph.layers[start + j + 1]) + 1), dtype=object)[:-1]
         np.add.at(packed, dst, product)
-    ends = flow.backward[stop].tolist()
-    total = sum(int(a) * int(b) for a, b in zip(packed.tolist(), ends) if a and b)
+    by_value = [0] * (top + 1)
     mask = (1 << slot) - 1
-    return [total >> (k * slot) & mask for k in range(top + 1)]
+    for word, end in zip(packed.tolist(), flow.backward[stop].tolist()):
+        if word and end:
+            for k in range(top + 1):
+                by_value[k] += (word >> (k * slot) & mask) * int(end)
+    return by_value
 
 
 def pair_distribution(graph: LayoutGraph, p: int, codes: tuple[np.ndarray, np.ndarray], flow: Flow) -> list[int]:
@@ -100,36 +118,38 @@ def pair_distribution(graph: LayoutGraph, p: int, codes: tuple[np.ndarray, np.nd
     out = sum_by(src * width + codes[1][grp], graph.steps[p + 1].group_weight[grp] * flow.backward[p + 2][dst],
                  middle * width).reshape(middle, width)
     if into.dtype == object or out.dtype == object:
-        return _sparse_pair(into.astype(object).reshape(-1), out.astype(object).reshape(-1), width)
+        return _sparse_pair(into.astype(object).reshape(-1), out.astype(object).reshape(-1), width, flow.total)
     total = np.zeros(width, dtype=into.dtype)
     for c in np.flatnonzero(into.any(axis=0)):
         total[c:] += (into[:, c] @ out)[:width - c]
     return [int(x) for x in total]
 
 
-def _sparse_pair(into: np.ndarray, out: np.ndarray, width: int) -> list[int]:
-    """:func:`pair_distribution`'s sums on the exact path (Python integers): only the nonzero (state, value)
-    entries in and out, each pair of one state's entries multiplied once, the products summed by total
-    (a dense product would multiply every pair of values of every state, most of them 0)."""
-    ins, outs = np.flatnonzero(into), np.flatnonzero(out)  # keys state * width + value, in state order
-    in_state, out_state = ins // width, outs // width
-    states = int(max(in_state.max(initial=-1), out_state.max(initial=-1))) + 1
-    out_count = np.bincount(out_state, minlength=states)
-    out_start = np.concatenate(([0], np.cumsum(out_count)[:-1]))
-    per_in = out_count[in_state]  # how many out entries each in entry meets
-    first = np.repeat(out_start[in_state] - np.concatenate(([0], np.cumsum(per_in)[:-1])), per_in)
-    j = np.arange(int(per_in.sum())) + first
-    i = np.repeat(np.arange(len(ins)), per_in)
-    key = ins[i] % width + outs[j] % width
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    products = (into[ins[i]] * out[outs[j]])[order]
-    total = [0] * width
-    if len(key):
-        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-        for k, v in zip(key[starts].tolist(), np.add.reduceat(products, starts).tolist()):
-            total[k] = int(v)
-    return total
+def _sparse_pair(into: np.ndarray, out: np.ndarray, width: int, total: int) -> list[int]:
+    """:func:`pair_distribution`'s sums on the exact path (Python integers; each at most ``total``), packed:
+    each state's weights going out by value in one integer (a value every ``slot`` bits, wider than the
+    total), so that for each value coming in, the sum over the states of in times out is one dot product
+    of integers; those shifted by their value in and summed give every total at once. Only the nonzero
+    (state, value) entries are touched."""
+    slot = total.bit_length() + 1
+    packed = np.zeros(len(out) // width, dtype=object)
+    for c, keys in _by_value(np.flatnonzero(out), width):
+        packed[keys // width] += out[keys] << (c * slot)
+    word = 0
+    for c, keys in _by_value(np.flatnonzero(into), width):
+        word += int(np.dot(into[keys], packed[keys // width])) << (c * slot)
+    mask = (1 << slot) - 1
+    return [word >> (k * slot) & mask for k in range(width)]
+
+
+def _by_value(keys: np.ndarray, width: int) -> Iterator[tuple[int, np.ndarray]]:
+    """Keys ``state * width + value`` grouped by value: each value and its keys."""
+    values = keys % width
+    order = np.argsort(values, kind="stable")
+    keys, values = keys[order], values[order]
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1]))).tolist()
+    for a, b in zip(starts, starts[1:] + [len(keys)]):
+        yield int(values[a]), keys[a:b]
 
 
 def _convolve(graph: LayoutGraph, s: int, ways: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -129,6 +129,12 @@ def _view_claims(view: View, inferences: Sequence[Inference], claims: Mapping[st
     return singles, [members + [(And(()), weights[Tag.INCONSISTENT])] for members in groups.values()]
 
 
+def _factor(values: Sequence[int], index: np.ndarray) -> np.ndarray:
+    """``values[index]``: int64 while the values fit, Python integers past it."""
+    fits = max(values, default=0) < 2 ** 62
+    return cast(np.ndarray, np.array(values, dtype=np.int64 if fits else object)[index])
+
+
 def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, Fraction]],
                    groups: Sequence[Sequence[tuple[Claim, Fraction]]]) -> tuple[np.ndarray, int]:
     """Each final state's integer weight (the product of a factor per claim, 0 where not accepted) and the
@@ -140,7 +146,7 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
     for _, w_true, w_false in singles:
         truth = graph.truth(next(compiled))
         d = lcm(w_true.denominator, w_false.denominator)
-        factors.append(np.where(truth, int(w_true * d), int(w_false * d)).astype(np.int64))
+        factors.append(_factor([int(w_false * d), int(w_true * d)], truth.astype(np.int64)))
         scale *= d
     for members in groups:  # the first reading that holds weighs the layout; none: the last (inconsistent)
         hit = np.full(n, len(members) - 1, dtype=np.int64)
@@ -148,7 +154,7 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
         for j in range(len(truths) - 1, -1, -1):
             hit = np.where(truths[j], j, hit)
         d = lcm(*(w.denominator for _, w in members))
-        factors.append(np.array([int(w * d) for _, w in members], dtype=np.int64)[hit])
+        factors.append(_factor([int(w * d) for _, w in members], hit))
         scale *= d
     bound = 1
     for f in factors:

@@ -7,12 +7,14 @@ from collections import Counter
 from fractions import Fraction
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer import CardSet, Deal, Seat, Suit
+from inference.claims.weights import HoldingWeights
 from dealer.tables.stats import chi_square
 from inference.claims.language import parse_claim
 from inference.rules.contract import Strain
@@ -22,6 +24,7 @@ from inference.claims.inferences import Tag
 from inference.exact.layouts import DEFAULT_WEIGHTS, View
 from inference.state.play import PlayState
 from tests.inference.helpers import assert_keeps_the_play, random_play
+from tests.inference.test_weights import holding_in
 from tests.inference.test_inferences import claim_texts, ending, holds, layouts_hands, three_concealed
 from tests.strategies import deals, examples
 
@@ -111,26 +114,32 @@ def assert_odds_equal_brute_force(state: PlayState, text: str) -> None:
     for view, weight in views_for(state, text):
         if view == "agreement" and state.statuses()["x"].status.value not in ("active", "confirmed"):
             continue  # an impossible claim is not in the agreement view
-        hcp: dict = {}
-        total, holder, length = brute_odds(state, weight, hcp)
-        space = state.layouts(view)
-        assert space.count() == total, (view, text)
-        if not total:
-            assert space.empty
-            continue
-        odds = space.odds()
-        for card, by in odds.holder.items():
-            for seat, p in by.items():
-                assert p == Fraction(holder.get((card, seat), 0)) / total, (view, text, card)
-        for seat, by_suit in odds.length.items():
-            for s, dist in by_suit.items():
-                assert dist == {k: Fraction(length[(seat, s, k)]) / total
-                                for k in range(14) if length.get((seat, s, k))}, (view, text)
-        for seat, dist in odds.hcp.items():
-            assert dist == {h: Fraction(hcp[(seat, h)]) / total for h in range(38) if hcp.get((seat, h))}, (view, text)
-        if view == "agreement":
+        space = assert_space_equals_brute_force(state, state.layouts(view), weight, (view, text))
+        if view == "agreement" and space is not None:
             for layout in space.sample(10, seed=1):
                 assert holds(claim, {s: layout[s] for s in Seat})
+
+
+def assert_space_equals_brute_force(state: PlayState, space: Any, weight: object, label: object) -> Any:
+    """A view's count, holders, lengths and HCP equal brute force with ``weight`` a layout's weight; the
+    space, or None when it is empty."""
+    hcp: dict = {}
+    total, holder, length = brute_odds(state, weight, hcp)
+    assert space.count() == total, label
+    if not total:
+        assert space.empty
+        return None
+    odds = space.odds()
+    for card, by in odds.holder.items():
+        for seat, p in by.items():
+            assert p == Fraction(holder.get((card, seat), 0)) / total, (label, card)
+    for seat, by_suit in odds.length.items():
+        for s, dist in by_suit.items():
+            assert dist == {k: Fraction(length[(seat, s, k)]) / total
+                            for k in range(14) if length.get((seat, s, k))}, label
+    for seat, dist in odds.hcp.items():
+        assert dist == {h: Fraction(hcp[(seat, h)]) / total for h in range(38) if hcp.get((seat, h))}, label
+    return space
 
 
 @settings(max_examples=examples(30), deadline=None)
@@ -150,6 +159,38 @@ def test_three_concealed_hands_odds_equal_brute_force(deal: Deal, declarer: Seat
     state = three_concealed(deal, declarer, tricks, rnd)
     seats = ("LHO", "RHO", "partner")
     assert_odds_equal_brute_force(state, data.draw(claim_texts(seats, list(CardSet(state.snapshot.unseen)))))
+
+
+#: A weight's numerator past 63 bits.
+HUGE = 2 ** 70
+
+
+@pytest.mark.parametrize("where", ["final states", "holdings"])
+@settings(max_examples=examples(6), deadline=None)
+@given(deals(), st.sampled_from(list(Seat)), st.randoms(use_true_random=False), st.data())
+def test_three_concealed_odds_past_int64_equal_brute_force(where: str, deal: Deal, declarer: Seat,
+                                                           rnd: random.Random, data: st.DataObject) -> None:
+    """Weights past 63 bits with three hands concealed: the HCP odds (a pass carrying each state's weight by
+    total, in int64 when only the final states' weights are past it, in Python integers when the holdings'
+    are) and every other field equal brute force."""
+    state = three_concealed(deal, declarer, 10, rnd)
+    if where == "final states":
+        text = data.draw(claim_texts(("LHO", "RHO", "partner"), list(CardSet(state.snapshot.unseen))))
+        state.add_inference(dict(name="x", by="LHO", claim=text))
+        claim = parse_claim(text, viewer=state.viewer, declarer=state.declarer)
+        tags = {Tag.CONSISTENT: Fraction(HUGE + 1, 3), Tag.INCONSISTENT: Fraction(7, HUGE - 1)}
+        space = state.layouts(View("weighted", weights=tags))
+        assert_space_equals_brute_force(state, space, lambda h: tags[Tag.CONSISTENT if holds(claim, h)
+                                                                     else Tag.INCONSISTENT], text)
+    else:
+        seat, suit = data.draw(st.sampled_from(state.concealed())), data.draw(st.sampled_from(list(Suit)))
+
+        def table(holding: int) -> Fraction:
+            return Fraction(HUGE + holding, 1 + holding % 5)
+
+        space = state.layouts(View("lawful", holdings=HoldingWeights({(seat, suit): table})))
+        assert_space_equals_brute_force(state, space, lambda h: table(holding_in(h[seat], suit)), (seat, suit))
+    assert space.dtype is object
 
 
 @settings(max_examples=examples(15), deadline=None)
