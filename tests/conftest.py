@@ -1,7 +1,6 @@
 import contextlib
 import os
-import shutil
-import tempfile
+import sys
 from typing import Callable, Iterator
 
 import pytest
@@ -36,19 +35,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.path not in slow)
 
 
-_PYCACHE = "KIBITZ_TEST_PYCACHE"
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    """One bytecode cache for the run (the controller makes it; pytest-xdist's workers and every program the tests
-    start inherit it): the modules are compiled once, not again in each ``kibitz`` the examples start (an
-    environment with ``PYTHONDONTWRITEBYTECODE`` compiles every module at every start)."""
-    if os.environ.get(_PYCACHE) is None and os.environ.get("PYTHONPYCACHEPREFIX") is None:
-        os.environ[_PYCACHE] = os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="kibitz-pyc-")
-        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """The run's bytecode cache removed by whoever made it (the controller, or a run without workers)."""
-    if os.environ.get(_PYCACHE) and os.environ.get("PYTEST_XDIST_WORKER") is None:
-        shutil.rmtree(os.environ.pop(_PYCACHE), ignore_errors=True)
+    """Bytecode written for the run: pytest-xdist's workers and every program the tests start (``kibitz`` in the
+    docs' examples) load the modules compiled once, where an environment with ``PYTHONDONTWRITEBYTECODE``
+    would compile every module at every start. The caches go where Python keeps them (``__pycache__``, which
+    git ignores): a ``PYTHONPYCACHEPREFIX`` would also compile again every installed package, whose own
+    caches Python then no longer reads."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
