@@ -111,6 +111,7 @@ class Rule(BaseModel):
     round: tuple[int, ...] | None = None
     contested: bool | None = None
     caller_bid: bool | None = None
+    first_bidder: bool | None = None
     strain_bid_by: str | None = None
     partner_notrump: bool | None = None
     artificial: bool = False
@@ -142,9 +143,10 @@ class Rule(BaseModel):
         if self.side is not None and self.side not in SIDES:
             raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
         if self.side is None and any(v is not None for v in (self.round, self.contested, self.caller_bid,
-                                                              self.strain_bid_by, self.partner_notrump)):
-            raise ValueError(f"rule {self.id!r}: round, contested, caller_bid, strain_bid_by and partner_notrump "
-                             "need a side (unopened, opener, other)")
+                                                              self.first_bidder, self.strain_bid_by,
+                                                              self.partner_notrump)):
+            raise ValueError(f"rule {self.id!r}: round, contested, caller_bid, first_bidder, strain_bid_by and "
+                             "partner_notrump need a side (unopened, opener, other)")
         if self.strain_bid_by is not None and self.strain_bid_by not in STRAIN_BIDDERS:
             raise ValueError(f"rule {self.id!r}: strain_bid_by must be one of {', '.join(STRAIN_BIDDERS)}, "
                              f"got {self.strain_bid_by!r}")

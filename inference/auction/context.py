@@ -114,6 +114,13 @@ class CallContext:
         """Whether the caller has bid (a level and a strain, not pass or a double) earlier in the auction."""
         return any(self.after[j][0].isdigit() for j in range(len(self.after) - 4, -1, -4))
 
+    @property
+    def first_bidder(self) -> bool:
+        """Whether the caller made his side's first bid (the opening bid, or his side's first overcall)."""
+        n = len(self.after)  # the caller's side called at the positions of n's parity, the caller every fourth
+        first = next((j for j in range(n % 2, n, 2) if self.after[j][0].isdigit()), None)
+        return first is not None and (n - first) % 4 == 0
+
 
 def _min_level(last_bid: str | None, strain: str) -> int:
     if last_bid is None:
@@ -166,7 +173,7 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None.
 
     A rule with a ``side`` matches by the call's context (its side, round, contested or not, whether the caller
-    has bid before, who bid its strain before, whether partner last bid notrump) and its call,
+    has bid before, whether he made his side's first bid, who bid its strain before, whether partner last bid notrump) and its call,
     whatever came before; else the calls since the opening bid must match its ``after`` one by one.
     """
     if ctx.position not in rule.seat:
@@ -175,6 +182,7 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
         if (ctx.side != rule.side or (rule.round is not None and ctx.round not in rule.round)
                 or (rule.contested is not None and ctx.contested != rule.contested)
                 or (rule.caller_bid is not None and ctx.caller_bid != rule.caller_bid)
+                or (rule.first_bidder is not None and ctx.first_bidder != rule.first_bidder)
                 or (rule.strain_bid_by is not None and ctx.strain_bid_by != rule.strain_bid_by)
                 or (rule.partner_notrump is not None and ctx.partner_notrump != rule.partner_notrump)):
             return None

@@ -88,8 +88,9 @@ def format_table(result: "Calibration") -> str:
     """The calibration as text tables (rules; per folder; coverage)."""
     from inference.auction.calibration import MIN_BITS
 
+    w = max([28, *(len(row.rule) for row in result.rows)])  # the rule column: as wide as the longest id
     lines = [f"book {result.book}: {result.records:,} records read ({result.errors} unreadable)", "",
-             f"{'rule':28} {'claim':9} {'tag':11} {'calls':>6}  {'claim % [95%]':20} {'fallback % [95%]':20} "
+             f"{'rule':{w}} {'claim':9} {'tag':11} {'calls':>6}  {'claim % [95%]':20} {'fallback % [95%]':20} "
              f"{'prior %':>7} {'LR':>6} {'bits':>5}"]
     for row in result.rows:
         first = row.levels[0]
@@ -97,14 +98,14 @@ def format_table(result: "Calibration") -> str:
         prior = f"{100 * float(first.prior):7.1f}" if first.prior is not None else (
             "    n/a" if row.rule != "explanation" else "      -")
         lr, bits = first.likelihood_ratio, first.bits
-        lines.append(f"{row.rule:28} {row.label[:9]:9} {row.tag.removeprefix('agreement-')[:11]:11} "
+        lines.append(f"{row.rule:{w}} {row.label[:9]:9} {row.tag.removeprefix('agreement-')[:11]:11} "
                      f"{row.matched:6,}  {_level(first):20} {fb:20} {prior} {'' if lr is None else f'{lr:6.2f}':>6} "
                      f"{'' if bits is None else f'{bits:5.3f}':>5}")
     lines += ["", "n/a: the claim is outside the exact dealer's dialect (no prior); bits: what the claim tells of the "
               "callers' hands, a call (accuracy against prior)", ""]
     folders = sorted({f for row in result.rows for f in row.folders})
     lines.append("claim accuracy by source folder, and for the defenders (% of calls matched)")
-    lines.append(f"{'rule':28} {'claim':9} " + " ".join(f"{f[:14]:>14}" for f in folders) + f" {'defenders':>14}")
+    lines.append(f"{'rule':{w}} {'claim':9} " + " ".join(f"{f[:14]:>14}" for f in folders) + f" {'defenders':>14}")
     for row in result.rows:
         cells = []
         for f in folders:
@@ -112,12 +113,12 @@ def format_table(result: "Calibration") -> str:
             cells.append(f"{_pct(h / n) if n else '    -'} ({n:>5})" if n else f"{'-':>14}")
         h, n = row.defenders
         cells.append(f"{_pct(h / n)} ({n:>5})" if n else f"{'-':>14}")
-        lines.append(f"{row.rule:28} {row.label[:9]:9} " + " ".join(f"{c:>14}" for c in cells))
-    lines += ["", f"{'coverage':28} {'calls':>8} {'book':>8} {'explained':>9} {'uncovered':>9} {'unread':>7}"]
+        lines.append(f"{row.rule:{w}} {row.label[:9]:9} " + " ".join(f"{c:>14}" for c in cells))
+    lines += ["", f"{'coverage':{w}} {'calls':>8} {'book':>8} {'explained':>9} {'uncovered':>9} {'unread':>7}"]
     rows = [*sorted(result.folders.items()), ("all", result.coverage), ("defenders only", result.defenders)]
     for name, cov in rows:
         c = cov.calls or 1
-        lines.append(f"{name[:28]:28} {cov.calls:8,} {_pct(cov.book / c):>7}% {_pct(cov.explanation / c):>8}% "
+        lines.append(f"{name[:w]:{w}} {cov.calls:8,} {_pct(cov.book / c):>7}% {_pct(cov.explanation / c):>8}% "
                      f"{_pct(cov.uncovered / c):>8}% {cov.unreadable:7,}")
     calls, defenders = result.informative()
     lines.append(f"read by a rule worth at least {MIN_BITS} bits a call: {_pct(calls / (result.coverage.calls or 1))}% "

@@ -282,11 +282,25 @@ claim = [{ text = "hcp(caller) <= 15" }]
     # East opens, South doubles (not a bid), North's earlier pass is not one either
     assert [c.caller_bid for c in contexts(Seat.N, ["Pass", "1S", "X", "Pass", "2S", "Pass", "Pass", "2H"])] == [
         False, False, False, False, False, True, False, False]
+    # whether the caller made his side's first bid (earlier): North opened, East overcalled; South bid second
+    assert [c.first_bidder for c in contested] == [False, False, False, False, True, True]
+    late = contexts(Seat.W, ["Pass", "1H", "1S", "2H", "2S", "Pass", "Pass", "3H", "Pass", "Pass"])
+    # North's two later calls (he opened) and East's (he overcalled); not West's, who raised East's overcall
+    assert [i for i, c in enumerate(late) if c.first_bidder] == [5, 6, 9]
     reading = read_auction(Seat.N, calls, rules, "None")
     assert [c.rule_id for c in reading.calls if c.source == "book"] == ["open-1s", "quiet-pass", "quiet-pass"]
+    # the shipped books read contested passes of players who have bid apart: the opener's, his partner's after a
+    # raise, the overcaller's, his partner's after a raise
+    for name in ("sayc", "natural-wide"):
+        shipped = read_auction(Seat.N, ["1S", "2H", "2S", "3H", "Pass", "Pass", "Pass"], name, "None")
+        assert [(c.context.caller, c.rule_id) for c in shipped.calls][4:] == [
+            (Seat.N, "pass-opener-contested-opener"), (Seat.E, "pass-other-contested-bidder"),
+            (Seat.S, "pass-opener-contested-responder")]
+        shipped = read_auction(Seat.N, ["1S", "2H", "2S", "3H", "3S", "Pass", "Pass", "Pass"], name, "None")
+        assert [(c.context.caller, c.rule_id) for c in shipped.calls][-1] == (Seat.W, "pass-other-contested-advancer")
     for bad, message in (('side = "west"', "side must be one of"), ("round = 4", "round must be 1, 2 or 3"),
                          ('side = "other"\nafter = "1S"', "no 'after'"), ("contested = true", "need a side"),
-                         ("caller_bid = false", "need a side")):
+                         ("caller_bid = false", "need a side"), ("first_bidder = true", "need a side")):
         book.write_text(f'''name = "bad"
 [[rule]]
 id = "r"
