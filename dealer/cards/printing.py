@@ -32,10 +32,9 @@ __all__ = ["hand_text_bytes", "hands_text_bytes", "deal_lines", "deal_texts", "o
 
 
 @cache
-def _spaced() -> tuple[str, ...]:
-    """``dealer``'s spaced text of every 13-bit holding (``"K 3 2 "``, a void ``"- "``), built on first use:
-    printing is not every run's."""
-    return tuple("".join(RANK_CHARS[i] + " " for i in range(13) if h >> i & 1) or "- " for h in range(1 << 13))
+def _spaced(holding: int) -> str:
+    """``dealer``'s spaced text of a 13-bit holding (``"K 3 2 "``, a void ``"- "``)."""
+    return "".join(RANK_CHARS[i] + " " for i in range(13) if holding >> i & 1) or "- "
 
 
 def _layout_bytes(masks: np.ndarray, parts: Sequence["str | int"]) -> np.ndarray:
@@ -134,18 +133,23 @@ def pbn_text(masks: np.ndarray, start: int, event: str, dealer: Seat | None = No
 
 
 def _spaced_rows(mask: int) -> list[str]:
-    spaced = _spaced()
-    return [spaced[(mask >> (13 * s)) & 0x1FFF] for s in range(4)]
+    return [_spaced((mask >> (13 * s)) & 0x1FFF) for s in range(4)]
 
 
 @cache
 def _spaced_table(pad: int) -> np.ndarray:
     """Row ``h``: the spaced text of holding ``h`` padded with spaces to ``pad`` characters, then zero bytes to 26
     (20: a hand's column, padded to the next one; 0: the last column)."""
+    held = (np.arange(1 << 13)[:, None] >> np.arange(13)) & 1  # (8192, 13): rank i held (0 = ace)
+    length = held.sum(axis=1)
     table = np.zeros((1 << 13, 26), dtype=np.uint8)
-    for h, text in enumerate(_spaced()):
-        raw = text.ljust(pad).encode("ascii")
-        table[h, :len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+    rows, ranks = np.nonzero(held)
+    places = 2 * (np.cumsum(held, axis=1)[rows, ranks] - 1)  # each rank and a space: "K 3 2 "
+    table[rows, places] = np.frombuffer(RANK_CHARS.encode("ascii"), dtype=np.uint8)[ranks]
+    table[rows, places + 1] = ord(" ")
+    table[length == 0, :2] = np.frombuffer(b"- ", dtype=np.uint8)  # a void
+    columns = np.arange(26)
+    table[(columns >= 2 * np.maximum(length, 1)[:, None]) & (columns < pad)] = ord(" ")
     return table
 
 

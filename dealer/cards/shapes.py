@@ -41,11 +41,18 @@ def _pattern_shapes(pattern: str, any_order: bool) -> frozenset[tuple[int, int, 
     chars = pattern.lower()
     out: set[tuple[int, int, int, int]] = set()
     orders = set(itertools.permutations(chars)) if any_order else {tuple(chars)}
-    for order in orders:
-        for shape in ALL_SHAPES:
-            if all(ch == "x" or int(ch) == n for ch, n in zip(order, shape)):
-                out.add(shape)
+    for order in orders:  # the shapes whose lengths are the digits where the order has them
+        fixed = [(i, int(ch)) for i, ch in enumerate(order) if ch != "x"]
+        if not fixed:
+            return frozenset(ALL_SHAPES)
+        out.update(shape for shape in _with_length(*fixed[0]) if all(shape[i] == n for i, n in fixed[1:]))
     return frozenset(out)
+
+
+@lru_cache(maxsize=None)
+def _with_length(suit: int, n: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The shapes with ``n`` cards in suit ``suit`` (0 = spades)."""
+    return tuple(s for s in ALL_SHAPES if s[suit] == n)
 
 
 class ShapeSet:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dealer import ImpossibleSpecError, Seat, SpecSyntaxError, Suit, UnsupportedSpecError
 from dealer.tables.exact import ExactDealer
 from dealer.spec.language import parse_condition, parse_script, parse_spec
 from dealer.cards.shapes import ShapeSet
 from dealer.spec.spec import DealSpec, SeatSpec
+from tests.strategies import examples
 
 
 def count(text: str) -> int:
@@ -125,6 +128,27 @@ def test_str_round_trips() -> None:
 def test_parse_condition_keeps_all_seats() -> None:
     cond = parse_condition("hcp(north) + hcp(south) >= 25")
     assert {s.name for s in cond.seats()} == {"N", "S"}
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.sampled_from("0123456789x"), min_size=4, max_size=4), st.booleans())
+def test_a_pattern_stands_for_the_shapes_its_definition_says(chars: list[str], any_order: bool) -> None:
+    """``5332``, ``xx6x``, ``any 4xxx``: every shape whose lengths are the digits where the pattern (or, with
+    ``any``, one of its orders) has them, checked against all 560 shapes."""
+    import itertools
+
+    from dealer.cards.shapes import ALL_SHAPES
+
+    pattern = "".join(chars)
+    digits = [int(c) for c in chars if c != "x"]
+    if sum(digits) > 13 or ("x" not in chars and sum(digits) != 13):
+        with pytest.raises(SpecSyntaxError):
+            ShapeSet.parse(("any " if any_order else "") + pattern)
+        return
+    orders = set(itertools.permutations(chars)) if any_order else {tuple(chars)}
+    wanted = {shape for shape in ALL_SHAPES
+              if any(all(c == "x" or int(c) == n for c, n in zip(order, shape)) for order in orders)}
+    assert set(ShapeSet.parse(("any " if any_order else "") + pattern)) == wanted
 
 
 def test_shape_set_algebra() -> None:
