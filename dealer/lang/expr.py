@@ -26,13 +26,14 @@ language adds ``longest``, ``honours`` and ``rank``) by subclassing
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Callable, ClassVar, Iterator, Sequence
 
 from dealer.cards.card import Card
 from dealer.cards.seat import Seat
 from dealer.cards.shapes import ShapeSet
 from dealer.cards.suit import Suit
+from dealer.lang.frozen import frozen
 
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
@@ -66,7 +67,7 @@ ARITH_OPS = ("+", "-", "*", "/", "%")
 COMPARE_OPS = ("==", "!=", "<=", ">=", "<", ">")
 
 
-@dataclass(frozen=True)
+@frozen
 class Pos:
     """Where a node came from: ``source`` name, 1-based line and column.
 
@@ -82,7 +83,7 @@ class Pos:
         return f"{self.source}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Node:
     """A node of the syntax tree; equal nodes are equal wherever they were written."""
 
@@ -162,12 +163,12 @@ def conjuncts(conditions: "Sequence[Cond]") -> "list[Cond]":
 
 # -- expressions -------------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Expr(Node):
     """An integer-valued expression over dealt hands."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Const(Expr):
     """An integer constant."""
 
@@ -177,7 +178,7 @@ class Const(Expr):
         return str(self.value)
 
 
-@dataclass(frozen=True)
+@frozen
 class Length(Expr):
     """``spades(north)``: the seat's dealt length in the suit."""
 
@@ -191,7 +192,7 @@ class Length(Expr):
         return f"{self.suit.name_long}({names(self.seat)})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Hcp(Expr):
     """``hcp(north)``: the seat's dealt high-card points (4-3-2-1)."""
 
@@ -204,7 +205,7 @@ class Hcp(Expr):
         return f"hcp({names(self.seat)})"
 
 
-@dataclass(frozen=True)
+@frozen
 class SuitHcp(Expr):
     """``hcp(north, spades)``: the seat's dealt HCP in one suit."""
 
@@ -218,7 +219,7 @@ class SuitHcp(Expr):
         return f"hcp({names(self.seat)}, {self.suit.name_long})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Arith(Expr):
     """``left op right`` for ``op`` in ``+ - * / %``."""
 
@@ -235,12 +236,12 @@ class Arith(Expr):
 
 # -- conditions --------------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Cond(Node):
     """A true/false condition over dealt hands."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Always(Cond):
     """A constant condition: ``1`` (true) or ``0`` (false), as in the ``dealer`` program."""
 
@@ -250,7 +251,7 @@ class Always(Cond):
         return "1" if self.value else "0"
 
 
-@dataclass(frozen=True)
+@frozen
 class Compare(Cond):
     """``left op right`` for ``op`` in ``== != < <= > >=``."""
 
@@ -267,7 +268,7 @@ class Compare(Cond):
         return f"{self.left.text(names)} {self.op} {self.right.text(names)}"
 
 
-@dataclass(frozen=True)
+@frozen
 class ShapeIn(Cond):
     """``shape(north, any 5332 + 9xxx)``: the seat's suit lengths are one of a set of shapes."""
 
@@ -281,7 +282,7 @@ class ShapeIn(Cond):
         return f"shape({names(self.seat)}, {self.shapes})"
 
 
-@dataclass(frozen=True)
+@frozen
 class HasCard(Cond):
     """``hascard(north, SA)``: the seat was dealt this card."""
 
@@ -295,7 +296,7 @@ class HasCard(Cond):
         return f"hascard({names(self.seat)}, {self.card})"
 
 
-@dataclass(frozen=True)
+@frozen
 class _Connective(Cond):
     items: tuple[Cond, ...]
 
@@ -308,28 +309,28 @@ class _Connective(Cond):
         return f" {self.SYMBOL} ".join(_operand(c, names) for c in self.items)
 
 
-@dataclass(frozen=True)
+@frozen
 class And(_Connective):
     """Every item holds (``&&``, ``and``)."""
 
     SYMBOL: ClassVar[str] = "&&"
 
 
-@dataclass(frozen=True)
+@frozen
 class Or(_Connective):
     """Some item holds (``||``, ``or``)."""
 
     SYMBOL: ClassVar[str] = "||"
 
 
-@dataclass(frozen=True)
+@frozen
 class Xor(_Connective):
     """Exactly one item holds (``^^``, ``xor``): the seed's way of joining interpretations."""
 
     SYMBOL: ClassVar[str] = "^^"
 
 
-@dataclass(frozen=True)
+@frozen
 class Not(Cond):
     """The item does not hold (``!``, ``not``)."""
 
@@ -350,7 +351,7 @@ def _operand(c: Cond, names: SeatNames) -> str:
 
 # -- the dealer program's further expressions ------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Truth(Expr):
     """A condition used as a number: 1 where it holds, else 0 (``hcp(south) + shape(south, 5xxx)``)."""
 
@@ -363,7 +364,7 @@ class Truth(Expr):
         return f"({self.item.text(names)})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Ternary(Expr):
     """``test ? then : other``: ``then`` where the test holds, else ``other``."""
 
@@ -384,7 +385,7 @@ HAND_COUNTS = ("pt0", "pt1", "pt2", "pt3", "pt4", "pt5", "pt6", "pt7", "pt8", "p
                "controls", "losers", "quality", "cccc", "ltc")
 
 
-@dataclass(frozen=True)
+@frozen
 class HandCount(Expr):
     """``top3(north, spades)``, ``controls(east)``, ``losers(west)``...: a count over one seat's cards.
 
@@ -405,7 +406,7 @@ class HandCount(Expr):
         return f"{self.name or self.kind}({names(self.seat)}{suit})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Tricks(Expr):
     """``tricks(south, notrump)``: double-dummy tricks for declarer ``seat`` in ``strain`` (S H D C N)."""
 
@@ -420,7 +421,7 @@ class Tricks(Expr):
         return f"tricks({names(self.seat)}, {long})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Score(Expr):
     """``score(vul, x3N, tricks)``: declarer's score for a contract (``x3Nx`` doubled, ``x3Nxx`` redoubled)
     making ``tricks``."""
@@ -439,7 +440,7 @@ class Score(Expr):
         return f"score({vul}, x{self.level}{self.strain}{'x' * self.doubled}, {self.tricks.text(names)})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Imps(Expr):
     """``imps(difference)``: a score difference in IMPs, with its sign."""
 
@@ -452,7 +453,7 @@ class Imps(Expr):
         return f"imps({self.item.text(names)})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Random(Expr):
     """``rnd(n)``: a whole number drawn at random from 0 to n - 1 for each deal (``dealer``'s random number).
 

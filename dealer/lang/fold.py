@@ -20,11 +20,11 @@ the script wrote it).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, cast
 
 from dealer.lang.expr import Always, And, Arith, Compare, Cond, Const, Expr, Node, Not, Or, Ternary, Truth, Xor
 from dealer.lang.interpret import ARITH, COMPARE
+from dealer.lang.frozen import replace
 
 __all__ = ["fold", "fold_number", "fold_conditions"]
 

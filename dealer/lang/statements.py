@@ -32,6 +32,7 @@ from dealer.errors import DealerError
 from dealer.lang.expr import Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
+from dealer.lang.frozen import frozen
 
 __all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
            "ScriptParser", "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
@@ -47,14 +48,14 @@ NOT_DEALER_WORDS = frozenset({"length", "ten"})
 ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "bktfreq", "evalcontract"})
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """An action of a script, run on every produced deal; ``pos`` is where it was written."""
 
     pos: Pos = field(default=Pos(), compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
+@frozen
 class Print(Action):
     """A print action: ``kind`` is its word; ``seats`` for ``print(...)``; ``expr`` for printcompact/oneline."""
 
@@ -63,14 +64,14 @@ class Print(Action):
     expr: Expr | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class PrintES(Action):
     """``printes "text", EXPR, \\n``: text and values, printed for each deal."""
 
     items: tuple["str | Expr", ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Average(Action):
     """``average "label" EXPR``: the mean of the expression over the produced deals.
 
@@ -85,7 +86,7 @@ class Average(Action):
     avg: Const | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Frequency(Action):
     """``frequency "label" (EXPR, LOW, HIGH[, EXPR2, LOW2, HIGH2])``: a 1-D or 2-D histogram."""
 
@@ -93,7 +94,7 @@ class Frequency(Action):
     axes: tuple[tuple[Expr, int, int], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class BucketFrequency(Action):
     """``bktfreq "label" (EXPR, LOW, HIGH, SIZE[, EXPR2, LOW2, HIGH2, SIZE2])`` (dealer version 2): a 1-D or
     2-D histogram in buckets of ``SIZE``, from ``LOW`` (values below: Low) to the bucket starting at ``HIGH``
@@ -103,7 +104,7 @@ class BucketFrequency(Action):
     axes: tuple[tuple[Expr, int, int, int], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalContract(Action):
     """``evalcontract(NS, x3N, vul)``: the double-dummy results of a contract over the produced deals.
 
@@ -123,7 +124,7 @@ class EvalContract(Action):
         return Seat.S if self.side == "NS" else Seat.W
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalTable(Action):
     """``evalcontract`` with no arguments (the original ``dealer``, the suokko fork): every contract's average
     undoubled score with North and with South declaring, double dummy, over the produced deals."""

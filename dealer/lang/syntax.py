@@ -38,6 +38,7 @@ from dealer.lang.expr import (
 from dealer.cards.seat import Seat
 from dealer.cards.shapes import ShapeSet
 from dealer.cards.suit import Suit
+from dealer.lang.frozen import frozen
 
 __all__ = [
     "Function", "Dialect", "BASE_FUNCTIONS", "DEALER_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT",
@@ -73,7 +74,7 @@ _BINARY = {"||": 1, "^^": 2, "&&": 3, "==": 5, "!=": 5, "<": 6, "<=": 6, ">": 6,
 _NOT_PREC = 4
 
 
-@dataclass(frozen=True)
+@frozen
 class Function:
     """A function of a dialect: the kinds of its arguments and how it builds its node.
 
@@ -158,7 +159,7 @@ _SPEC_SEATS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W,
 _NOT_IN_SPECS = ("average", "frequency", "printall", "evalcontract")
 
 
-@dataclass(frozen=True)
+@frozen
 class Dialect:
     """What one layer's texts may say: seat names, functions, and known but unsupported words.
 

@@ -21,7 +21,7 @@ still dealt exactly from its tables.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from math import gcd, prod
 from typing import Callable
@@ -35,6 +35,7 @@ from dealer.lang.expr import Cond, HandCount, Hcp, Node, walk_once
 from dealer.lang.grid import GRID, FeatureGrid, grid_mask
 from dealer.spec.holding import HOLDINGS
 from dealer.cards.seat import Seat
+from dealer.lang.frozen import fields, replace
 
 __all__ = ["SideFeature", "SideCount", "refine_labels", "replace_nodes"]
 
@@ -51,17 +52,17 @@ def replace_nodes(node: Node, swap: Callable[[Node], Node | None], memo: dict[in
     new = swap(node)
     if new is None:
         changes: dict[str, object] = {}
-        for f in fields(node):
-            v = getattr(node, f.name)
+        for name in fields(node):
+            v = getattr(node, name)
             if isinstance(v, Node):
                 w = replace_nodes(v, swap, memo)
                 if w is not v:
-                    changes[f.name] = w
+                    changes[name] = w
             elif isinstance(v, tuple) and v and all(isinstance(x, Node) for x in v):
                 items = tuple(replace_nodes(x, swap, memo) for x in v)
                 if any(a is not b for a, b in zip(items, v)):
-                    changes[f.name] = items
-        new = replace(node, **changes) if changes else node  # type: ignore[arg-type]
+                    changes[name] = items
+        new = replace(node, **changes) if changes else node
     memo[id(node)] = new
     return new
 

@@ -26,7 +26,6 @@ a claim, on its tree. How claims are decided over the lawful layouts is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterator
 
@@ -37,6 +36,7 @@ from dealer.lang.expr import (
     ShapeIn, SuitHcp, Xor,
 )
 from dealer.lang.syntax import BASE_FUNCTIONS, Dialect, Function, parse_expression
+from dealer.lang.frozen import frozen
 
 from inference.errors import InvalidArgumentError
 
@@ -51,7 +51,7 @@ __all__ = [
 Claim = Cond
 
 
-@dataclass(frozen=True)
+@frozen
 class Longest(Expr):
     """``longest(LHO, 2)``: total length of the seat's ``count`` longest suits."""
 
@@ -65,7 +65,7 @@ class Longest(Expr):
         return f"longest({names(self.seat)}, {self.count})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Honours(Expr):
     """``honours(LHO, spades)``: how many of A K Q J T of the suit the seat was dealt."""
 
@@ -79,7 +79,7 @@ class Honours(Expr):
         return f"honours({names(self.seat)}, {self.suit.name_long})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Rank(Expr):
     """``rank(LHO, S5)``: the card's position from the top of the seat's dealt suit (1 = highest); 0 if not held."""
 

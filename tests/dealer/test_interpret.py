@@ -9,7 +9,6 @@ node that nobody reads is refused by each reader in its own words, through the o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
@@ -32,6 +31,7 @@ from dealer.spec.cross import CrossCondition
 from dealer.spec.splitting import holding_values
 from dealer.spec.spec import DealSpec
 from dealer.tables.exact import ExactDealer
+from dealer.lang.frozen import frozen
 from tests.dealer.oracle import deal_value
 from tests.strategies import examples
 
@@ -166,7 +166,7 @@ def test_one_seats_values_agree_between_the_grid_and_the_deals() -> None:
 
 # -- refusals: one message, each reader's own words -------------------------------------------------------
 
-@dataclass(frozen=True)
+@frozen
 class Mystery(Expr):
     """A node no reader reads."""
 

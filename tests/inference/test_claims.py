@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dealer.lang.frozen import replace
 from typing import Sequence
 
 import numpy as np
