@@ -296,8 +296,11 @@ claim = [{ text = "hcp(caller) <= 15" }]
         assert [(c.context.caller, c.rule_id) for c in shipped.calls][4:] == [
             (Seat.N, "pass-opener-contested-opener"), (Seat.E, "pass-other-contested-bidder"),
             (Seat.S, "pass-opener-contested-responder")]
+        claims = [str(i.claim) for i in shipped.calls[4].inferences + shipped.calls[6].inferences]
+        assert claims == ["hcp(N) >= 11", "hcp(S) <= 10"]  # the opener's pass; his partner's
         shipped = read_auction(Seat.N, ["1S", "2H", "2S", "3H", "3S", "Pass", "Pass", "Pass"], name, "None")
         assert [(c.context.caller, c.rule_id) for c in shipped.calls][-1] == (Seat.W, "pass-other-contested-advancer")
+        assert [str(i.claim) for i in shipped.calls[-1].inferences] == ["hcp(W) <= 10"]
     for bad, message in (('side = "west"', "side must be one of"), ("round = 4", "round must be 1, 2 or 3"),
                          ('side = "other"\nafter = "1S"', "no 'after'"), ("contested = true", "need a side"),
                          ("caller_bid = false", "need a side"), ("first_bidder = true", "need a side")):
