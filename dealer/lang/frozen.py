@@ -47,18 +47,19 @@ def frozen(cls: type[_T]) -> type[_T]:
         if "ClassVar" in str(annotation):
             continue
         value = cls.__dict__.get(name, _MISSING)
-        if isinstance(value, dataclasses.Field):
+        if isinstance(value, dataclasses.Field):  # the class attribute becomes the default (or goes)
+            if value.default_factory is not _MISSING:
+                raise TypeError(f"{cls.__name__}.{name}: a frozen value's fields take a default, not a factory")
             spec = _Spec(value.default, value.compare, value.repr, value.kw_only is True)
+            if spec.default is _MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, spec.default)
         else:
             spec = _Spec(value, True, True, False)
-        if spec.default is _MISSING and name in cls.__dict__:
-            delattr(cls, name)
-        elif spec.default is not _MISSING:
-            setattr(cls, name, spec.default)
         specs[name] = spec
     attributes: dict[str, Any] = {
         "__frozen_fields__": specs,
-        "__frozen_positional__": tuple(n for n, s in specs.items() if not s.kw_only),
         "__frozen_compared__": tuple(n for n, s in specs.items() if s.compare),
         "__frozen_shown__": tuple(n for n, s in specs.items() if s.repr),
         "__match_args__": tuple(n for n, s in specs.items() if not s.kw_only),
@@ -74,7 +75,7 @@ def frozen(cls: type[_T]) -> type[_T]:
 
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
-    positional = cls.__frozen_positional__
+    positional = cls.__match_args__  # the fields given by position: all but the keyword-only ones
     if len(args) > len(positional):
         raise TypeError(f"{cls.__name__}() takes {len(positional)} positional arguments but {len(args)} were given")
     values = dict(zip(positional, args))

@@ -29,13 +29,13 @@ from typing import Sequence
 import numpy as np
 
 from dealer.tables.automaton import SeatAutomaton
+from dealer.arrays import INT64_LIMIT
 from dealer.budget import current
 from dealer.errors import SpecLimitError
 from dealer.tables.reach import Reach, reach
 
 __all__ = ["dense_cells", "dense_refusal", "DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
 
-_INT64_SAFE = (1 << 62)
 _TWO64 = 1 << 64
 
 
@@ -141,7 +141,7 @@ class DenseTables(_Tracked):
             if nxt.dtype != object:
                 top = int(nxt.max()) if nxt.size else 0
                 bound = top * sum(self._max_weight(t, d) for d in dests)
-                if bound >= _INT64_SAFE:
+                if bound >= INT64_LIMIT:
                     nxt = nxt.astype(object)
             parts = [self._gather(nxt, t, d) for d in dests]
             total = parts[0]
@@ -403,7 +403,7 @@ class CompactTables(_Tracked):
             nxt_vals = tables[t + 1]
             if nxt_vals.dtype != object:
                 top = int(nxt_vals.max()) if nxt_vals.size else 0
-                if top * sum(self._max_weight(t, d) for d in range(self.n_dest)) >= _INT64_SAFE:
+                if top * sum(self._max_weight(t, d) for d in range(self.n_dest)) >= INT64_LIMIT:
                     nxt_vals = nxt_vals.astype(object)
             padded = np.append(nxt_vals, np.zeros(1, dtype=nxt_vals.dtype))
             parts = []

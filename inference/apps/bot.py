@@ -408,7 +408,7 @@ class ModelDefence:
             return Fraction(1)
         before = [c for _, _, c in history.cards]
         trick = list(table.trick)
-        seats = [Seat(int(table.leader)).after(i) for i in range(len(trick))]
+        seats = [table.leader.after(i) for i in range(len(trick))]
         suit = int(card.suit)
         gone = sum(c.bit for c in before if int(c.suit) == suit) >> (13 * suit)  # the suit's cards played so far
         situation = situation_of(trick, seats, seat, card, table.strain, not before)._replace(gone=gone)

@@ -48,12 +48,15 @@ from inference.claims.language import parse_claim, quote
 from inference.errors import InvalidArgumentError
 from inference.claims.inferences import Tag, TagField
 
-__all__ = ["CALL_TOKEN", "SIDES", "BookClaim", "Rule", "Book", "load_book", "available_books", "render"]
+__all__ = ["CALL_TOKEN", "SIDES", "CONTEXT_FIELDS", "BookClaim", "Rule", "Book", "load_book", "available_books", "render"]
 
 #: A call's side in its auction: nobody has bid yet, the opening side, or its opponents.
 SIDES = ("unopened", "opener", "other")
 #: Who bid a bid's strain before it, as a general rule may ask (``strain_bid_by``).
 STRAIN_BIDDERS = ("none", "caller", "partner", "opponents")
+#: What a general rule (one with a ``side``) may ask of a call's context, each a field of :class:`Rule` and
+#: a property of ``CallContext`` by the same name (``round``: one of the rule's rounds; the rest: equal).
+CONTEXT_FIELDS = ("round", "contested", "caller_bid", "first_bidder", "strain_bid_by", "partner_notrump")
 
 #: One token of a rule's ``after`` or ``call``: a call, ``*``, ``B`` or a level and a suit variable.
 CALL_TOKEN = re.compile(r"^(?:P|X|XX|\*|B|[1-7][CDHSN]|[1-7*][Mmxy])$")
@@ -142,11 +145,9 @@ class Rule(BaseModel):
     def _tokens(self) -> "Rule":
         if self.side is not None and self.side not in SIDES:
             raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
-        if self.side is None and any(v is not None for v in (self.round, self.contested, self.caller_bid,
-                                                              self.first_bidder, self.strain_bid_by,
-                                                              self.partner_notrump)):
-            raise ValueError(f"rule {self.id!r}: round, contested, caller_bid, first_bidder, strain_bid_by and "
-                             "partner_notrump need a side (unopened, opener, other)")
+        if self.side is None and any(getattr(self, name) is not None for name in CONTEXT_FIELDS):
+            raise ValueError(f"rule {self.id!r}: {', '.join(CONTEXT_FIELDS[:-1])} and {CONTEXT_FIELDS[-1]} need a "
+                             "side (unopened, opener, other)")
         if self.strain_bid_by is not None and self.strain_bid_by not in STRAIN_BIDDERS:
             raise ValueError(f"rule {self.id!r}: strain_bid_by must be one of {', '.join(STRAIN_BIDDERS)}, "
                              f"got {self.strain_bid_by!r}")

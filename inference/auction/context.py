@@ -19,7 +19,7 @@ from dealer import Seat, Suit
 
 from inference.errors import InvalidArgumentError
 from inference.io.records import contract_from_auction
-from inference.auction.book import Rule
+from inference.auction.book import CONTEXT_FIELDS, Rule
 
 __all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes"]
 
@@ -169,6 +169,11 @@ def _bind(pattern: str, token: str, binding: dict[str, str]) -> bool:
     return pattern == token
 
 
+def _fits(wanted: object, have: object) -> bool:
+    """Whether a context's value is what a rule asks (None: anything; a tuple: one of its values)."""
+    return wanted is None or (have in wanted if isinstance(wanted, tuple) else have == wanted)
+
+
 def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None.
 
@@ -180,12 +185,7 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     if ctx.position not in rule.seat:
         return None
     if rule.side is not None:
-        if (ctx.side != rule.side or (rule.round is not None and ctx.round not in rule.round)
-                or (rule.contested is not None and ctx.contested != rule.contested)
-                or (rule.caller_bid is not None and ctx.caller_bid != rule.caller_bid)
-                or (rule.first_bidder is not None and ctx.first_bidder != rule.first_bidder)
-                or (rule.strain_bid_by is not None and ctx.strain_bid_by != rule.strain_bid_by)
-                or (rule.partner_notrump is not None and ctx.partner_notrump != rule.partner_notrump)):
+        if ctx.side != rule.side or not all(_fits(getattr(rule, name), getattr(ctx, name)) for name in CONTEXT_FIELDS):
             return None
     elif len(rule.after) != len(ctx.after):
         return None

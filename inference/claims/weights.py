@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Union
 import numpy as np
 
 from dealer import Seat, Suit
+from dealer.arrays import INT64_LIMIT, exact_ints
 from dealer.checks import shown
 from dealer.cards.suit import RANK_CHARS
 
@@ -81,8 +82,7 @@ def _table(seat: Seat, suit: Suit, given: WeightTable) -> tuple[np.ndarray, int]
                                    "or a function of the holding")
     denominator = lcm(*(v.denominator for v in values))
     numerators = [v.numerator * (denominator // v.denominator) for v in values]  # integers only: no Fraction made
-    dtype: Any = np.int64 if max(numerators) < 2 ** 62 else object
-    return np.array(numerators, dtype=dtype), denominator
+    return exact_ints(numerators), denominator
 
 
 class HoldingWeights:
@@ -185,6 +185,6 @@ class HoldingWeights:
                 merged[key] = (num, den)
                 continue
             top = int(before[0].max(initial=0)) * int(num.max(initial=0))
-            dtype: Any = np.int64 if top < 2 ** 62 else object
+            dtype: Any = np.int64 if top < INT64_LIMIT else object
             merged[key] = (before[0].astype(dtype) * num.astype(dtype), before[1] * den)
         return HoldingWeights.from_arrays(merged)

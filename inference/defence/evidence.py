@@ -31,6 +31,7 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from dealer import Card, Seat
+from dealer.arrays import exact_ints
 
 from inference.rules.contract import Strain
 from inference.rules.trick import Trick
@@ -184,9 +185,9 @@ class DefenceEvidence:
         else:
             denominator, scale = 1, 2 ** self.bits / top
             values = [max(1, round(w * scale)) if w else 0 for w in table.products.values()]
-        dtype: object = np.int64 if max(values, default=0) < 2 ** 62 else object
-        out = np.zeros(1 << 13, dtype=dtype)  # type: ignore[call-overload]
-        out[holdings] = np.array(values, dtype=dtype)  # type: ignore[call-overload]
+        weights = exact_ints(values)
+        out = np.zeros(1 << 13, dtype=weights.dtype)
+        out[holdings] = weights
         if len(self._grids) > KEPT:
             self._grids.clear()
         self._grids[id(table)] = (table, out, denominator)

@@ -13,6 +13,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from dealer.arrays import INT64_LIMIT
 from dealer.budget import current
 
 from inference.claims.features import Feature, holding_values
@@ -55,7 +56,7 @@ def sum_distribution(graph: LayoutGraph, values: Sequence[np.ndarray], flow: Flo
     state's weights by total are packed into one Python integer."""
     stop = start + len(values)
     widest = _widest(flow.forward[start:stop + 1], [graph.steps[start + j].group_weight for j in range(len(values))])
-    if widest >= 62:
+    if widest >= INT64_LIMIT.bit_length() - 1:  # a sum of two might not fit
         return _packed_distribution(graph, values, flow, start, widest)
     top = sum(int(v.max(initial=0)) for v in values)
     ways = np.zeros((len(graph.layers[start]), top + 1), dtype=np.int64)
@@ -97,12 +98,17 @@ def _packed_distribution(graph: LayoutGraph, values: Sequence[np.ndarray], flow:
         packed = np.array([0] * (len(graph.layers[start + j + 1]) + 1), dtype=object)[:-1]
         np.add.at(packed, dst, product)
     by_value = [0] * (top + 1)
-    mask = (1 << slot) - 1
     for word, end in zip(packed.tolist(), flow.backward[stop].tolist()):
         if word and end:
-            for k in range(top + 1):
-                by_value[k] += (word >> (k * slot) & mask) * int(end)
+            for k, w in enumerate(_unpacked(word, slot, top + 1)):
+                by_value[k] += w * int(end)
     return by_value
+
+
+def _unpacked(word: int, slot: int, n: int) -> list[int]:
+    """The ``n`` values packed in ``word``, one every ``slot`` bits, lowest first."""
+    mask = (1 << slot) - 1
+    return [word >> (k * slot) & mask for k in range(n)]
 
 
 def pair_distribution(graph: LayoutGraph, p: int, codes: tuple[np.ndarray, np.ndarray], flow: Flow) -> list[int]:
@@ -138,8 +144,7 @@ def _sparse_pair(into: np.ndarray, out: np.ndarray, width: int, total: int) -> l
     word = 0
     for c, keys in _by_value(np.flatnonzero(into), width):
         word += int(np.dot(into[keys], packed[keys // width])) << (c * slot)
-    mask = (1 << slot) - 1
-    return [word >> (k * slot) & mask for k in range(width)]
+    return _unpacked(word, slot, width)
 
 
 def _by_value(keys: np.ndarray, width: int) -> Iterator[tuple[int, np.ndarray]]:

@@ -32,6 +32,7 @@ from typing import Mapping, Sequence, Union, cast
 import numpy as np
 
 from dealer import CARDS, Card, Deal, Seat
+from dealer.arrays import INT64_LIMIT, exact_ints
 from dealer.checks import check_int, shown
 from dealer.rng import RandomSource
 
@@ -129,12 +130,6 @@ def _view_claims(view: View, inferences: Sequence[Inference], claims: Mapping[st
     return singles, [members + [(And(()), weights[Tag.INCONSISTENT])] for members in groups.values()]
 
 
-def _factor(values: Sequence[int], index: np.ndarray) -> np.ndarray:
-    """``values[index]``: int64 while the values fit, Python integers past it."""
-    fits = max(values, default=0) < 2 ** 62
-    return cast(np.ndarray, np.array(values, dtype=np.int64 if fits else object)[index])
-
-
 def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, Fraction]],
                    groups: Sequence[Sequence[tuple[Claim, Fraction]]]) -> tuple[np.ndarray, int]:
     """Each final state's integer weight (the product of a factor per claim, 0 where not accepted) and the
@@ -146,7 +141,7 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
     for _, w_true, w_false in singles:
         truth = graph.truth(next(compiled))
         d = lcm(w_true.denominator, w_false.denominator)
-        factors.append(_factor([int(w_false * d), int(w_true * d)], truth.astype(np.int64)))
+        factors.append(exact_ints([int(w_false * d), int(w_true * d)])[truth.astype(np.int64)])
         scale *= d
     for members in groups:  # the first reading that holds weighs the layout; none: the last (inconsistent)
         hit = np.full(n, len(members) - 1, dtype=np.int64)
@@ -154,12 +149,12 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
         for j in range(len(truths) - 1, -1, -1):
             hit = np.where(truths[j], j, hit)
         d = lcm(*(w.denominator for _, w in members))
-        factors.append(_factor([int(w * d) for _, w in members], hit))
+        factors.append(exact_ints([int(w * d) for _, w in members])[hit])
         scale *= d
     bound = 1
     for f in factors:
         bound *= max(1, int(f.max()) if len(f) else 1)
-    weight: np.ndarray = graph.accept.astype(np.int64) if bound < 2 ** 62 else graph.accept.astype(object)
+    weight: np.ndarray = graph.accept.astype(np.int64) if bound < INT64_LIMIT else graph.accept.astype(object)
     for f in factors:
         weight = weight * (f if weight.dtype != object else f.astype(object))
     common = scale  # keep the integers small: divide weights and scale by their common factor

@@ -98,6 +98,10 @@ def test_values_are_frozen_and_the_constructor_checks_its_arguments() -> None:
             call()
     with pytest.raises(ValueError, match="negative -1"):
         Normalised(-1)
+    with pytest.raises(TypeError, match="Listed.items: a frozen value's fields take a default, not a factory"):
+        @frozen
+        class Listed:
+            items: list[int] = dataclasses.field(default_factory=list)
     assert repr(Spoken(3)) == "<3>" and Spoken(3) == Spoken(3)
 
 

@@ -303,7 +303,8 @@ claim = [{ text = "hcp(caller) <= 15" }]
         assert [str(i.claim) for i in shipped.calls[-1].inferences] == ["hcp(W) <= 10"]
     for bad, message in (('side = "west"', "side must be one of"), ("round = 4", "round must be 1, 2 or 3"),
                          ('side = "other"\nafter = "1S"', "no 'after'"), ("contested = true", "need a side"),
-                         ("caller_bid = false", "need a side"), ("first_bidder = true", "need a side")):
+                         ("caller_bid = false", "need a side"), ("first_bidder = true", "need a side"),
+                         ("partner_notrump = false", "need a side"), ("round = 2", "need a side")):
         book.write_text(f'''name = "bad"
 [[rule]]
 id = "r"
@@ -343,6 +344,15 @@ def test_bits_and_the_calls_read_with_information() -> None:
     assert result.rule_bits() == pytest.approx({"two-claims": 2 * kl(0.6, 0.5), "one-weak": kl(0.6, 0.5)})
     assert kl(0.6, 0.5) < MIN_BITS <= 2 * kl(0.6, 0.5)
     assert result.informative() == (100, 40)
+    # kibitz rules' tables keep their columns whatever the length of a rule's id
+    from inference.commands.rules import format_table
+
+    long = "a-rule-id-longer-than-the-default-column"
+    text = format_table(Calibration("b", 1, 0, (row(long, "", weak, 3), *rows), Coverage(calls=400), {"f": Coverage(1)},
+                                    defenders=Coverage(calls=200)))
+    for table in text.split("\n\n")[1:4:2]:  # the rules and the folders
+        starts = {line.index(" ", len(long)) for line in table.splitlines() if not line.startswith("claim accuracy")}
+        assert len(starts) == 1, table
 
 
 def test_a_general_rule_speaks_once_for_each_caller() -> None:
