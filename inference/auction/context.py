@@ -169,9 +169,13 @@ def _bind(pattern: str, token: str, binding: dict[str, str]) -> bool:
     return pattern == token
 
 
-def _fits(wanted: object, have: object) -> bool:
-    """Whether a context's value is what a rule asks (None: anything; a tuple: one of its values)."""
-    return wanted is None or (have in wanted if isinstance(wanted, tuple) else have == wanted)
+def _fits(wanted: object, ctx: CallContext, name: str) -> bool:
+    """Whether the context's ``name`` is what a rule asks (None: anything, not computed; a tuple: one of its
+    values)."""
+    if wanted is None:
+        return True
+    have = getattr(ctx, name)
+    return have in wanted if isinstance(wanted, tuple) else bool(have == wanted)
 
 
 def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
@@ -185,7 +189,7 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     if ctx.position not in rule.seat:
         return None
     if rule.side is not None:
-        if ctx.side != rule.side or not all(_fits(getattr(rule, name), getattr(ctx, name)) for name in CONTEXT_FIELDS):
+        if ctx.side != rule.side or not all(_fits(getattr(rule, name), ctx, name) for name in CONTEXT_FIELDS):
             return None
     elif len(rule.after) != len(ctx.after):
         return None
