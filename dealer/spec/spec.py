@@ -16,7 +16,7 @@ have
 
 All constraints on one seat are joined by AND, and seats by AND. Values are
 immutable; building one from bad input raises :class:`~dealer.errors.SpecError`
-with pydantic's location of the fault.
+naming each faulty field and quoting its value.
 
 >>> spec = DealSpec.from_dict({"W": {"lengths": {"S": (9, 9)}}, "E": {"shapes": "xx66"}})
 >>> str(spec)
@@ -29,7 +29,6 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from dealer.cards.card import HCP_BY_INDEX
 from dealer.cards.cardset import CardSet
@@ -44,6 +43,7 @@ from dealer.spec.sidecount import SideCount
 from dealer.spec.splitting import points_fit, split_conditions
 from dealer.cards.suit import Suit
 from dealer.lang.statements import parse_statements
+from dealer.lang.syntax import parse_condition
 
 __all__ = ["SeatSpec", "DealSpec", "HoldingFilter", "points_fit"]
 
@@ -51,122 +51,84 @@ __all__ = ["SeatSpec", "DealSpec", "HoldingFilter", "points_fit"]
 HoldingFilter = Callable[[CardSet], "bool | int | Fraction"]
 
 
-def _format_validation(exc: ValidationError, what: str) -> str:
-    parts = []
-    for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"]) or what
-        msg = err["msg"]
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
-        parts.append(f"{loc}: {msg}")
-    return f"invalid {what}: " + "; ".join(parts)
+_SEAT_FIELDS = ("predeal", "forbidden", "lengths", "shapes", "hcp", "condition", "holdings", "points", "side")
 
 
-class SeatSpec(BaseModel):
-    """What one seat must (and must not) be dealt. See the module doc."""
+class SeatSpec:
+    """What one seat must (and must not) be dealt. See the module doc.
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid", defer_build=True)
+    A frozen value: keyword arguments only, each checked and turned into its stored form (text into
+    cards, shapes or a condition), every fault reported at once by :class:`~dealer.errors.SpecError`.
+    """
 
-    predeal: CardSet = Field(default_factory=CardSet)
-    forbidden: CardSet = Field(default_factory=CardSet)
-    lengths: dict[Suit, tuple[int, int]] = Field(default_factory=dict)
-    shapes: ShapeSet | None = None
-    hcp: tuple[int, int] | None = None
-    condition: Cond | None = None
-    holdings: dict[Suit, Callable[[CardSet], Any]] = Field(default_factory=dict)
-    points: tuple[int, ...] | None = None
-    side: SideCount | None = None
-    _side_masks: dict[Seat, np.ndarray] = PrivateAttr(default_factory=dict)
+    predeal: CardSet
+    forbidden: CardSet
+    lengths: dict[Suit, tuple[int, int]]
+    shapes: ShapeSet | None
+    hcp: tuple[int, int] | None
+    condition: Cond | None
+    holdings: dict[Suit, Callable[[CardSet], Any]]
+    points: tuple[int, ...] | None
+    side: SideCount | None
+    _side_masks: dict[Seat, np.ndarray]  # side_masks' cache, per seat
 
     def __init__(self, **data: Any) -> None:
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise SpecError(_format_validation(exc, "seat spec")) from None
+        faults: list[str] = [f"{name}: unknown field (the fields: {', '.join(_SEAT_FIELDS)})"
+                             for name in data if name not in _SEAT_FIELDS]
+        values: dict[str, Any] = {}
+        for name in _SEAT_FIELDS:
+            try:
+                values[name] = _SEAT_CHECKS[name](data.get(name))
+            except ValueError as exc:
+                faults.append(f"{name}: {exc}")
+        if not faults:
+            try:
+                _check_cards(values["predeal"], values["forbidden"])
+            except ValueError as exc:
+                faults.append(f"seat spec: {exc}")
+        if faults:
+            raise SpecError("invalid seat spec: " + "; ".join(faults))
+        _fill(self, values)
 
     @classmethod
     def trusted(cls, **fields: Any) -> "SeatSpec":
-        """A seat spec from values of the right types (the package's own, from split conditions), checked for
-        consistency here without pydantic's validation, whose schema takes some 0.1 s to build at first use
-        (a command that only counts never builds it)."""
+        """A seat spec from values of the right types (the package's own, from split conditions), checked
+        only for consistency."""
         try:
             _check_points(fields.get("points"))
             _check_cards(fields.get("predeal", CardSet()), fields.get("forbidden", CardSet()))
         except ValueError as exc:
             raise SpecError(f"invalid seat spec: seat spec: {exc}") from None
-        return cls.model_construct(**fields)
+        out = cls.__new__(cls)
+        _fill(out, {name: fields[name] if name in fields else _SEAT_CHECKS[name](None) for name in _SEAT_FIELDS})
+        return out
 
-    @field_validator("points", mode="after")
-    @classmethod
-    def _points(cls, value: tuple[int, ...] | None) -> tuple[int, ...] | None:
-        _check_points(value)
-        return value
+    def replace(self, **changes: Any) -> "SeatSpec":
+        """This spec with some fields changed, checked as the constructor checks them."""
+        return SeatSpec(**{**{name: getattr(self, name) for name in _SEAT_FIELDS}, **changes})
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.predeal, self.forbidden, tuple(sorted(self.lengths.items())), self.shapes, self.hcp,
+                self.condition, tuple(self.holdings.items()), self.points, self.side)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatSpec) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        shown_fields = (f"{name}={getattr(self, name)!r}" for name in _SEAT_FIELDS
+                        if getattr(self, name) != _SEAT_CHECKS[name](None))
+        return f"SeatSpec({', '.join(shown_fields)})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"SeatSpec is frozen: cannot assign to {name!r}")
 
     @property
     def card_points(self) -> tuple[int, ...]:
         """The count the seat's HCP axis stands for, per card index (4-3-2-1 unless :attr:`points` says)."""
         return HCP_BY_INDEX if self.points is None else tuple(self.points[i % 13] for i in range(52))
-
-    @field_validator("predeal", "forbidden", mode="before")
-    @classmethod
-    def _cards(cls, value: Any) -> CardSet:
-        if isinstance(value, CardSet):
-            return value
-        if isinstance(value, str):
-            return CardSet.parse(value) if value.strip() else CardSet()
-        if isinstance(value, (int, float)) or value is None:  # a bare number is not a set of cards
-            raise ValueError(f"expected cards as text such as 'SAKQ HA' or a CardSet, got {shown(value)}")
-        return CardSet(value)
-
-    @field_validator("lengths", mode="before")
-    @classmethod
-    def _lengths(cls, value: Any) -> dict[Suit, tuple[int, int]]:
-        out: dict[Suit, tuple[int, int]] = {}
-        for key, rng in dict(value).items():
-            suit = Suit.parse(key)
-            lo, hi = _range(rng)
-            if not 0 <= lo <= 13 or not 0 <= hi <= 13:
-                raise ValueError(f"length[{suit.name}] must lie in 0..13, got ({lo}, {hi})")
-            if hi < lo:
-                raise ValueError(f"cannot have hi={hi} < lo={lo} for length[{suit.name}]")
-            out[suit] = (lo, hi)
-        return out
-
-    @field_validator("hcp", mode="before")
-    @classmethod
-    def _hcp(cls, value: Any) -> tuple[int, int] | None:
-        if value is None:
-            return None
-        lo, hi = _range(value)
-        if not 0 <= lo <= MAX_HCP or not 0 <= hi <= MAX_HCP:
-            raise ValueError(f"hcp must lie in 0..{MAX_HCP}, got ({lo}, {hi})")
-        if hi < lo:
-            raise ValueError(f"cannot have hi={hi} < lo={lo} for hcp")
-        return (lo, hi)
-
-    @field_validator("shapes", mode="before")
-    @classmethod
-    def _shapes(cls, value: Any) -> ShapeSet | None:
-        if value is None or isinstance(value, ShapeSet):
-            return value
-        if isinstance(value, str):
-            return ShapeSet.parse(value)
-        return ShapeSet(value)
-
-    @field_validator("holdings", mode="before")
-    @classmethod
-    def _holdings(cls, value: Any) -> dict[Suit, Callable[[CardSet], Any]]:
-        out = {}
-        for key, fn in dict(value).items():
-            if not callable(fn):
-                raise ValueError(f"holdings[{key}] must be a function of the holding, got {fn!r}")
-            out[Suit.parse(key)] = fn
-        return out
-
-    @model_validator(mode="after")
-    def _consistent(self) -> "SeatSpec":
-        _check_cards(self.predeal, self.forbidden)
-        return self
 
     # -- compiled form --------------------------------------------------
     def feature_condition(self, seat: Seat) -> Cond | None:
@@ -274,6 +236,29 @@ def _check_seats(seats: Mapping[Seat, SeatSpec]) -> None:
                 raise ValueError(f"the condition of {seat.name_long} mentions {names}: {ss.condition}")
 
 
+def _seats(value: Any) -> dict[Seat, SeatSpec]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"seats: expected a mapping of seats to seat specs, got {shown(value)}")
+    out = {}
+    for key, spec in value.items():
+        if not isinstance(key, (Seat, str)):
+            raise ValueError(f"seats: expected a seat such as 'N' as a key, got {shown(key)}")
+        seat = Seat.parse(key)
+        if not isinstance(spec, (SeatSpec, Mapping)):
+            raise ValueError(f"seats.{seat.name}: the spec of {seat.name_long} must be a SeatSpec or a mapping, "
+                             f"got {shown(spec)}")
+        if isinstance(spec, SeatSpec):
+            out[seat] = spec
+            continue
+        try:
+            out[seat] = SeatSpec(**dict(spec))
+        except SpecError as exc:
+            raise ValueError(f"seats.{seat.name}: {str(exc).removeprefix('invalid seat spec: ')}") from None
+    return out
+
+
 def _range(value: Any) -> tuple[int, int]:
     if isinstance(value, int) and not isinstance(value, bool):
         return (value, value)
@@ -286,54 +271,163 @@ def _range(value: Any) -> tuple[int, int]:
     return (lo, hi)
 
 
-class DealSpec(BaseModel):
+def _fill(spec: SeatSpec, values: Mapping[str, Any]) -> None:
+    for name, value in values.items():
+        object.__setattr__(spec, name, value)
+    object.__setattr__(spec, "_side_masks", {})
+
+
+def _cards(value: Any) -> CardSet:
+    if value is None:
+        return CardSet()
+    if isinstance(value, CardSet):
+        return value
+    if isinstance(value, str):
+        return CardSet.parse(value) if value.strip() else CardSet()
+    if isinstance(value, (int, float)):  # a bare number is not a set of cards
+        raise ValueError(f"expected cards as text such as 'SAKQ HA' or a CardSet, got {shown(value)}")
+    try:
+        return CardSet(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"expected cards as text such as 'SAKQ HA' or a CardSet, got {shown(value)}: {exc}") from None
+
+
+def _mapping(value: Any, what: str) -> dict[Any, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"expected a mapping of suits to {what}, got {shown(value)}")
+    return dict(value)
+
+
+def _suit(key: Any) -> Suit:
+    try:
+        return Suit.parse(key)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise ValueError(f"expected a suit such as 'S', got {shown(key)}") from None
+
+
+def _lengths(value: Any) -> dict[Suit, tuple[int, int]]:
+    out: dict[Suit, tuple[int, int]] = {}
+    for key, rng in _mapping(value, "(lo, hi) lengths").items():
+        suit = _suit(key)
+        lo, hi = _range(rng)
+        if not 0 <= lo <= 13 or not 0 <= hi <= 13:
+            raise ValueError(f"length[{suit.name}] must lie in 0..13, got ({lo}, {hi})")
+        if hi < lo:
+            raise ValueError(f"cannot have hi={hi} < lo={lo} for length[{suit.name}]")
+        out[suit] = (lo, hi)
+    return out
+
+
+def _hcp(value: Any) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    lo, hi = _range(value)
+    if not 0 <= lo <= MAX_HCP or not 0 <= hi <= MAX_HCP:
+        raise ValueError(f"hcp must lie in 0..{MAX_HCP}, got ({lo}, {hi})")
+    if hi < lo:
+        raise ValueError(f"cannot have hi={hi} < lo={lo} for hcp")
+    return (lo, hi)
+
+
+def _shapes(value: Any) -> ShapeSet | None:
+    if value is None or isinstance(value, ShapeSet):
+        return value
+    if isinstance(value, str):
+        return ShapeSet.parse(value)
+    try:
+        return ShapeSet(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"expected shapes as text such as 'any 4333' or a ShapeSet, got {shown(value)}: "
+                         f"{exc}") from None
+
+
+def _condition(value: Any) -> Cond | None:
+    if value is None or isinstance(value, Cond):
+        return value
+    if isinstance(value, str):
+        return parse_condition(value)
+    raise ValueError(f"expected a condition (a Cond or its text), got {shown(value)}")
+
+
+def _holdings(value: Any) -> dict[Suit, Callable[[CardSet], Any]]:
+    out = {}
+    for key, fn in _mapping(value, "functions of the holding").items():
+        if not callable(fn):
+            raise ValueError(f"holdings[{key}] must be a function of the holding, got {fn!r}")
+        out[_suit(key)] = fn
+    return out
+
+
+def _points(value: Any) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ValueError(f"expected 13 whole numbers, ace first, got {shown(value)}")
+    points = tuple(value)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in points):
+        raise ValueError(f"expected 13 whole numbers, ace first, got {shown(value)}")
+    _check_points(points)
+    return points
+
+
+def _side(value: Any) -> SideCount | None:
+    if value is None or isinstance(value, SideCount):
+        return value
+    raise ValueError(f"expected a SideCount, got {shown(value)}")
+
+
+_SEAT_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "predeal": _cards, "forbidden": _cards, "lengths": _lengths, "shapes": _shapes, "hcp": _hcp,
+    "condition": _condition, "holdings": _holdings, "points": _points, "side": _side}
+
+
+class DealSpec:
     """A spec for whole deals: a :class:`SeatSpec` per constrained seat.
 
     Build from text in the ``dealer`` language with :meth:`parse`, from plain
-    data with :meth:`from_dict`, or directly.
+    data with :meth:`from_dict`, or directly (``DealSpec(seats={...}, text=...)``). A frozen value.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid", defer_build=True)
+    seats: dict[Seat, SeatSpec]
+    text: str | None
 
-    seats: dict[Seat, SeatSpec] = Field(default_factory=dict)
-    text: str | None = None
-
-    def __init__(self, **data: Any) -> None:
+    def __init__(self, *, seats: Any = None, text: Any = None) -> None:
         try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise SpecError(_format_validation(exc, "deal spec")) from None
-
-    @field_validator("seats", mode="before")
-    @classmethod
-    def _seats(cls, value: Any) -> dict[Seat, SeatSpec]:
-        if not isinstance(value, Mapping):
-            raise ValueError(f"expected a mapping of seats to seat specs, got {shown(value)}")
-        out = {}
-        for key, spec in value.items():
-            if not isinstance(key, (Seat, str)):
-                raise ValueError(f"expected a seat such as 'N' as a key, got {shown(key)}")
-            seat = Seat.parse(key)
-            if not isinstance(spec, (SeatSpec, Mapping)):
-                raise ValueError(f"the spec of {seat.name_long} must be a SeatSpec or a mapping, got {shown(spec)}")
-            out[seat] = spec if isinstance(spec, SeatSpec) else SeatSpec(**dict(spec))
-        return out
-
-    @model_validator(mode="after")
-    def _consistent(self) -> "DealSpec":
-        _check_seats(self.seats)
-        return self
+            checked = _seats(seats)
+            if text is not None and not isinstance(text, str):
+                raise ValueError(f"text: expected the spec's text or None, got {shown(text)}")
+            _check_seats(checked)
+        except ValueError as exc:
+            raise SpecError(f"invalid deal spec: {exc}") from None
+        object.__setattr__(self, "seats", checked)
+        object.__setattr__(self, "text", text)
 
     @classmethod
     def trusted(cls, seats: Mapping[Seat, SeatSpec] | None = None, text: str | None = None) -> "DealSpec":
-        """A deal spec from seat specs already built (:meth:`SeatSpec.trusted`), checked here without pydantic's
-        validation (see there)."""
+        """A deal spec from seat specs already built (:meth:`SeatSpec.trusted`), checked only for consistency."""
         seats = dict(seats or {})
         try:
             _check_seats(seats)
         except ValueError as exc:
             raise SpecError(f"invalid deal spec: deal spec: {exc}") from None
-        return cls.model_construct(seats=seats, text=text)
+        out = cls.__new__(cls)
+        object.__setattr__(out, "seats", seats)
+        object.__setattr__(out, "text", text)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DealSpec) and (self.seats, self.text) == (other.seats, other.text)
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.seats.items()), self.text))
+
+    def __repr__(self) -> str:
+        return f"DealSpec(seats={self.seats!r}, text={self.text!r})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"DealSpec is frozen: cannot assign to {name!r}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "DealSpec":
@@ -408,4 +502,4 @@ def _fn_name(fn: Callable[..., Any]) -> str:
     return getattr(fn, "__name__", type(fn).__name__)
 
 
-_EMPTY = SeatSpec.model_construct()
+_EMPTY = SeatSpec.trusted()

@@ -82,7 +82,7 @@ def _weighted(spec: DealSpec, holdings: HoldingWeights) -> DealSpec:
         base = seats.get(seat, SeatSpec())
         table = dict(base.holdings)
         table[Suit(suit)] = _holding_weight(holdings, seat, suit, table.get(Suit(suit)))
-        seats[seat] = base.model_copy(update={"holdings": table})
+        seats[seat] = base.replace(holdings=table)
     return DealSpec(seats=seats, text=spec.text)
 
 
