@@ -17,10 +17,10 @@ import numpy as np
 from dealer.cards.pbnio import masks_to_pbn
 from dealer.cards.seat import Seat
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.expr import Pos
+from dealer.lang.expr import LeadTricks, Node, Pos, walk_once
 
 __all__ = ["SOLVER_TABLES", "STRAINS", "batch_solver", "solved_tables", "tricks_of", "double_dummy_tricks",
-           "double_dummy_tables"]
+           "double_dummy_tables", "sequence_tops", "lead_tricks", "lead_names"]
 
 #: The most double-dummy tables the solver takes in one call, strains counted (DDS: 40 deals of five strains).
 SOLVER_TABLES = 200
@@ -79,3 +79,53 @@ def double_dummy_tables(masks: np.ndarray, pos: Pos = Pos()) -> np.ndarray:
         for seat in Seat:
             out[:, k, int(seat)] = tricks_of(tables, seat, strain)
     return out
+
+
+def sequence_tops(hand: int) -> tuple[int, ...]:
+    """The card indices of the top card of each sequence (touching cards of a suit) of a hand's 52-bit mask.
+
+    >>> from dealer.cards.card import CARDS
+    >>> from dealer.cards.cardset import CardSet
+    >>> [str(CARDS[i]) for i in sequence_tops(CardSet.parse("SAKJT9 HQ2 D32").mask)]
+    ['SA', 'SJ', 'HQ', 'H2', 'D3']
+    """
+    return tuple(i for i in range(52) if hand >> i & 1 and (i % 13 == 0 or not hand >> (i - 1) & 1))
+
+
+def lead_tricks(masks: np.ndarray, declarer: Seat, strain: str, pos: Pos = Pos()) -> np.ndarray:
+    """``out[lead, deal]``: the tricks ``declarer`` takes double dummy in ``strain`` after each opening lead
+    (the top card of each of the leader's sequences: :func:`sequence_tops` of the leader's hand on the first
+    deal, which the script predeals), solved in batches of the solver's size (its threads spread them)."""
+    try:
+        from endplay.dds import solve_all_boards
+    except ImportError:
+        batch_solver(pos, "leadtricks")
+        raise
+    from endplay.types import Deal as EndplayDeal, Denom, Player
+
+    from dealer.cards.card import Card
+
+    leader = declarer.lho
+    rows = np.asarray(masks, dtype=np.uint64).tolist()
+    leads = sequence_tops(int(rows[0][int(leader)])) if rows else ()
+    out = np.zeros((len(leads), len(rows)), dtype=np.int64)
+    denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}[strain]
+    for first in range(0, len(rows), SOLVER_TABLES):
+        deals = []
+        for row in rows[first:first + SOLVER_TABLES]:
+            deal = EndplayDeal(masks_to_pbn(row))
+            deal.first, deal.trump = Player(int(leader)), denom
+            deals.append(deal)
+        for j, board in enumerate(solve_all_boards(deals)):
+            defence = {Card.parse(str(card)).index: int(tricks) for card, tricks in board}
+            out[:, first + j] = [13 - defence[i] for i in leads]
+    return out
+
+
+def lead_names(node: Node, masks: np.ndarray) -> list[str]:
+    """The names of the opening leads of the ``leadtricks`` in ``node`` (``SA``...), from the first deal."""
+    from dealer.cards.card import CARDS
+
+    first = next(n for n in walk_once(node) if isinstance(n, LeadTricks))
+    hand = int(np.asarray(masks, dtype=np.uint64)[0, int(first.seat.lho)]) if len(masks) else 0
+    return [str(CARDS[i]) for i in sequence_tops(hand)]

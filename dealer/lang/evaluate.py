@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.double_dummy import batch_solver, solved_tables, tricks_of
-from dealer.lang.expr import HandCount, HasCard, Hcp, Length, Node, Random, ShapeIn, SuitHcp, Tricks, walk_once
+from dealer.lang.double_dummy import batch_solver, lead_tricks, solved_tables, tricks_of
+from dealer.lang.expr import (
+    HandCount, HasCard, Hcp, LeadTricks, Length, Node, Random, ShapeIn, SuitHcp, Tricks, walk_once,
+)
 from dealer.lang.interpret import Interpreter, Reader, interpret
 from dealer.cards.shapes import ShapeSet
 
@@ -243,6 +245,7 @@ class _DealReader(Reader):
         ShapeIn: _shape,
         HasCard: lambda r, node, run: (r.masks[:, node.seat] & np.uint64(1 << node.card.index)) != 0,
         Tricks: lambda r, node, run: tricks_of(r.solved(node), node.seat, node.strain),
+        LeadTricks: lambda r, node, run: lead_tricks(r.masks, node.seat, node.strain, node.pos),
         Random: _rnd,
     }
 
@@ -269,18 +272,24 @@ def check_runnable(node: Node) -> None:
     """Raise :class:`~dealer.errors.UnsupportedSpecError` naming line, column and feature if ``node``
     uses a feature this installation cannot evaluate (``tricks`` without the bot extra)."""
     for n in walk_once(node):
-        if isinstance(n, Tricks):
-            batch_solver(n.pos, "tricks")
+        if isinstance(n, (Tricks, LeadTricks)):
+            batch_solver(n.pos, "tricks" if isinstance(n, Tricks) else "leadtricks")
 
 
 def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
-             memo: dict[int, np.ndarray] | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
+             memo: dict[int, np.ndarray] | None = None, rng: np.random.Generator | None = None, *,
+             per_lead: bool = False) -> np.ndarray:
     """The value of ``node`` on every deal of ``masks`` (``(n, 4)`` uint64): int64, conditions as 1 or 0.
 
     ``memo`` (keyed by node identity) shares values between expressions evaluated on the same deals.
     ``rng`` gives the values of ``rnd(n)``: one uniform draw per deal for each ``rnd`` node, in deal
     order, when the node is first evaluated (a node met twice keeps its values, through the memo).
+    A value per opening lead (``leadtricks``) is its mean over the leads, truncated; with ``per_lead``
+    it stays one, ``out[lead, deal]`` (a value of one per deal is then ``out[deal]``).
     """
     strains = "".join(sorted({n.strain for n in walk_once(node) if isinstance(n, Tricks)}))
     reader = _DealReader(np.asarray(masks, dtype=np.uint64), counts, rng, strains)
-    return interpret(node, reader, dtype=np.int64, memo=memo)
+    if not per_lead:
+        return interpret(node, reader, dtype=np.int64, memo=memo)
+    out = Interpreter(reader, memo).number(node)
+    return np.broadcast_to(out, out.shape[:-1] + reader.shape if out.ndim > 1 else reader.shape).copy()

@@ -11,7 +11,10 @@ its leaves.
 
 Values are numpy arrays that broadcast against each other: numbers are int64, conditions bool (a
 reader may give a condition as 0/1 numbers: nonzero is true), and a constant stays 0-d until
-:func:`interpret` broadcasts the result to the reader's :attr:`Reader.shape`. The reader is asked
+:func:`interpret` broadcasts the result to the reader's :attr:`Reader.shape`. A value may carry one
+leading axis more than that shape, a value per opening lead (``leadtricks``): it is worked on lead by
+lead, ``&&``, ``||``, ``^^`` and the result as a condition hold where it holds for every lead
+(:meth:`Interpreter.holds`), and the result as a number is the mean over the leads (:meth:`Interpreter.mean`). The reader is asked
 first for every node, so a reader that was given the values of compound parts (the seats' parts of
 a condition across seats, the side count's features) has them used as they are. A node that neither the
 reader nor the structure knows fails in one place, :func:`refusal`, with one message:
@@ -167,6 +170,22 @@ class Interpreter:
         out = self.value(node)
         return out if out.dtype == np.bool_ else np.asarray(out != 0)
 
+    def holds(self, node: Node) -> np.ndarray:
+        """``node``'s values as a condition over the reader's rows: a value per lead (``leadtricks``, a leading
+        axis beyond the reader's :attr:`Reader.shape`) holds where it holds for every lead."""
+        out = self.truth(node)
+        while out.ndim > len(self.reader.shape):
+            out = np.asarray(out.all(axis=0))
+        return out
+
+    def mean(self, node: Node) -> np.ndarray:
+        """``node``'s values as numbers over the reader's rows: a value per lead counts as its mean over the
+        leads, truncated toward zero (as the suokko fork converts it to a number)."""
+        out = self.number(node)
+        while out.ndim > len(self.reader.shape):
+            out = np.asarray(c_divide(out.sum(axis=0), out.shape[0]))
+        return out
+
 
 def interpret(node: Node, reader: Reader, *, dtype: Any, memo: dict[int, np.ndarray] | None = None,
               only_shared: bool = False) -> np.ndarray:
@@ -178,7 +197,7 @@ def interpret(node: Node, reader: Reader, *, dtype: Any, memo: dict[int, np.ndar
     (:func:`shared_nodes`), for readers whose values are large.
     """
     run = Interpreter(reader, memo, shared_nodes(node) if only_shared else None)
-    out = run.truth(node) if dtype is bool else np.asarray(run.number(node), dtype=dtype)
+    out = run.holds(node) if dtype is bool else np.asarray(run.mean(node), dtype=dtype)
     if out.shape != reader.shape:
         out = np.broadcast_to(out, reader.shape).copy()
     return out
@@ -217,25 +236,25 @@ def _compare(node: Compare, run: Interpreter) -> np.ndarray:
 def _and(node: And, run: Interpreter) -> np.ndarray:
     if not node.items:
         return np.asarray(True)
-    out = run.truth(node.items[0])
+    out = run.holds(node.items[0])
     for item in node.items[1:]:
-        out = out & run.truth(item)
+        out = out & run.holds(item)
     return np.asarray(out)
 
 
 def _or(node: Or, run: Interpreter) -> np.ndarray:
     if not node.items:
         return np.asarray(False)
-    out = run.truth(node.items[0])
+    out = run.holds(node.items[0])
     for item in node.items[1:]:
-        out = out | run.truth(item)
+        out = out | run.holds(item)
     return np.asarray(out)
 
 
 def _xor(node: Xor, run: Interpreter) -> np.ndarray:
     count = np.asarray(0, dtype=np.int64)
     for item in node.items:
-        count = count + run.truth(item)
+        count = count + run.holds(item)
     return np.asarray(count == 1)
 
 

@@ -33,7 +33,7 @@ from dealer.cards.card import Card
 from dealer.errors import DealerError, InvalidCardError, SpecSyntaxError, UnsupportedSpecError
 from dealer.lang.expr import (
     COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or,
-    Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
+    LeadTricks, Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
 )
 from dealer.cards.seat import Seat
 from dealer.cards.shapes import ShapeSet
@@ -140,6 +140,7 @@ def _dealer_functions() -> dict[str, Function]:
     out["cccc"] = _count("cccc", "cccc", ("seat",))
     tricks = Function(("seat", "strain"), lambda seat, strain, *, pos: Tricks(seat, strain, pos=pos))
     out["tricks"] = out["trick"] = out["dds"] = tricks  # dds: dealer version 2's name
+    out["leadtricks"] = Function(("seat", "strain"), lambda seat, strain, *, pos: LeadTricks(seat, strain, pos=pos))
     out["score"] = Function(("vul", "contract", "expr"), _score)
     out["imps"] = out["imp"] = Function(("expr",), lambda item, *, pos: Imps(item, pos=pos))
     out["ltc"] = _count("ltc", "ltc")  # the fork's losing trick count, in hundredths (half losers)
@@ -151,7 +152,8 @@ def _dealer_functions() -> dict[str, Function]:
 #: The functions of the ``dealer`` program (its manual's list, singular and plural): the
 #: :data:`BASE_FUNCTIONS`, the alternate counts (``pt0``..``pt9``, alias ``tens``, ``jacks``,
 #: ``queens``, ``kings``, ``aces``, ``top2``..``top5``, ``c13``), ``controls``, ``losers``,
-#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``; and the forks' ``ltc``, ``rnd`` and ``abs``.
+#: ``quality``, ``cccc``, ``tricks``, ``score`` and ``imps``; and the forks' ``ltc``, ``rnd``, ``abs`` and
+#: ``leadtricks``.
 DEALER_FUNCTIONS: Mapping[str, Function] = _dealer_functions()
 
 _SPEC_SEATS = {"north": Seat.N, "east": Seat.E, "south": Seat.S, "west": Seat.W,
@@ -534,8 +536,6 @@ class Parser:
 
 #: Functions of the forks that Kibitz does not run, and why (the others of the forks run: docs/language.rst).
 _FORK_ONLY = {
-    "leadtricks": "the suokko fork's tricks after each opening lead (an array of results) is not supported; "
-                  "tricks(seat, strain) is",
     "par": "dealer version 2's par score is not supported",
     "opc": "dealer version 2's optimal point count (an external program) is not supported",
     "usereval": "dealer version 2's user evaluation (an external program) is not supported",

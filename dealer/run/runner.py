@@ -32,10 +32,11 @@ from dealer.budget import current
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from dealer.cards.seat import Seat
 from dealer.errors import DealerError
-from dealer.lang.double_dummy import double_dummy_tables, double_dummy_tricks
+from dealer.lang.double_dummy import double_dummy_tables, double_dummy_tricks, lead_names
 from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.evaluate import Counts, evaluate
 from dealer.lang.fold import fold_conditions
+from dealer.lang.interpret import c_divide
 from dealer.lang.statements import (
     Average, BucketFrequency, EvalContract, EvalTable, Frequency, Print, PrintES, ScriptSyntax,
 )
@@ -83,6 +84,28 @@ def _frequency_text(action: Frequency, values: list[np.ndarray]) -> str:
     names1 = ["Low "] + [f"{x:4d}" for x in range(l1, h1 + 1)] + ["High"]
     for name, row in zip(names1, grid):
         out.append(name + "".join(f"{int(c):7d}" for c in row) + f"{int(row.sum()):7d}\n")
+    out.append("Sum " + "".join(f"{int(c):7d}" for c in grid.sum(axis=0)) + f"{int(grid.sum()):7d}\n\n")
+    return "".join(out)
+
+
+def _per_deal(values: np.ndarray) -> np.ndarray:
+    """A value per deal: one per lead becomes its mean over the leads, truncated (as a number in the fork)."""
+    return np.asarray(c_divide(values.sum(axis=0), values.shape[0])) if values.ndim > 1 else values
+
+
+def _lead_frequency_text(action: Frequency, values: np.ndarray, leads: list[str]) -> str:
+    """The suokko fork's frequency of a value per opening lead: a row per value (Low and High beyond the
+    bounds), a column per lead, with sums."""
+    (_, low, high), = action.axes
+    rows = np.clip(values, low - 1, high + 1) - (low - 1)  # rows[lead, deal]
+    grid = np.zeros((high - low + 3, len(leads)), dtype=np.int64)
+    for k in range(len(leads)):
+        np.add.at(grid[:, k], rows[k], 1)
+    out = [f"Frequency {action.label or ''}:\n", "    " + "".join(f"{n:>7}" for n in [*leads, "Sum"]) + "\n"]
+    names = ["Low "] + [f"{x:4d}" for x in range(low, high + 1)] + ["High"]
+    for name, row in zip(names, grid):
+        if row.any():  # as the fork: the rows no deal reaches are left out
+            out.append(name + "".join(f"{int(c):7d}" for c in row) + f"{int(row.sum()):7d}\n")
     out.append("Sum " + "".join(f"{int(c):7d}" for c in grid.sum(axis=0)) + f"{int(grid.sum()):7d}\n\n")
     return "".join(out)
 
@@ -172,7 +195,7 @@ class _Production:
         self._run: ScriptDealer | None = None
         self.counts = Counts.of_script(syntax)
         conditions = fold_conditions(syntax.conditions)
-        check_evaluable([*conditions, *syntax.action_nodes()], syntax.actions)
+        check_evaluable([*conditions, *syntax.action_nodes()], syntax.actions, syntax.predeals)
         self.selection = Selection(conditions, syntax.predeals, self.counts)
         self.selected: Selected | None = None
 
@@ -240,14 +263,19 @@ def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Co
             out.write("".join("".join(p if isinstance(p, str) else str(int(p[i])) for p in parts)
                               for i in range(len(masks))))
         elif isinstance(action, Average):
-            values = evaluate(action.expr, masks, counts, memo, rng)
-            mean = float(values.mean()) if len(values) else float("nan")
+            values = evaluate(action.expr, masks, counts, memo, rng, per_lead=True)
+            per_deal = values.mean(axis=0) if values.ndim > 1 else values  # a value per lead: its mean, as a double
+            mean = float(per_deal.mean()) if len(masks) else float("nan")
             if _average_shown(action, mean, masks, counts):
                 out.write(_format_average(action.label, mean))
         elif isinstance(action, BucketFrequency):
             out.write(bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
         elif isinstance(action, Frequency):
-            out.write(_frequency_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
+            columns = [evaluate(axis[0], masks, counts, memo, rng, per_lead=True) for axis in action.axes]
+            if len(columns) == 1 and columns[0].ndim > 1:
+                out.write(_lead_frequency_text(action, columns[0], lead_names(action.axes[0][0], masks)))
+            else:
+                out.write(_frequency_text(action, [_per_deal(v) for v in columns]))
         elif isinstance(action, EvalContract):
             tricks = double_dummy_tricks(masks, action.declarer, action.strain, action.pos)
             out.write(evalcontract_text(action, tricks))

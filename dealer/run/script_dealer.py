@@ -130,7 +130,7 @@ class ScriptDealer:
         self._union = ""
         self._united: tuple[str, ...] = ()  # the conditions the union holds
         joined = self._split(text, across)
-        check_evaluable([*self.residual, *syntax.action_nodes()], syntax.actions)
+        check_evaluable([*self.residual, *syntax.action_nodes()], syntax.actions, syntax.predeals)
         self.loosened: tuple[Seat, ...] = ()
         trial = limit if patience is None else min(limit, patience)
         chosen = self._choose_tables(text, across, joined, trial, limit, budget)

@@ -27,7 +27,7 @@ from dealer.cards.deal import PartialDeal
 from dealer.errors import InvalidDealError, SpecError
 from dealer.lang.evalcontract import check_solver
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
-from dealer.lang.expr import And, Cond, Node, Pos, Tricks, conjuncts, walk_once
+from dealer.lang.expr import And, Cond, LeadTricks, Node, Pos, Tricks, conjuncts, walk_once
 from dealer.lang.statements import Action, EvalContract, EvalTable
 from dealer.tables.pool import deal_pool
 from dealer.cards.seat import Seat
@@ -86,7 +86,7 @@ class Filter:
     def __init__(self, conditions: Sequence[Cond], counts: Counts = STANDARD) -> None:
         self.counts = counts
         parts = conjuncts(conditions)
-        asks = [c for c in parts if any(isinstance(n, Tricks) for n in walk_once(c))]
+        asks = [c for c in parts if any(isinstance(n, (Tricks, LeadTricks)) for n in walk_once(c))]
         #: The parts, those that ask the double-dummy solver last and joined into one: a deal the others keep
         #: is solved once, in every strain they read.
         self.parts: list[Cond] = [c for c in parts if not any(c is a for a in asks)]
@@ -136,14 +136,25 @@ class Selection(Filter):
         return Selected(joined(kept), used, True)
 
 
-def check_evaluable(nodes: Sequence[Node], actions: Sequence[Action]) -> None:
-    """Refuse, naming line and column, a node that cannot be evaluated on deals or an action that needs the
-    double-dummy solver where it is missing: before any deal is dealt or printed."""
+def check_evaluable(nodes: Sequence[Node], actions: Sequence[Action],
+                    predeals: Mapping[Seat, tuple[CardSet, Pos]] | None = None) -> None:
+    """Refuse, naming line and column, a node that cannot be evaluated on deals, an action that needs the
+    double-dummy solver where it is missing, or a ``leadtricks`` whose opening leader the script does not
+    predeal whole (``predeals``, the suokko fork's rule): before any deal is dealt or printed."""
     for node in nodes:
         check_runnable(node)
     for action in actions:
         if isinstance(action, (EvalContract, EvalTable)):
             check_solver(action)
+    leads = [n for node in nodes for n in walk_once(node) if isinstance(n, LeadTricks)]
+    for n in leads:
+        leader, held = n.seat.lho, len((predeals or {}).get(n.seat.lho, (CardSet(), Pos()))[0])
+        if held != 13:
+            raise SpecError(f"line {n.pos.line}, column {n.pos.column}: {n}: the opening leader, "
+                            f"{leader.name_long}, must be predealt all 13 cards (the script predeals {held})")
+        if leader != leads[0].seat.lho:
+            raise SpecError(f"line {n.pos.line}, column {n.pos.column}: {n}: every leadtricks of a script must "
+                            f"have the same opening leader ({leads[0]} has {leads[0].seat.lho.name_long})")
 
 
 def joined(kept: list[np.ndarray]) -> np.ndarray:
