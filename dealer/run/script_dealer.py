@@ -170,8 +170,8 @@ class ScriptDealer:
             # a side count (dealer.spec.sidecount) multiplies its seat's states, and the joint tables multiply the
             # seats': the reachable states can be many and slow to find too many, so only the dense tables
             # (sized at once) are weighed; else the side conditions go to the filter
-            ready = self._sized("dense tables with second counts and labels across seats",
-                                TablesDesign(self.spec, self.across), across_limit, "dense")
+            what = "dense tables with second counts and labels across seats"
+            ready = self._sized(what, self._design(what, self.spec, self.across), across_limit, "dense")
             if ready is not None:
                 return ready
             joined[:] = self._split(text, across, side_counts=False)
@@ -182,9 +182,21 @@ class ScriptDealer:
             chosen = self._tables(trial, across_limit, limit, budget)
         return chosen
 
-    def _sized(self, what: str, design: TablesDesign, limit: int, backend: str = "auto") -> "_Sized | None":
+    def _design(self, what: str, spec: DealSpec, across: CrossCondition | None = None) -> TablesDesign | None:
+        """The design of ``spec``'s tables; None when a seat's second count (:mod:`dealer.spec.sidecount`)
+        needs more raw states than the budget allows before minimising (a step of the plan says so):
+        the count then goes to the filter, as tables too large do."""
+        try:
+            return TablesDesign(spec, across)
+        except SpecLimitError as exc:
+            self._steps.append(Step(what, f"refused, {exc}"))
+            return None
+
+    def _sized(self, what: str, design: TablesDesign | None, limit: int, backend: str = "auto") -> "_Sized | None":
         """``design``'s tables if they fit ``limit`` (sized, not built: the first that fits is the one built);
-        the sizing is a step of the plan either way."""
+        the sizing is a step of the plan either way (None: no design, :meth:`_design` said why)."""
+        if design is None:
+            return None
         sizing = design.size(limit, backend)
         self._steps.append(Step(what, f"fits, {sizing.text()}" if sizing.fits else sizing.text()))
         return _Sized(design, sizing, limit) if sizing.fits else None
@@ -194,14 +206,14 @@ class ScriptDealer:
         (:attr:`across` is then None and they stay in the residual); None if even those pass ``trial``."""
         if self.across is not None:  # an exact count across seats is worth larger tables than the patience:
             # dense ones (sized at once), or the reachable states (slow to find too many)
-            design = TablesDesign(self.spec, self.across)
+            design = self._design("tables with labels across seats", self.spec, self.across)
             chosen = (self._sized("dense tables with labels across seats", design, across_limit, "dense")
                       or self._sized("compact tables with labels across seats", design,
                                      min(across_limit, max(trial, budget.across_states))))
             if chosen is not None:
                 return chosen
             self.across = None
-        design = TablesDesign(self.spec)
+        design = self._design("tables", self.spec)
         if trial < min(limit, budget.dense_cells):  # dense tables are quick to size and to build: more room
             chosen = self._sized("dense tables", design, min(limit, budget.dense_cells), "dense")
             if chosen is not None:
@@ -260,10 +272,12 @@ class ScriptDealer:
         for seat in Seat:
             own = [c for c in parts if c.seats() == {seat} and not isinstance(c, HasCard)]
             if own:  # a seat whose own tables pass the limit is taken as cutting nothing
-                design = TablesDesign(DealSpec.from_conditions(own, {}, counts=self.counts))
-                sizing = design.size(limit)
+                design = self._design(f"{seat.name_long}'s own tables",
+                                      DealSpec.from_conditions(own, {}, residual=[], counts=self.counts,
+                                                               side_counts=self.side_counts))
+                sizing = design.size(limit) if design is not None else None
                 alone[seat] = float(ExactDealer(design.spec, limit=limit, design=design, sizing=sizing).probability()
-                                    ) if sizing.fits else 1.0
+                                    ) if design is not None and sizing is not None and sizing.fits else 1.0
         order = sorted(alone, key=lambda s: -alone[s])
         for k in range(1, len(order) + 1):
             dropped = set(order[:k])
@@ -271,9 +285,11 @@ class ScriptDealer:
                                                  and not isinstance(c, HasCard))]
             moved = [c for c in parts if not any(c is x for x in kept)]
             residual: list[Cond] = []
-            spec = DealSpec.from_conditions(kept, self.syntax.predeals, text, residual=residual, counts=self.counts)
+            spec = DealSpec.from_conditions(kept, self.syntax.predeals, text, residual=residual, counts=self.counts,
+                                            side_counts=self.side_counts)
             names = ", ".join(s.name_long for s in sorted(dropped))
-            chosen = self._sized(f"tables with {names}'s own conditions filtered", TablesDesign(spec), limit)
+            what = f"tables with {names}'s own conditions filtered"
+            chosen = self._sized(what, self._design(what, spec), limit)
             if chosen is None:
                 continue
             self.spec = spec

@@ -308,7 +308,8 @@ class _Glue:
         for t in range(len(suit_of)):
             offset_of.append(0 if t == 0 or suit_of[t - 1] != suit_of[t] else offset_of[-1] + 1)
         raw = sum(len(self.reach[j][0]) * self.holdings[j].size[k] for j, k in zip(suit_of, offset_of))
-        if raw > (most := current().raw_states):  # memory: a side count can multiply the states past what minimising can afford
+        if self.totals > 1 and raw > (most := current().raw_states):  # memory: a side count can multiply the states
+            # past what minimising can afford (without one, the states are bounded by lengths and counts)
             raise SpecLimitError(f"a seat's table needs {raw:,} states before minimising, more than "
                                  f"{most:,}: its side count (dealer.spec.sidecount) carries too many totals")
         moves = [self._moves(j, k) for j, k in zip(suit_of, offset_of)]

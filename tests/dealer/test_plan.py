@@ -43,6 +43,7 @@ PATHS = [
     (UNION, dict(union_visits=1), "filter"),  # the union's decision tree too big
     (UNION, dict(union_cells=1, patience=1), "filter"),  # the union's parts too large together
     (SIDE, dict(side_totals=1), "filter"),  # a seat's second count too wide: it is filtered
+    (SIDE, dict(raw_states=1), "filter"),  # its raw states past the budget: filtered too, never refused
     (FOUR, dict(dense_cells=1), "compact tables"),  # dense tables refused: compact ones, still exact
     (FOUR, dict(tables=2000), "loosened"),  # tables too large: seats' conditions filtered
     (FOUR, dict(raw_states=1, side_totals=1), None),  # limits the script never reaches change nothing
