@@ -28,7 +28,7 @@ Real-world quirks handled (see ``../shared/corpus/README.md``):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -37,6 +37,7 @@ from dealer.checks import read_text
 
 from inference.rules.contract import Contract, Strain
 from inference.errors import InvalidArgumentError, InvalidContractError, RecordError
+from inference.io.pbn_games import PbnGame, pbn_games
 from inference.rules.trick import Fault, Irregularity, Trick, irregularity, play_order, trick_winner
 
 #: The largest PBN or LIN file read (split bigger archives: 32 MiB holds about 100,000 records).
@@ -99,100 +100,7 @@ class Skipped:
     reason: str
 
 
-_TAG = re.compile(r'^\[\s*([A-Za-z][\w]*)\s*(?:"([^"]*)"|([^\]]*?))\s*\]\s*$')
 _CALL_BID = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C|♠|♥|♦|♣)$", re.IGNORECASE)
-
-
-def _strip_comments(text: str) -> Iterator[tuple[int, str]]:
-    """Lines with ``{...}`` and ``;`` comments and ``%`` lines removed, with 1-based line numbers.
-
-    Only a line that is blank in the file separates games; a line emptied by
-    removing a comment is dropped (``None`` text), not taken as a separator.
-    """
-    in_brace = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.replace("\ufeff", "")
-        if not in_brace and not line.strip():
-            yield number, ""
-            continue
-        if not in_brace and line.lstrip().startswith("%"):
-            continue
-        if not in_brace and "{" not in line and ";" not in line:  # nothing to strip (most lines)
-            yield number, line
-            continue
-        buf = []
-        in_quote = False
-        i = 0
-        while i < len(line):
-            ch = line[i]
-            if in_brace:
-                if ch == "}":
-                    in_brace = False
-                i += 1
-                continue
-            if ch == '"':
-                in_quote = not in_quote
-            elif not in_quote and ch == "{":
-                in_brace = True
-                i += 1
-                continue
-            elif not in_quote and ch == ";":
-                break
-            buf.append(ch)
-            i += 1
-        kept = "".join(buf)
-        if kept.strip():
-            yield number, kept
-
-
-@dataclass
-class _Game:
-    first_line: int
-    tags: dict[str, str] = field(default_factory=dict)
-    notes: dict[str, str] = field(default_factory=dict)  # PBN [Note "n:text"], by n
-    sections: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-
-
-def _pbn_games(text: str) -> Iterator[_Game]:
-    """The games of a PBN text in order, each as soon as it ends: a game is a run of lines with tags,
-    ended by a line blank in the file."""
-    game: _Game | None = None
-    current: str | None = None
-    for number, line in _strip_comments(text):
-        stripped = line.strip()
-        if not stripped:
-            if game is not None and game.tags:
-                yield game
-                game = None
-                current = None
-            continue
-        if stripped.startswith("["):
-            m = _TAG.match(stripped)
-            if not m:
-                # several tags on one line, or a broken one: take what parses
-                parts = re.findall(r"\[[^\]]*\]", stripped)
-                if not parts:
-                    continue
-                matches = [_TAG.match(p) for p in parts]
-            else:
-                matches = [m]
-            for mm in matches:
-                if mm is None:
-                    continue
-                if game is None:
-                    game = _Game(number)
-                name = mm.group(1)
-                value = mm.group(2) if mm.group(2) is not None else (mm.group(3) or "").strip()
-                game.tags[name] = value
-                if name == "Note" and ":" in value:
-                    game.notes[value.split(":", 1)[0].strip()] = value.split(":", 1)[1].strip()
-                current = name
-                game.sections.setdefault(name, [])
-            continue
-        if game is not None and current is not None:
-            game.sections[current].append((number, stripped))
-    if game is not None and game.tags:
-        yield game
 
 
 def parse_calls(tokens: Sequence[str]) -> list[str]:
@@ -358,7 +266,7 @@ def _pbn_items(text: str, source: str, record: int | None, auctions: bool
                ) -> Iterator["PlayRecord | Skipped | AuctionRecord | RecordError"]:
     previous: dict[str, str] = {}
     sticky: dict[str, str] = {}
-    for index, game in enumerate(_pbn_games(text), start=1):
+    for index, game in enumerate(pbn_games(text), start=1):
         tags = dict(game.tags)
         for name, value in list(tags.items()):
             if value == "#":
@@ -393,7 +301,7 @@ def _check_record(record: int | None) -> None:
         raise InvalidArgumentError(f"invalid record {record!r}: expected a 1-based position in the file")
 
 
-def _pbn_play_rows(game: _Game, where: str) -> list[list[str]]:
+def _pbn_play_rows(game: PbnGame, where: str) -> list[list[str]]:
     """The Play section's rows of four tokens (up to ``*``), each card checked (``-`` and ``+`` kept)."""
     tokens = []
     for tok in _card_tokens(game.sections["Play"]):
@@ -411,7 +319,7 @@ def _pbn_play_rows(game: _Game, where: str) -> list[list[str]]:
     return rows
 
 
-def _pbn_record(tags: dict[str, str], game: _Game, source: str, index: int, board: str,
+def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, board: str,
                 where: str, auctions: bool = False) -> "PlayRecord | Skipped | AuctionRecord":
     deal_text = tags.get("Deal")
     if not deal_text:

@@ -315,14 +315,14 @@ def test_one_record_reads_no_other_record(monkeypatch: pytest.MonkeyPatch, many_
     monkeypatch.setattr(records, "_pbn_record", counting)
     assert len(list(read_records(many_path, record=5))) == 1 and calls == [5]
     games: list[int] = []
-    real_games = records._pbn_games
+    real_games = records.pbn_games
 
     def counting_games(text: str) -> Iterator[object]:
         for game in real_games(text):
             games.append(1)
             yield game
 
-    monkeypatch.setattr(records, "_pbn_games", counting_games)
+    monkeypatch.setattr(records, "pbn_games", counting_games)
     list(read_records(many_path, record=2))
     assert len(games) == 2  # the games after the chosen one are not even split off
 
