@@ -13,6 +13,7 @@ from typing import Iterator
 
 from dealer import Card, Seat
 
+from inference.auction.population import book_for
 from inference.errors import InferenceError, RecordError
 from inference.rules.lawful import Bounds
 from inference.state.events import Update
@@ -39,8 +40,11 @@ def replay_record(record: PlayRecord, viewer: Seat | None = None, book: "str | N
     """Replay ``record`` from ``viewer`` (default: declarer); yields (state, step) after each card.
 
     ``book``: read the record's auction with this bidding book before the lead (its event comes
-    first in the first card's step). ``defence_model``: as :class:`~inference.state.play.PlayState` takes it.
+    first in the first card's step; ``auto``: the book of the record's population,
+    :func:`~inference.auction.population.book_for`). ``defence_model``: as
+    :class:`~inference.state.play.PlayState` takes it.
     """
+    book = book_for(book, record.source, record.players)
     view = record.declarer if viewer is None else viewer
     state = PlayState(record.deal[view], declarer=record.declarer, contract=record.contract, viewer=view,
                       defence_model=defence_model)

@@ -48,7 +48,7 @@ from inference.claims.language import parse_claim, quote
 from inference.errors import InvalidArgumentError
 from inference.claims.inferences import Tag, TagField
 
-__all__ = ["CALL_TOKEN", "SIDES", "CONTEXT_FIELDS", "BookClaim", "Rule", "Book", "load_book", "available_books", "render"]
+__all__ = ["CALL_TOKEN", "SIDES", "CONTEXT_FIELDS", "BookClaim", "Rule", "Book", "load_book", "available_books", "render", "with_base"]
 
 #: A call's side in its auction: nobody has bid yet, the opening side, or its opponents.
 SIDES = ("unopened", "opener", "other")
@@ -233,10 +233,34 @@ def _read_book(name_or_path: "str | Path") -> Book:
         raise InvalidArgumentError(f"unknown book {quote(str(name_or_path))}: known are "
                                    f"{', '.join(available_books())}, or a .toml file") from None
     try:
-        return Book.model_validate(tomllib.loads(text))
+        return Book.model_validate(with_base(tomllib.loads(text), where))
     except tomllib.TOMLDecodeError as exc:
         raise InvalidArgumentError(f"{where}: {exc}") from None
     except ValidationError as exc:
         err = exc.errors()[0]
         place = ".".join(str(x) for x in err["loc"])
         raise InvalidArgumentError(f"{where}: {place}: {err['msg'].removeprefix('Value error, ')}") from None
+
+
+def with_base(data: dict[str, Any], where: str, depth: int = 0) -> dict[str, Any]:
+    """A book's data with its ``base`` book's merged in: the base's rules, in their order, each replaced by
+    the book's rule of the same id; the book's other rules first (before the base's, so that they are tried
+    first); the ids in ``drop`` left out; ``params`` the base's updated by the book's."""
+    data = dict(data)
+    base_name, drop = data.pop("base", None), data.pop("drop", [])
+    if base_name is None:
+        if drop:
+            raise InvalidArgumentError(f"{where}: drop: a book drops rules of its base, and it has none")
+        return data
+    if base_name not in available_books() or depth > 4:
+        raise InvalidArgumentError(f"{where}: base: unknown shipped book {quote(str(base_name))} (known: "
+                                   f"{', '.join(available_books())})")
+    res = resources.files("inference") / "data" / "auction" / f"{base_name}.toml"
+    base = with_base(tomllib.loads(res.read_text(encoding="utf-8")), f"auction/{base_name}.toml", depth + 1)
+    own = {r.get("id"): r for r in data.get("rule", [])}
+    unknown = [i for i in [*drop, *own] if i in drop and i not in {r.get("id") for r in base.get("rule", [])}]
+    if unknown:
+        raise InvalidArgumentError(f"{where}: drop: {quote(str(unknown[0]))} is not a rule of {base_name}")
+    kept = [own.pop(r.get("id"), r) for r in base.get("rule", []) if r.get("id") not in drop]
+    return {**base, **data, "params": {**base.get("params", {}), **data.get("params", {})},
+            "rule": [r for r in data.get("rule", []) if r.get("id") in own] + kept}

@@ -37,6 +37,7 @@ from inference.io.records import AuctionRecord, contract_from_auction, read_auct
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import HALVES, CorpusFile, corpus_files
 from inference.auction.book import Book, load_book, render
+from inference.auction.population import POPULATIONS, population
 from inference.auction.measures import Level
 from inference.auction.reading import EXPLANATION_RULE, read_auction
 
@@ -181,6 +182,8 @@ class FileWork:
     file: CorpusFile
     book: Book
     half: str | None = None
+    population: str | None = None  # only this population's records (inference.auction.population; None: all)
+    by_population: bool = False  # figures by population instead of by source folder
 
     @property
     def folder(self) -> str:
@@ -209,21 +212,29 @@ def tally_file(work: FileWork) -> FileTally:
             continue
         if work.half is not None and work.file.half(item.index) != work.half:
             continue
+        group = population(item.source, item.players)
+        if work.population is not None and group != work.population:
+            continue
         records += 1
-        _tally(item, work.folder, work.book, seen, coverage)
+        _tally(item, group if work.by_population else work.folder, work.book, seen, coverage)
     return FileTally(records, errors, {k: dict(v) for k, v in seen.items()}, dict(coverage))
 
 
 def calibrate(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
-              jobs: int = 1, scheduler: str | None = None, half: str | None = None) -> Calibration:
+              jobs: int = 1, scheduler: str | None = None, half: str | None = None, population: str | None = None,
+              by_population: bool = False) -> Calibration:
     """Read every auction under ``paths`` with ``book`` and measure each claim on the callers' hands:
     in this process when ``jobs`` is 1 and no ``scheduler`` is named, else file by file on workers
     (:func:`inference.distributed.run_map`); the result is the same. ``half``: only the records of that
-    half of the split (:mod:`inference.io.halves`; None: every record)."""
+    half of the split (:mod:`inference.io.halves`; None: every record); ``population``: only that
+    population's (:mod:`inference.auction.population`); ``by_population``: the figures by population
+    (``robots``, ``humans``) where they are by source folder."""
     the_book = load_book(book)
     if half is not None and half not in HALVES:
         raise InvalidArgumentError(f"unknown half {half!r} (expected one of {', '.join(HALVES)})")
-    work = [FileWork(f, the_book, half) for f in corpus_files(paths)]
+    if population is not None and population not in POPULATIONS:
+        raise InvalidArgumentError(f"unknown population {population!r} (expected one of {', '.join(POPULATIONS)})")
+    work = [FileWork(f, the_book, half, population, by_population) for f in corpus_files(paths)]
     from inference.distributed import run_files  # in this process for one job and no scheduler
 
     tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="rules",

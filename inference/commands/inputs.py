@@ -144,6 +144,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     if os.path.splitext(path)[1].lower() == ".toml":
         refuse_record_options(path, board, record, seat)
         return _scenario_state_after(path, after, defence_model)
+    from inference.auction.population import book_for
     from inference.state.play import PlayState
 
     rec = select_records(path, board, record)[0]
@@ -153,7 +154,8 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     state = PlayState(rec.deal[view], declarer=rec.declarer, contract=rec.contract, viewer=view,
                       defence_model=defence_model)
     if book and rec.calls and rec.dealer is not None:
-        state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
+        state.add_auction(rec.dealer, rec.calls, book=book_for(book, rec.source, rec.players) or book,
+                          vulnerability=rec.vulnerable,
                           explanations=rec.explanations)
     dummy = rec.declarer.partner
     if after == 0 and dummy != view:

@@ -214,10 +214,12 @@ def add_explain(p: argparse.ArgumentParser) -> None:
 
 
 def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:
-    """``--book B``: a bidding book, by name (``inference/data/auction``) or a ``.toml`` file."""
+    """``--book B``: a bidding book, by name (``inference/data/auction``) or a ``.toml`` file; where a record's
+    auction is read (``required`` false), also ``auto``: the book of the record's population."""
     known = ", ".join(agreement_names("auction"))
+    auto = "" if required else ", auto (robots' records with robots, the others with natural-wide)"
     p.add_argument("--book", required=required,
-                   help=f"bidding book to read the auction with: {known}, or a .toml file"
+                   help=f"bidding book to read the auction with: {known}{auto}, or a .toml file"
                         + ("" if required else " (default: the auction is not read)"))
 
 

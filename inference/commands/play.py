@@ -32,6 +32,7 @@ def record_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> int |
 
 def run_play(args: argparse.Namespace, out: TextIO) -> int:
     """Play declarer on the chosen record with the reference declarer; print each card and the result."""
+    from inference.auction.population import book_for
     from inference.apps.bot import CardReader, DoubleDummy, HeardAuction, PlayedCard, RecordedDefence, Table, play_deal
     from inference.state.leads import load_carding_agreement, load_lead_agreement
     from inference.rules.trick import trick_winner
@@ -82,7 +83,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
 
     heard = None
     if args.book and rec.calls and rec.dealer is not None:
-        heard = HeardAuction(rec.dealer, rec.calls, args.book, rec.vulnerable, rec.explanations)
+        heard = HeardAuction(rec.dealer, rec.calls, book_for(args.book, rec.source, rec.players) or args.book,
+                             rec.vulnerable, rec.explanations)
     reader = CardReader(lead, carding, auction=heard)
     result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
                        solver=solver, reader=reader, on_card=show,

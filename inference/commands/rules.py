@@ -37,6 +37,11 @@ def register(sub: Subparsers) -> None:
                    help="also write the figures in the form a book ships with (data/auction/<book>.calibration.json)")
     p.add_argument("--half", choices=("calibration", "evaluation"),
                    help="only the records of this half of the corpus's split (default: every record)")
+    p.add_argument("--population", choices=("robots", "humans"),
+                   help="only the records of this population: robots (robot matches and daylongs, or three "
+                        "robots at the table) or humans (default: every record)")
+    p.add_argument("--by-population", action="store_true",
+                   help="accuracy and coverage by population (robots, humans) instead of by source folder")
     add_progress(p)
     add_workers(p)
     p.set_defaults(handler=run_rules)
@@ -55,13 +60,14 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
         if not Path(f).exists():
             raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
     show = progress_wanted(args)
-    result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler, half=args.half)
+    result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler, half=args.half,
+                       population=args.population, by_population=args.by_population)
     if args.calibration:
         import datetime
 
         from inference.auction.calibration import shipped_form
 
-        half = f", the {args.half} half" if args.half else ""
+        half = (f", the {args.half} half" if args.half else "") + (f", {args.population}" if args.population else "")
         measured = (f"kibitz rules {' '.join(args.file)} ({result.records:,} records{half}), "
                     f"{datetime.date.today().isoformat()}")
         with written_to(args.calibration, out) as fh:

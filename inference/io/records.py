@@ -65,6 +65,7 @@ class PlayRecord:
     result: int | None = None  # PBN Result tag
     quirk: str = ""
     explanations: tuple[str | None, ...] = ()  # per call: its alert or explanation text (LIN an|, PBN note), or None
+    players: tuple[str, ...] = ()  # the players' names by seat, N E S W (PBN North...; LIN pn), if the record says
 
     @property
     def label(self) -> str:
@@ -88,6 +89,7 @@ class AuctionRecord:
     calls: tuple[str, ...]
     explanations: tuple[str | None, ...]
     declarer: str = ""  # the Declarer tag, if any (see inference.auction.context.omitted_passes)
+    players: tuple[str, ...] = ()  # the players' names by seat, N E S W, if the record says
 
 
 @dataclass(frozen=True)
@@ -342,7 +344,7 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
             dealer = Seat.parse(tags["Auction"])
     if auctions:
         return AuctionRecord(source, index, board, deal, dealer or Seat.N, tags.get("Vulnerable", ""), tuple(calls), notes,
-                             (tags.get("Declarer") or "").strip().lstrip("^"))
+                             (tags.get("Declarer") or "").strip().lstrip("^"), _pbn_players(tags))
     contract_text = (tags.get("Contract") or "").strip()
     declarer_text = (tags.get("Declarer") or "").strip().lstrip("^")
     if contract_text.lower() in ("pass", "passed", "p"):
@@ -387,7 +389,12 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
     if (tags.get("Result") or "").strip().isdigit():
         result = int(tags["Result"].strip())
     return PlayRecord(source, index, board, deal, contract, declarer, tuple(c for _, c in order), dealer,
-                      tags.get("Vulnerable", ""), tuple(calls), None, result, quirk, notes)
+                      tags.get("Vulnerable", ""), tuple(calls), None, result, quirk, notes, _pbn_players(tags))
+
+
+def _pbn_players(tags: dict[str, str]) -> tuple[str, ...]:
+    names = tuple((tags.get(seat) or "").strip() for seat in ("North", "East", "South", "West"))
+    return names if any(names) else ()
 
 
 _LIN_DEALER = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
@@ -406,13 +413,14 @@ def _lin_items(text: str, source: str, record: int | None, auctions: bool
     parts = flat.split("|")
     pairs = [(parts[i].strip().lower(), parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts) - 1, 2)]
     records: list[list[tuple[str, str]]] = []
-    pending_label = ""
+    pending_label, names = "", ""
     for key, value in pairs:
         if key == "qx":
             pending_label = value
             continue
+        names = value if key == "pn" else names
         if key == "md":
-            records.append([("label", pending_label)])
+            records.append([("label", pending_label), ("players", names)])
             pending_label = ""
         if records:
             records[-1].append((key, value))
@@ -471,7 +479,7 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int, auctions: b
     notes = _explained([v if k == "mb" else "\x00an:" + v for k, v in rec if k in ("mb", "an")], None) \
         if any(k == "an" for k, _ in rec) else ()
     if auctions:
-        return AuctionRecord(source, index, board, deal, dealer, vul, tuple(calls), notes)
+        return AuctionRecord(source, index, board, deal, dealer, vul, tuple(calls), notes, players=_lin_players(rec))
     found = contract_from_auction(dealer, calls) if calls else None
     plays = [v for k, v in rec if k == "pc"]
     claims = [v for k, v in rec if k == "mc"]
@@ -495,7 +503,16 @@ def _lin_record(rec: list[tuple[str, str]], source: str, index: int, auctions: b
     if claims and claims[-1].strip().isdigit():
         claim = int(claims[-1].strip())
     return PlayRecord(source, index, board, deal, contract, declarer, tuple(c for _, c in order), dealer,
-                      vul, tuple(calls), claim, None, "", notes)
+                      vul, tuple(calls), claim, None, "", notes, _lin_players(rec))
+
+
+def _lin_players(rec: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The players by seat (N E S W) from the last ``pn`` before the record: S W N E, then a vugraph's closed
+    room (``qx|c..``) as four more."""
+    names = [n.strip() for n in dict(rec).get("players", "").split(",")]
+    if len(names) >= 8 and dict(rec).get("label", "")[:1].lower() == "c":
+        names = names[4:]
+    return (names[2], names[3], names[0], names[1]) if len(names) >= 4 and any(names[:4]) else ()
 
 
 def read_auctions(path: "str | Path") -> Iterator["AuctionRecord | RecordError"]:
