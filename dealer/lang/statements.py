@@ -331,7 +331,7 @@ class ScriptParser(Parser):
             start = self.tok.offset
             parts: list[str] = []
             while self.tok.kind in ("name", "num") or self.tok.text == ",":
-                if self.at_statement_start() or (self.tok.kind == "name" and self.dialect.seat(self.tok.text)):
+                if self.at_statement_start() or (self.tok.kind == "name" and self.dialect.seat(self.tok.text) is not None):
                     break
                 if parts and parts[-1] != "," and self.tok.text != ",":  # holdings are joined by commas:
                     break  # ``predeal north SAK`` then ``hcp(north) >= 10`` on the next line
@@ -345,7 +345,7 @@ class ScriptParser(Parser):
             if seat in out.predeals:
                 cards = out.predeals[seat][0] | cards
             out.predeals[seat] = (cards, self.pos(start))
-            if not (self.tok.kind == "name" and self.dialect.seat(self.tok.text) and self.peek().text != "="):
+            if not (self.tok.kind == "name" and self.dialect.seat(self.tok.text) is not None and self.peek().text != "="):
                 return
 
     # -- actions -------------------------------------------------------------------------

@@ -88,6 +88,16 @@ def test_a_predeal_then_a_bare_condition_on_the_next_line(tmp_path: Path) -> Non
     assert dealer_produced(tmp_path, text, 50000) == pytest.approx(50000 * p, abs=4 * (50000 * p * (1 - p)) ** 0.5)
 
 
+@pytest.mark.parametrize("first, second", [(a, b) for a in ("north", "east", "south", "west")
+                                            for b in ("north", "east", "south", "west") if a != b])
+def test_one_predeal_statement_names_several_seats(first: str, second: str) -> None:
+    """``predeal south DJ2 north CT2`` (dealer's grammar, a real DealerV2 script): every seat named gets its
+    cards, north (seat 0) included."""
+    syntax = parse_statements(f"predeal {first} DJ2 {second} CT2, S5\nproduce 1\n")
+    got = {s.name_long: str(cards) for s, (cards, _) in syntax.predeals.items()}
+    assert got == {first: "..J2.", second: "5...T2"} and not syntax.conditions
+
+
 def test_predeal_of_a_suit_length_as_the_manual_says() -> None:
     """``predeal spades(north) == 1`` (dealer's manual) fixes the length and is never replaced by a condition.
 
