@@ -32,7 +32,9 @@ from dealer.errors import DealerError
 from dealer.lang.expr import Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
-from dealer.lang.frozen import frozen
+from dealer.lang.actions import (
+    Action, Print, PrintES, Average, Frequency, BucketFrequency, EvalContract, EvalTable,
+)
 
 __all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
            "ScriptParser", "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
@@ -46,89 +48,6 @@ PRINT_ACTIONS = ("printall", "printew", "printpbn", "printcompact", "printonelin
 NOT_DEALER_WORDS = frozenset({"length", "ten"})
 #: Every action word.
 ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "bktfreq", "evalcontract"})
-
-
-@frozen
-class Action:
-    """An action of a script, run on every produced deal; ``pos`` is where it was written."""
-
-    pos: Pos = field(default=Pos(), compare=False, repr=False, kw_only=True)
-
-
-@frozen
-class Print(Action):
-    """A print action: ``kind`` is its word; ``seats`` for ``print(...)``; ``expr`` for printcompact/oneline."""
-
-    kind: str
-    seats: tuple[Seat, ...] = ()
-    expr: Expr | None = None
-
-
-@frozen
-class PrintES(Action):
-    """``printes "text", EXPR, \\n``: text and values, printed for each deal."""
-
-    items: tuple["str | Expr", ...]
-
-
-@frozen
-class Average(Action):
-    """``average "label" EXPR``: the mean of the expression over the produced deals.
-
-    The suokko fork's ``average "label" (EXPR, FILTER)`` prints it only when ``FILTER`` holds, where
-    ``avg`` is the mean in millionths (``avg > 500000``: a mean above 0.5); ``avg`` is the node the
-    filter reads it from.
-    """
-
-    label: str | None
-    expr: Expr
-    filter: Cond | None = None
-    avg: Const | None = None
-
-
-@frozen
-class Frequency(Action):
-    """``frequency "label" (EXPR, LOW, HIGH[, EXPR2, LOW2, HIGH2])``: a 1-D or 2-D histogram."""
-
-    label: str | None
-    axes: tuple[tuple[Expr, int, int], ...]
-
-
-@frozen
-class BucketFrequency(Action):
-    """``bktfreq "label" (EXPR, LOW, HIGH, SIZE[, EXPR2, LOW2, HIGH2, SIZE2])`` (dealer version 2): a 1-D or
-    2-D histogram in buckets of ``SIZE``, from ``LOW`` (values below: Low) to the bucket starting at ``HIGH``
-    (values past it: High)."""
-
-    label: str | None
-    axes: tuple[tuple[Expr, int, int, int], ...]
-
-
-@frozen
-class EvalContract(Action):
-    """``evalcontract(NS, x3N, vul)``: the double-dummy results of a contract over the produced deals.
-
-    ``side`` is ``NS`` (South declares) or ``EW`` (West declares), as in the dealer fork (DealerV2);
-    ``strain`` one of ``S H D C N``; ``doubled`` 0, 1 (``x3Nx``) or 2 (``x3Nxx``).
-    """
-
-    side: str
-    level: int
-    strain: str
-    doubled: int
-    vulnerable: bool
-
-    @property
-    def declarer(self) -> Seat:
-        """The seat that declares: South for NS, West for EW."""
-        return Seat.S if self.side == "NS" else Seat.W
-
-
-@frozen
-class EvalTable(Action):
-    """``evalcontract`` with no arguments (the original ``dealer``, the suokko fork): every contract's average
-    undoubled score with North and with South declaring, double dummy, over the produced deals."""
-
 
 
 _CONTRACT = re.compile(r"[xz]?([1-7])(nt|[cdhsn])(x{0,2})")
