@@ -9,7 +9,7 @@ from dealer.cards.seat import Seat
 from dealer.lang.expr import Cond, Const, Expr, Pos
 from dealer.lang.frozen import frozen
 
-__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable"]
+__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "Hands", "DoubleDummyRow", "Report", "Export", "EvalContract", "EvalTable"]
 
 
 @frozen
@@ -66,6 +66,38 @@ class BucketFrequency(Action):
 
     label: str | None
     axes: tuple[tuple[Expr, int, int, int], ...]
+
+
+@frozen
+class Hands:
+    """An item of ``printrpt``/``csvrpt``: the hands of ``seats`` (a seat, ``NS``/``EW``, or ``deal``)."""
+
+    seats: tuple[Seat, ...]
+
+
+@frozen
+class DoubleDummyRow:
+    """An item of ``printrpt``/``csvrpt``: ``trix(SEAT)`` or ``trix(deal)``, each seat's double-dummy tricks as
+    declarer in clubs, diamonds, hearts, spades and notrump."""
+
+    seats: tuple[Seat, ...]
+
+
+@frozen
+class Report(Action):
+    """``printrpt(...)`` or ``csvrpt(...)`` (DealerV2): a line per produced deal of its items, each a number
+    (an expression), a quoted string, hands (:class:`Hands`) or double-dummy tricks (:class:`DoubleDummyRow`)."""
+
+    kind: str
+    items: tuple["str | Expr | Hands | DoubleDummyRow", ...]
+
+
+@frozen
+class Export(Action):
+    """``export(NS)``, ``export(west)`` (DealerV2): the hands of ``seats``, a line per produced deal, in the
+    form DealerV2's ``-N``...``-W`` options read back (``-W SAJ4,HKJ9,D853,CAQT7``)."""
+
+    seats: tuple[Seat, ...]
 
 
 @frozen

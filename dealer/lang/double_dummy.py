@@ -17,13 +17,15 @@ import numpy as np
 from dealer.cards.pbnio import masks_to_pbn
 from dealer.cards.seat import Seat
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.expr import LeadTricks, Node, Pos, walk_once
+from dealer.lang.expr import LeadTricks, Node, Par, Pos, Tricks, walk_once
 
 __all__ = ["SOLVER_TABLES", "STRAINS", "batch_solver", "solved_tables", "tricks_of", "double_dummy_tricks",
-           "double_dummy_tables", "sequence_tops", "lead_tricks", "lead_names"]
+           "double_dummy_tables", "sequence_tops", "lead_tricks", "lead_names", "par_scores", "SOLVER_NODES"]
 
 #: The most double-dummy tables the solver takes in one call, strains counted (DDS: 40 deals of five strains).
 SOLVER_TABLES = 200
+#: The nodes of the language whose values the double-dummy solver gives.
+SOLVER_NODES = (Tricks, LeadTricks, Par)
 #: The strains in the language's letters, in the order of :func:`double_dummy_tables`.
 STRAINS = "CDHSN"
 
@@ -129,3 +131,15 @@ def lead_names(node: Node, masks: np.ndarray) -> list[str]:
     first = next(n for n in walk_once(node) if isinstance(n, LeadTricks))
     hand = int(np.asarray(masks, dtype=np.uint64)[0, int(first.seat.lho)]) if len(masks) else 0
     return [str(CARDS[i]) for i in sequence_tops(hand)]
+
+
+def par_scores(masks: np.ndarray, side: str, vulnerable: str = "none", pos: Pos = Pos()) -> np.ndarray:
+    """Each deal's par score, double dummy, from ``side``'s view (``NS`` or ``EW``), with ``vulnerable``
+    (``none``, ``ns``, ``ew``, ``both``), north-south bidding first (:class:`~dealer.lang.expr.Par`)."""
+    tables = solved_tables(masks, STRAINS, pos, "par")
+    from endplay.dds import par
+    from endplay.types import Player, Vul
+
+    vul = {"none": Vul.none, "ns": Vul.ns, "ew": Vul.ew, "both": Vul.both}[vulnerable]
+    sign = 1 if side == "NS" else -1  # the solver's score is north-south's
+    return np.array([sign * int(par(table, vul, Player.north).score) for table in tables], dtype=np.int64)

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dealer.errors import UnsupportedSpecError
-from dealer.lang.double_dummy import batch_solver, lead_tricks, solved_tables, tricks_of
+from dealer.lang.double_dummy import SOLVER_NODES, batch_solver, lead_tricks, par_scores, solved_tables, tricks_of
 from dealer.lang.expr import (
-    HandCount, HasCard, Hcp, LeadTricks, Length, Node, Random, ShapeIn, SuitHcp, Tricks, walk_once,
+    HandCount, HasCard, Hcp, LeadTricks, Length, Node, Par, Random, ShapeIn, SuitHcp, Tricks, walk_once,
 )
 from dealer.lang.interpret import Interpreter, Reader, interpret
 from dealer.cards.shapes import ShapeSet
@@ -246,6 +246,7 @@ class _DealReader(Reader):
         HasCard: lambda r, node, run: (r.masks[:, node.seat] & np.uint64(1 << node.card.index)) != 0,
         Tricks: lambda r, node, run: tricks_of(r.solved(node), node.seat, node.strain),
         LeadTricks: lambda r, node, run: lead_tricks(r.masks, node.seat, node.strain, node.pos),
+        Par: lambda r, node, run: par_scores(r.masks, node.side, node.vulnerable, node.pos),
         Random: _rnd,
     }
 
@@ -272,8 +273,8 @@ def check_runnable(node: Node) -> None:
     """Raise :class:`~dealer.errors.UnsupportedSpecError` naming line, column and feature if ``node``
     uses a feature this installation cannot evaluate (``tricks`` without the bot extra)."""
     for n in walk_once(node):
-        if isinstance(n, (Tricks, LeadTricks)):
-            batch_solver(n.pos, "tricks" if isinstance(n, Tricks) else "leadtricks")
+        if isinstance(n, SOLVER_NODES):
+            batch_solver(n.pos, n.text().partition("(")[0])
 
 
 def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,

@@ -38,7 +38,7 @@ from dealer.lang.frozen import frozen
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
-    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "LeadTricks", "Score", "Imps",
+    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "LeadTricks", "Par", "Score", "Imps",
     "Random",
 ]
 
@@ -439,6 +439,22 @@ class LeadTricks(Expr):
     def text(self, names: SeatNames = LONG_NAMES) -> str:
         long = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "notrump"}[self.strain]
         return f"leadtricks({names(self.seat)}, {long})"
+
+
+@frozen
+class Par(Expr):
+    """``par(NS)``, ``par(EW, ns)`` (DealerV2): the deal's par score, double dummy, from ``side``'s view (``NS``
+    or ``EW``), with ``vulnerable`` (``none``, ``ns``, ``ew`` or ``both``; DealerV2's default ``none``), the
+    north-south side bidding first (DealerV2 takes north-south's result of DDS's SidesPar)."""
+
+    side: str
+    vulnerable: str = "none"
+
+    def seats(self) -> frozenset[Seat]:
+        return frozenset(Seat)
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        return f"par({self.side}{'' if self.vulnerable == 'none' else ', ' + self.vulnerable})"
 
 
 @frozen

@@ -33,7 +33,7 @@ from dealer.lang.expr import Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
 from dealer.lang.actions import (
-    Action, Print, PrintES, Average, Frequency, BucketFrequency, EvalContract, EvalTable,
+    Action, Print, PrintES, Average, Frequency, BucketFrequency, Hands, DoubleDummyRow, Report, Export, EvalContract, EvalTable,
 )
 
 __all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
@@ -47,7 +47,9 @@ PRINT_ACTIONS = ("printall", "printew", "printpbn", "printcompact", "printonelin
 #: Function names of Kibitz that are not words of ``dealer``: a script may use them as its own variables.
 NOT_DEALER_WORDS = frozenset({"length", "ten"})
 #: Every action word.
-ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "bktfreq", "evalcontract"})
+ACTIONS = frozenset({*PRINT_ACTIONS, "printes", "average", "frequency", "bktfreq", "evalcontract", "printrpt",
+                     "csvrpt", "export"})
+_SIDE_SEATS = {"NS": (Seat.N, Seat.S), "EW": (Seat.E, Seat.W)}
 
 
 _CONTRACT = re.compile(r"[xz]?([1-7])(nt|[cdhsn])(x{0,2})")
@@ -96,6 +98,8 @@ class ScriptSyntax:
                 nodes.extend(item for item in action.items if isinstance(item, Expr))
             elif isinstance(action, Print) and action.expr is not None:
                 nodes.append(action.expr)
+            elif isinstance(action, Report):
+                nodes.extend(item for item in action.items if isinstance(item, Expr))
         return nodes
 
 
@@ -332,6 +336,15 @@ class ScriptParser(Parser):
             return Average(label, self.as_num(self.expr(), t), pos=pos)
         if word == "bktfreq":
             return self.bucket_frequency(pos)
+        if word in ("printrpt", "csvrpt"):
+            return self.report(word, t, pos)
+        if word == "export":
+            self.expect("(", "'(' and a seat or side")
+            exported = self.report_seats(self.next())
+            self.expect(")", "')'")
+            if exported is None or len(exported) > 2:
+                raise self.error("export: expected a seat or the side NS or EW", t.offset)
+            return Export(exported, pos=pos)
         if word == "frequency":
             label = self.label()
             self.expect("(", "'(' and the expression, low and high bounds")
@@ -430,6 +443,50 @@ class ScriptParser(Parser):
         self.expect(")", "')'")
         return EvalContract(side, int(m.group(1)), m.group(2)[0].upper(), len(m.group(3)), vulnerable,
                             pos=self.pos(call.offset))
+
+    def report(self, word: str, call: Token, pos: Pos) -> Report:
+        """``printrpt(ITEM, ...)``/``csvrpt(ITEM, ...)``: numbers, strings, hands and ``trix``."""
+        self.expect("(", f"'(' and what {word} prints")
+        items: list[str | Expr | Hands | DoubleDummyRow] = []
+        while True:
+            t = self.tok
+            seats = self.report_seats(t) if t.kind == "name" and self.peek().text in (",", ")") else None
+            if t.kind == "string":
+                items.append(_string(self.next()))
+            elif t.kind == "newline":
+                items.append(self.next().text and "\n")
+            elif seats is not None:
+                self.next()
+                items.append(Hands(seats))
+            elif t.kind == "name" and t.text.lower() == "trix" and self.peek().text == "(":
+                self.next()
+                self.next()
+                seats = self.report_seats(self.next())
+                if seats is None or len(seats) == 2:
+                    raise self.error("trix: expected a seat or deal", t.offset)
+                self.expect(")", "')'")
+                items.append(DoubleDummyRow(seats))
+            elif t.kind == "name" and t.text.lower() == "parcontract":
+                raise self.error("DealerV2's parcontract (the par contract's text) is not supported; par(NS) is",
+                                 t.offset)
+            else:
+                items.append(self.as_num(self.expr(), call))
+            if self.tok.text != ",":
+                break
+            self.next()
+        self.expect(")", f"')' closing the {word} list")
+        return Report(word, tuple(items), pos=pos)
+
+    def report_seats(self, t: Token) -> tuple[Seat, ...] | None:
+        """The seats a report item names: a seat word, ``NS``/``EW`` (upper case, as DealerV2), or ``deal``."""
+        if t.kind != "name":
+            return None
+        if t.text in _SIDE_SEATS:
+            return _SIDE_SEATS[t.text]
+        if t.text.lower() == "deal":
+            return tuple(Seat)
+        seat = self.dialect.seat(t.text) if t.text.lower() in _SEAT_WORDS else None
+        return None if seat is None else (seat,)
 
     def bound(self) -> int:
         """A constant bound of ``frequency``."""

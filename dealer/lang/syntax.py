@@ -33,7 +33,7 @@ from dealer.cards.card import Card
 from dealer.errors import DealerError, InvalidCardError, SpecSyntaxError, UnsupportedSpecError
 from dealer.lang.expr import (
     COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or,
-    LeadTricks, Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
+    LeadTricks, Par, Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
 )
 from dealer.cards.seat import Seat
 from dealer.cards.shapes import ShapeSet
@@ -142,6 +142,7 @@ def _dealer_functions() -> dict[str, Function]:
     out["tricks"] = out["trick"] = out["dds"] = tricks  # dds: dealer version 2's name
     out["leadtricks"] = Function(("seat", "strain"), lambda seat, strain, *, pos: LeadTricks(seat, strain, pos=pos))
     out["score"] = Function(("vul", "contract", "expr"), _score)
+    out["par"] = Function(("side", "parvul?"), lambda side, vul="none", *, pos: Par(side, vul, pos=pos))
     out["imps"] = out["imp"] = Function(("expr",), lambda item, *, pos: Imps(item, pos=pos))
     out["ltc"] = _count("ltc", "ltc")  # the fork's losing trick count, in hundredths (half losers)
     out["rnd"] = Function(("expr",), lambda limit, *, pos: Random(limit, pos=pos))
@@ -479,12 +480,13 @@ class Parser:
         t = self.tok
         if kind == "expr":
             return self.as_num(self.expr(), call)
-        if kind in ("strain", "vul", "contract"):
+        if kind in ("strain", "vul", "contract", "side", "parvul"):
             self.next()
             value = _word_argument(kind, t.text if t.kind in ("name", "num") else "")
             if value is None:
                 wanted = {"strain": "a strain (spades, hearts, diamonds, clubs, notrump)",
-                          "vul": "vul or nonvul", "contract": "a contract such as x3N, x4Sx or x6Hxx"}[kind]
+                          "vul": "vul or nonvul", "contract": "a contract such as x3N, x4Sx or x6Hxx",
+                          "side": "the side NS or EW", "parvul": "none, ns, ew or both"}[kind]
                 raise self.error(f"expected {wanted}, found {self.found(t)}", t.offset)
             return value
         if kind == "seat":
@@ -536,7 +538,6 @@ class Parser:
 
 #: Functions of the forks that Kibitz does not run, and why (the others of the forks run: docs/language.rst).
 _FORK_ONLY = {
-    "par": "dealer version 2's par score is not supported",
     "opc": "dealer version 2's optimal point count (an external program) is not supported",
     "usereval": "dealer version 2's user evaluation (an external program) is not supported",
 }
@@ -553,12 +554,15 @@ def decimal_value(text: str) -> int:
 
 
 def _word_argument(kind: str, word: str) -> object:
-    """A strain, vulnerability or contract argument from its word; None if the word is not one."""
+    """A strain, vulnerability, contract or side argument from its word; None if the word is not one."""
     w = word.lower()
     if kind == "strain":
         return parse_strain(w)
     if kind == "vul":
         return {"vul": True, "v": True, "nonvul": False, "nv": False, "1": True, "0": False}.get(w)
+    if kind in ("side", "parvul"):
+        return w.upper() if kind == "side" and w in ("ns", "ew") else \
+            {"none": "none", "ns": "ns", "ew": "ew", "both": "both", "all": "both"}.get(w) if kind == "parvul" else None
     m = re.fullmatch(r"[xz]?([1-7])(nt|[shdcn])(x{0,2})", w)  # x3n, z4hx (doubled), x6sxx (redoubled)
     return None if m is None else (int(m.group(1)), m.group(2)[0].upper(), len(m.group(3)))
 
@@ -573,6 +577,8 @@ _FEATURE_CHARS = {"\"": "a quoted string (only 'average', 'frequency' and 'print
 def _bad_character(text: str, at: int) -> str:
     """Why the character at ``at`` cannot start a token: the feature it looks like, if any."""
     ch = text[at]
+    if ch == "{" and text[max(at - 5, 0):at].lower() == "shape":
+        return "DealerV2's shape{...} pattern (its Perl program expands it), not supported: write shape(seat, ...)"
     if text.startswith("/*", at):
         return "a '/*' comment that is never closed with '*/'"
     if ch == '"':

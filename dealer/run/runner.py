@@ -37,11 +37,14 @@ from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.evaluate import Counts, evaluate
 from dealer.lang.fold import fold_conditions
 from dealer.lang.interpret import c_divide
-from dealer.lang.statements import (
-    Average, BucketFrequency, EvalContract, EvalTable, Frequency, Print, PrintES, ScriptSyntax,
+from dealer.lang.expr import Expr
+from dealer.lang.actions import (
+    Average, BucketFrequency, DoubleDummyRow, EvalContract, EvalTable, Export, Frequency, Print, PrintES, Report,
 )
+from dealer.lang.statements import ScriptSyntax
 from dealer.rng import RandomSource, make_rng
 from dealer.run.plan import Plan, Step
+from dealer.run.reports import export_rows, report_rows
 from dealer.run.selection import Selected, Selection, check_evaluable
 
 if TYPE_CHECKING:
@@ -237,50 +240,83 @@ class _Production:
 
 def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Counts, rng: np.random.Generator,
                 quiet: bool, source: str, seed_value: int | None) -> None:
-    """Do the script's actions on the deals produced (``printall`` when it has none)."""
+    """Do the script's actions on the deals produced (``printall`` when it has none), as ``dealer`` does: the
+    actions that print each deal (``printall``, ``printes``, ``printrpt``...) deal by deal, in the script's
+    order within a deal, then the others (``average``, ``frequency``, ``print``...) in the script's order."""
     memo: dict[int, np.ndarray] = {}
-    for action in syntax.actions or [Print("printall")]:
-        if isinstance(action, Print) and quiet and action.kind in ("printall", "printpbn"):
-            continue  # as dealer -q: no hands from these two
-        if isinstance(action, Print) and action.kind == "print":
-            out.write(pages_text(masks, action.seats))
-        elif isinstance(action, Print):
-            for first in range(0, len(masks), _BATCH):  # a batch at a time: memory stays bounded
-                batch = masks[first:first + _BATCH]
-                if action.kind == "printall":
-                    out.write(columns_text(batch, tuple(Seat), start=first + 1))
-                elif action.kind == "printew":
-                    out.write(columns_text(batch, (Seat.W, Seat.E)))
-                elif action.kind == "printpbn":
-                    out.write(pbn_text(batch, first + 1, f"Hand simulated by kibitz dealer with file {source}, "
-                                       f"seed {seed_value}", syntax.dealer, syntax.vulnerable))
-                elif action.kind == "printcompact":
-                    out.write(compact_text(batch))
-                else:
-                    out.write(oneline_text(batch))
-        elif isinstance(action, PrintES):
-            parts = [item if isinstance(item, str) else evaluate(item, masks, counts, memo, rng) for item in action.items]
-            out.write("".join("".join(p if isinstance(p, str) else str(int(p[i])) for p in parts)
-                              for i in range(len(masks))))
-        elif isinstance(action, Average):
-            values = evaluate(action.expr, masks, counts, memo, rng, per_lead=True)
-            per_deal = values.mean(axis=0) if values.ndim > 1 else values  # a value per lead: its mean, as a double
-            mean = float(per_deal.mean()) if len(masks) else float("nan")
-            if _average_shown(action, mean, masks, counts):
-                out.write(_format_average(action.label, mean))
-        elif isinstance(action, BucketFrequency):
-            out.write(bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes]))
-        elif isinstance(action, Frequency):
-            columns = [evaluate(axis[0], masks, counts, memo, rng, per_lead=True) for axis in action.axes]
-            if len(columns) == 1 and columns[0].ndim > 1:
-                out.write(_lead_frequency_text(action, columns[0], lead_names(action.axes[0][0], masks)))
-            else:
-                out.write(_frequency_text(action, [_per_deal(v) for v in columns]))
-        elif isinstance(action, EvalContract):
-            tricks = double_dummy_tricks(masks, action.declarer, action.strain, action.pos)
-            out.write(evalcontract_text(action, tricks))
-        elif isinstance(action, EvalTable):
-            out.write(evaltable_text(double_dummy_tables(masks, action.pos)))
+    actions = [a for a in syntax.actions or [Print("printall")]
+               if not (isinstance(a, Print) and quiet and a.kind in ("printall", "printpbn"))]  # dealer -q
+    each = [a for a in actions if isinstance(a, (PrintES, Report, Export)) or isinstance(a, Print) and a.kind != "print"]
+    values = {id(a): _deal_values(a, masks, counts, memo, rng) for a in each}
+    for first in range(0, len(masks), _BATCH):  # a batch at a time: memory stays bounded
+        batch = masks[first:first + _BATCH]
+        if len(each) == 1:  # the common case: one block of text for the batch
+            out.write(_deal_text(each[0], batch, first, values[id(each[0])], syntax, source, seed_value))
+            continue
+        for i in range(len(batch)):
+            out.write("".join(_deal_text(a, batch[i:i + 1], first + i, values[id(a)], syntax, source, seed_value)
+                              for a in each))
+    for action in actions:
+        if not any(action is a for a in each):
+            out.write(_run_text(action, masks, counts, memo, rng))
+
+
+def _deal_values(action: object, masks: np.ndarray, counts: Counts, memo: dict[int, np.ndarray],
+                 rng: np.random.Generator) -> list[np.ndarray | None]:
+    """The values a per-deal action prints, on every deal: one array (or None) per item."""
+    if isinstance(action, PrintES):
+        return [None if isinstance(item, str) else evaluate(item, masks, counts, memo, rng) for item in action.items]
+    if isinstance(action, Report):
+        tables = double_dummy_tables(masks, action.pos) if any(isinstance(i, DoubleDummyRow) for i in action.items) \
+            else None
+        return [evaluate(item, masks, counts, memo, rng) if isinstance(item, Expr) else
+                tables if isinstance(item, DoubleDummyRow) else None for item in action.items]
+    return []
+
+
+def _deal_text(action: object, batch: np.ndarray, first: int, values: list[np.ndarray | None],
+               syntax: ScriptSyntax, source: str, seed_value: int | None) -> str:
+    """What a per-deal action prints for the deals ``batch``, the first of which is deal ``first`` (from 0)."""
+    part = [None if v is None else v[first:first + len(batch)] for v in values]
+    if isinstance(action, PrintES):
+        texts = [[item] * len(batch) if v is None else [str(int(x)) for x in v] for item, v in zip(action.items, part)]
+        return "".join("".join(row) for row in zip(*texts)) if texts else ""
+    if isinstance(action, Report):
+        return "".join(row + "\n" for row in report_rows(action.items, part, batch))
+    if isinstance(action, Export):
+        return "".join(row + "\n" for row in export_rows(action.seats, batch))
+    assert isinstance(action, Print)
+    if action.kind == "printall":
+        return columns_text(batch, tuple(Seat), start=first + 1)
+    if action.kind == "printew":
+        return columns_text(batch, (Seat.W, Seat.E))
+    if action.kind == "printpbn":
+        return pbn_text(batch, first + 1, f"Hand simulated by kibitz dealer with file {source}, seed {seed_value}",
+                        syntax.dealer, syntax.vulnerable)
+    return compact_text(batch) if action.kind == "printcompact" else oneline_text(batch)
+
+
+def _run_text(action: object, masks: np.ndarray, counts: Counts, memo: dict[int, np.ndarray],
+              rng: np.random.Generator) -> str:
+    """What an action that reports on the whole run prints, after the deals."""
+    if isinstance(action, Print):  # print(SEATS): the produced deals' hands, page by page
+        return pages_text(masks, action.seats)
+    if isinstance(action, Average):
+        values = evaluate(action.expr, masks, counts, memo, rng, per_lead=True)
+        per_deal = values.mean(axis=0) if values.ndim > 1 else values  # a value per lead: its mean, as a double
+        mean = float(per_deal.mean()) if len(masks) else float("nan")
+        return _format_average(action.label, mean) if _average_shown(action, mean, masks, counts) else ""
+    if isinstance(action, BucketFrequency):
+        return bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes])
+    if isinstance(action, Frequency):
+        columns = [evaluate(axis[0], masks, counts, memo, rng, per_lead=True) for axis in action.axes]
+        if len(columns) == 1 and columns[0].ndim > 1:
+            return _lead_frequency_text(action, columns[0], lead_names(action.axes[0][0], masks))
+        return _frequency_text(action, [_per_deal(v) for v in columns])
+    if isinstance(action, EvalContract):
+        return evalcontract_text(action, double_dummy_tricks(masks, action.declarer, action.strain, action.pos))
+    assert isinstance(action, EvalTable)
+    return evaltable_text(double_dummy_tables(masks, action.pos))
 
 
 def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,

@@ -27,7 +27,8 @@ from dealer.cards.deal import PartialDeal
 from dealer.errors import InvalidDealError, SpecError
 from dealer.lang.evalcontract import check_solver
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
-from dealer.lang.expr import And, Cond, LeadTricks, Node, Pos, Tricks, conjuncts, walk_once
+from dealer.lang.double_dummy import SOLVER_NODES
+from dealer.lang.expr import And, Cond, LeadTricks, Node, Pos, conjuncts, walk_once
 from dealer.lang.statements import Action, EvalContract, EvalTable
 from dealer.tables.pool import deal_pool
 from dealer.cards.seat import Seat
@@ -86,7 +87,7 @@ class Filter:
     def __init__(self, conditions: Sequence[Cond], counts: Counts = STANDARD) -> None:
         self.counts = counts
         parts = conjuncts(conditions)
-        asks = [c for c in parts if any(isinstance(n, (Tricks, LeadTricks)) for n in walk_once(c))]
+        asks = [c for c in parts if any(isinstance(n, SOLVER_NODES) for n in walk_once(c))]
         #: The parts, those that ask the double-dummy solver last and joined into one: a deal the others keep
         #: is solved once, in every strain they read.
         self.parts: list[Cond] = [c for c in parts if not any(c is a for a in asks)]

@@ -6,6 +6,7 @@ its own output is the reference (same seed, same deals: the counts must be equal
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -38,6 +39,50 @@ def dealer_produced(tmp_path: Path, text: str, generate: int = 20000) -> int:
     found = re.search(r"Produced (\d+) hands", out)
     assert found, out[-300:]
     return int(found.group(1))
+
+
+def dealer_output(tmp_path: Path, text: str) -> str:
+    """What the ``dealer`` program prints for the script ``text`` (seed 5)."""
+    import shutil
+
+    exe = shutil.which("dealer") or (str(DEALER) if DEALER.exists() else None)
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the dealer comparisons: the dealer program is not installed")
+        pytest.skip("the dealer program is not installed (apt-get install dealer)")
+    script = tmp_path / "s.dl"
+    script.write_text(text)
+    return subprocess.run([exe, "-s", "5", str(script)], capture_output=True, text=True, timeout=120).stdout
+
+
+def _shape(text: str) -> list[str]:
+    """Each line of a run's output as its kind: a one-line deal, a line of a compact deal, a printes value, an
+    average, a frequency's title or row."""
+    kinds = []
+    for line in text.splitlines():
+        if re.match(r"(Generated|Produced|Initial random seed|Time needed) ", line) or not line.strip():
+            continue
+        kinds.append("oneline" if line.startswith("n ") and " e " in line else
+                     "compact" if line[:2] in ("n ", "e ", "s ", "w ") else "v" if line.startswith("v ") else
+                     "average" if line.startswith("h:") else "frequency" if line.startswith("Frequency") else "row")
+    return kinds
+
+
+def test_each_deals_actions_print_deal_by_deal_then_the_runs(tmp_path: Path) -> None:
+    """dealer does a deal's printing actions as the deal is produced, in the script's order, and the
+    run's (average, frequency) at the end: the order of the lines matches ``dealer``'s whatever the
+    order of the actions."""
+    from dealer.run.runner import run_script
+
+    text = ('condition hcp(north) >= 10\nproduce 3\naction average "h" hcp(north), printcompact, '
+            'frequency "f" (hcp(north), 10, 11), printoneline\n')
+    out = io.StringIO()
+    run_script(parse_statements(text), out, seed=5)
+    assert _shape(out.getvalue()) == _shape(dealer_output(tmp_path, text))
+    assert _shape(out.getvalue())[:15] == (["compact"] * 4 + ["oneline"]) * 3
+    out = io.StringIO()  # the forks' printes too (Debian's dealer has none)
+    run_script(parse_statements(text.replace("printoneline", 'printes "v ", hcp(north), \\n')), out, seed=5)
+    assert _shape(out.getvalue())[:15] == (["compact"] * 4 + ["v"]) * 3
 
 
 def count(text: str) -> int:
