@@ -37,6 +37,7 @@ from dealer.lang.expr import (
 )
 from dealer.cards.seat import Seat
 from dealer.cards.shapes import ShapeSet
+from dealer.lang.fdshape import expand_fd_shape
 from dealer.cards.suit import Suit
 from dealer.lang.frozen import frozen
 
@@ -58,6 +59,7 @@ _TOKEN = re.compile(r"""
   | (?P<comment>(?:\#|//)[^\n]*|(?s:/\*.*?\*/))
   | (?P<string>"(?:[^"\\]|\\.)*")
   | (?P<newline>\\n)
+  | (?P<fdshape>(?<=[sS][hH][aA][pP][eE])\{[^}]*\})
   | (?P<dec>\d{1,2}\.\d{0,2}(?![\d.])|(?<!\d)\.\d{1,2}(?![\d.]))
   | (?P<num>\d+)
   | (?P<op>&&|\|\||\^\^|==|!=|<=|>=|[-+*/%<>!(),=?:])
@@ -440,6 +442,16 @@ class Parser:
             raise self.error(f"expected a number, a function such as {self.dialect.example}, or '(': "
                              f"unexpected {what}", t.offset)
         word = t.text.lower()
+        if word == "shape" and self.peek().kind == "fdshape":  # DealerV2's shape{seat, ...} (dealer.lang.fdshape)
+            self.next()
+            body = self.next()
+            try:
+                seat_word, shapes = expand_fd_shape(body.text[1:-1])
+            except ValueError as exc:
+                raise self.error(str(exc), body.offset) from None
+            seat = self.dialect.seat(seat_word)
+            assert seat is not None
+            return ShapeIn(seat, shapes, pos=self.pos(t.offset))
         if self.peek().text != "(" or t.text in self.defs:  # a variable, even before a '(' on the next line
             if t.text in self.defs:
                 self.next()
@@ -577,8 +589,6 @@ _FEATURE_CHARS = {"\"": "a quoted string (only 'average', 'frequency' and 'print
 def _bad_character(text: str, at: int) -> str:
     """Why the character at ``at`` cannot start a token: the feature it looks like, if any."""
     ch = text[at]
-    if ch == "{" and text[max(at - 5, 0):at].lower() == "shape":
-        return "DealerV2's shape{...} pattern (its Perl program expands it), not supported: write shape(seat, ...)"
     if text.startswith("/*", at):
         return "a '/*' comment that is never closed with '*/'"
     if ch == '"':

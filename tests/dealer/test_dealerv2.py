@@ -121,7 +121,3 @@ def test_export_writes_every_card_once_and_omits_voids() -> None:
         elif line.startswith("-N"):
             assert len(_export(line)["n"].replace(".", "")) == 13
 
-
-def test_dealerv2_shape_patterns_are_refused_by_name() -> None:
-    with pytest.raises(SpecSyntaxError, match=r"1:16: DealerV2's shape\{\.\.\.\} pattern"):
-        parse_statements("condition shape{west, x4+xx:h>c,h>d}")
