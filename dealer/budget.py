@@ -73,9 +73,10 @@ class Budget:
     solver_draws: int = 300
     #: Deals drawn in a row with none kept before a sampler gives up as impossible.
     misses: int = 1_000_000
-    #: Random deals ``kibitz dealer`` may deal and select before it builds tables instead (some 2 us each: at
-    #: 400,000 a rare condition the tables hold in 536 cells spent 0.6 s selecting first, at 50,000 0.07 s).
-    select_deals: int = 50_000
+    #: Random deals ``kibitz dealer`` may deal and select before it builds tables instead (0.3 to 1 us each on
+    #: real scripts: 1.8 million for DONT in 0.54 s where its tables took 8 s; a condition too rare to keep
+    #: any deal leaves after some 50,000, one that keeps a few may spend up to this many first).
+    select_deals: int = 3_000_000
     #: (state, group) pairs one step of the layout graph may build (``inference``; past it the exact dealer answers).
     graph_pairs: int = 20_000_000
     #: (state, group) pairs of a join formed whole and checked, not searched.
