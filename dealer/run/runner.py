@@ -303,8 +303,10 @@ def _run_text(action: object, masks: np.ndarray, counts: Counts, memo: dict[int,
         return pages_text(masks, action.seats)
     if isinstance(action, Average):
         values = evaluate(action.expr, masks, counts, memo, rng, per_lead=True)
-        per_deal = values.mean(axis=0) if values.ndim > 1 else values  # a value per lead: its mean, as a double
-        mean = float(per_deal.mean()) if len(masks) else float("nan")
+        if len(masks):  # a value per lead: each deal's mean over the leads, as a double
+            mean = float((values.mean(axis=0) if values.ndim > 1 else values).mean())
+        else:
+            mean = float("nan")
         return _format_average(action.label, mean) if _average_shown(action, mean, masks, counts) else ""
     if isinstance(action, BucketFrequency):
         return bucket_text(action, [evaluate(axis[0], masks, counts, memo, rng) for axis in action.axes])

@@ -131,3 +131,14 @@ def test_without_the_solver_leadtricks_names_line_and_column(monkeypatch: pytest
     hide_endplay(monkeypatch)
     with pytest.raises(UnsupportedSpecError, match="line 2, column 8: 'leadtricks' needs the bot extra"):
         ScriptDealer(parse_statements(SCRIPT))
+
+
+def test_no_deal_produced_gives_an_empty_average_without_warnings() -> None:
+    import warnings
+
+    script = SCRIPT.replace("condition hcp(north) + hcp(south) >= 23", "condition hcp(north) > 37\ngenerate 500")
+    out = io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_script(parse_statements(script), out, seed=1)
+    assert "mean: nan" in out.getvalue() and "Produced 0 hands" in out.getvalue()
