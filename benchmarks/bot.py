@@ -28,7 +28,7 @@ approximation over deals), the share of the lawful-to-omniscient gap each view r
 from a seeded paired bootstrap), and per decision: the tricks each view's choices lost double dummy,
 and at the first card where a view chose differently from the lawful view, which choice was right
 double dummy. ``--views`` may add ``unweighted`` (the weighted view without the defence model: the
-auction alone) and ``true`` (declarer told each defender's true suit lengths and HCP once dummy is down:
+auction alone), ``model`` (the weighted view without the auction: the defence model alone) and ``true`` (declarer told each defender's true suit lengths and HCP once dummy is down:
 what any inference about lengths and HCP could win). ``--views lawful,reseeded`` plays the lawful view twice, the second time with another seed:
 the noise floor, what the samples alone change (``--report main.jsonl control.jsonl`` joins the rows).
 """
@@ -61,9 +61,10 @@ VIEWS = ("lawful", "agreement", "weighted")
 ALL = (*VIEWS, "omniscient")
 #: The views whose results ``--reuse`` copies from an earlier run (neither reads the declarer's model).
 REUSABLE = ("lawful", "omniscient")
-#: More declarers (``--views``): the weighted view without the defence model (the auction alone), and the
-#: declarer who knows each defender's true suit lengths and HCP (the agreement view on those claims).
-UNWEIGHTED, TRUE = "unweighted", "true"
+#: More declarers (``--views``): the weighted view without the defence model (the auction alone), the weighted
+#: view without the auction (the defence model alone), and the declarer who knows each defender's true suit
+#: lengths and HCP (the agreement view on those claims).
+UNWEIGHTED, MODEL_ONLY, TRUE = "unweighted", "model", "true"
 #: The defenders (``--defence``): signals by stated agreements, or double dummy choosing among equal cards by a
 #: model of real defenders (``--defence-model``), or at random.
 DEFENCES = ("agreement", "model", "random")
@@ -256,10 +257,11 @@ def play_one(job: Job) -> dict[str, object]:
     for view in played:
         start = time.perf_counter()
         reader: Any = CardReader(lead if contract.strain.trump is None and signals else None,
-                                 carding if signals else None, auction=heard)
+                                 carding if signals else None, auction=None if view == MODEL_ONLY else heard)
         if view == TRUE:
             reader = TrueHands(deal, declarer)
-        plays = {"omniscient": "lawful", RESEEDED: "lawful", UNWEIGHTED: "weighted", TRUE: "agreement"}
+        plays = {"omniscient": "lawful", RESEEDED: "lawful", UNWEIGHTED: "weighted", MODEL_ONLY: "weighted",
+                 TRUE: "agreement"}
         shares: list[float] = []
         result = play_deal(deal, declarer, contract, _defence(job, solver, lead, carding, opening),
                            n=job["n"], seed=1000 * job["index"] + (view == RESEEDED), view=plays.get(view, view),
@@ -335,7 +337,7 @@ def report(rows: list[dict[str, object]], header: str) -> None:
     def col(key: str) -> list[int]:
         return [int(r[key]) for r in rows]  # type: ignore[call-overload]
 
-    shown = [v for v in (*ALL, UNWEIGHTED, TRUE, RESEEDED) if all(v in r for r in rows)]
+    shown = [v for v in (*ALL, UNWEIGHTED, MODEL_ONLY, TRUE, RESEEDED) if all(v in r for r in rows)]
     lawful, ceiling = col("lawful"), col("omniscient") if "omniscient" in shown else None
     print(header)
     print()
@@ -373,7 +375,7 @@ def report(rows: list[dict[str, object]], header: str) -> None:
         print(f"| {view} | {len(d)} of {len(rows)} | {better} / {len(d) - better - worse} / {worse} | {average} |")
     claims, consistent, false = sum(col("claims")), sum(col("consistent")), sum(col("false"))
     wrong_deals = sum(int(r["false"]) > 0 for r in rows)  # type: ignore[call-overload]
-    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in (*VIEWS[1:], UNWEIGHTED, TRUE) if v in shown}
+    fallbacks = {v: sum(col(f"{v} fallbacks")) for v in (*VIEWS[1:], UNWEIGHTED, MODEL_ONLY, TRUE) if v in shown}
     print()
     print(f"The auctions gave {claims} claims about the defenders ({claims / len(rows):.1f} a deal), {consistent} "
           f"tagged agreement-consistent; {false} of those were false on the real hand ({wrong_deals} deals: there "
@@ -406,7 +408,8 @@ def main() -> None:
     ap.add_argument("--corpus", default=DEFAULT_CORPUS)
     ap.add_argument("--json", metavar="OUT", help="also write every deal's row (JSON lines, as each deal finishes) to OUT")
     ap.add_argument("--views", default=",".join(ALL),
-                    help=f"the views to play, comma-separated, of {', '.join((*ALL, UNWEIGHTED, TRUE, RESEEDED))} "
+                    help=f"the views to play, comma-separated, of "
+                         f"{', '.join((*ALL, UNWEIGHTED, MODEL_ONLY, TRUE, RESEEDED))} "
                          "(lawful is needed)")
     ap.add_argument("--defence", choices=DEFENCES, default="agreement",
                     help="the defenders: count signals by stated agreements (default), or double dummy choosing among "
@@ -440,7 +443,7 @@ def main() -> None:
         report(saved, f"# Kibitz bot benchmark, rows of {' + '.join(args.report)}: {len(saved)} deals")
         return
     views = tuple(v.strip() for v in args.views.split(",") if v.strip())
-    known = (*ALL, UNWEIGHTED, TRUE, RESEEDED)
+    known = (*ALL, UNWEIGHTED, MODEL_ONLY, TRUE, RESEEDED)
     unknown = [v for v in views if v not in known]
     if unknown or "lawful" not in views:
         ap.error(f"--views {args.views!r}: expected lawful and any of {', '.join(known)}")
