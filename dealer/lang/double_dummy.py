@@ -45,10 +45,9 @@ def solved_tables(masks: np.ndarray, strains: str, pos: Pos = Pos(), what: str =
     """Each deal's double-dummy table in ``strains`` (letters of ``C D H S N``), asked of the solver in
     calls it accepts."""
     calc_all_tables = batch_solver(pos, what)
-    from endplay.types import Deal as EndplayDeal, Denom
+    from endplay.types import Deal as EndplayDeal
 
-    denoms = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}
-    exclude = [d for strain, d in denoms.items() if strain not in strains]
+    exclude = [_denom(strain) for strain in STRAINS if strain not in strains]
     rows = np.asarray(masks, dtype=np.uint64).tolist()
     step = max(SOLVER_TABLES // len(strains), 1)
     tables: list[Any] = []
@@ -60,11 +59,17 @@ def solved_tables(masks: np.ndarray, strains: str, pos: Pos = Pos(), what: str =
 
 def tricks_of(tables: list[Any], declarer: Seat, strain: str) -> np.ndarray:
     """The tricks ``declarer`` takes in ``strain`` on each of the solved ``tables``."""
-    from endplay.types import Denom, Player
+    from endplay.types import Player
 
-    denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}[strain]
-    player = (Player.north, Player.east, Player.south, Player.west)[int(declarer)]
+    denom, player = _denom(strain), Player(int(declarer))
     return np.array([int(table[denom, player]) for table in tables], dtype=np.int64)
+
+
+def _denom(strain: str) -> Any:
+    """endplay's denomination of a strain letter (``S H D C N``)."""
+    from endplay.types import Denom
+
+    return {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}[strain]
 
 
 def double_dummy_tricks(masks: np.ndarray, declarer: Seat, strain: str, pos: Pos = Pos(),
@@ -103,7 +108,7 @@ def lead_tricks(masks: np.ndarray, declarer: Seat, strain: str, pos: Pos = Pos()
     except ImportError:
         batch_solver(pos, "leadtricks")
         raise
-    from endplay.types import Deal as EndplayDeal, Denom, Player
+    from endplay.types import Deal as EndplayDeal, Player
 
     from dealer.cards.card import Card
 
@@ -111,7 +116,7 @@ def lead_tricks(masks: np.ndarray, declarer: Seat, strain: str, pos: Pos = Pos()
     rows = np.asarray(masks, dtype=np.uint64).tolist()
     leads = sequence_tops(int(rows[0][int(leader)])) if rows else ()
     out = np.zeros((len(leads), len(rows)), dtype=np.int64)
-    denom = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs, "N": Denom.nt}[strain]
+    denom = _denom(strain)
     for first in range(0, len(rows), SOLVER_TABLES):
         deals = []
         for row in rows[first:first + SOLVER_TABLES]:

@@ -38,7 +38,7 @@ from dealer.lang.frozen import frozen
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
-    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "Tricks", "LeadTricks", "Par", "Score", "Imps",
+    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "DoubleDummy", "Tricks", "LeadTricks", "Par", "Score", "Imps",
     "Random",
 ]
 
@@ -407,9 +407,10 @@ class HandCount(Expr):
 
 
 @frozen
-class Tricks(Expr):
-    """``tricks(south, notrump)``: double-dummy tricks for declarer ``seat`` in ``strain`` (S H D C N)."""
+class DoubleDummy(Expr):
+    """The base of the solver's counts for declarer ``seat`` in ``strain`` (S H D C N): its word and fields."""
 
+    word: ClassVar[str] = ""
     seat: Seat
     strain: str
 
@@ -418,11 +419,18 @@ class Tricks(Expr):
 
     def text(self, names: SeatNames = LONG_NAMES) -> str:
         long = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "notrump"}[self.strain]
-        return f"tricks({names(self.seat)}, {long})"
+        return f"{self.word}({names(self.seat)}, {long})"
 
 
 @frozen
-class LeadTricks(Expr):
+class Tricks(DoubleDummy):
+    """``tricks(south, notrump)``: double-dummy tricks for declarer ``seat`` in ``strain`` (S H D C N)."""
+
+    word: ClassVar[str] = "tricks"
+
+
+@frozen
+class LeadTricks(DoubleDummy):
     """``leadtricks(south, notrump)`` (the suokko fork): declarer ``seat``'s double-dummy tricks in ``strain``
     after each opening lead, a value per lead. The leader (declarer's left-hand opponent) must be predealt
     all 13 cards; the leads are the top cards of the leader's sequences (touching cards give the same tricks).
@@ -430,15 +438,7 @@ class LeadTricks(Expr):
     and a condition hold when they hold for every lead; a number printed is the mean over the leads,
     truncated (:mod:`dealer.lang.interpret`)."""
 
-    seat: Seat
-    strain: str
-
-    def seats(self) -> frozenset[Seat]:
-        return frozenset(Seat)
-
-    def text(self, names: SeatNames = LONG_NAMES) -> str:
-        long = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "N": "notrump"}[self.strain]
-        return f"leadtricks({names(self.seat)}, {long})"
+    word: ClassVar[str] = "leadtricks"
 
 
 @frozen
