@@ -56,13 +56,15 @@ SIDES = ("unopened", "opener", "other")
 STRAIN_BIDDERS = ("none", "caller", "partner", "opponents")
 #: What a general rule (one with a ``side``) may ask of a call's context, each a field of :class:`Rule` and
 #: a property of ``CallContext`` by the same name (``round``: one of the rule's rounds; the rest: equal).
-CONTEXT_FIELDS = ("round", "contested", "caller_bid", "first_bidder", "strain_bid_by", "partner_notrump")
+CONTEXT_FIELDS = ("round", "contested", "caller_bid", "first_bidder", "strain_bid_by", "partner_notrump", "asked")
+#: What partner's last call may have asked (``asked``): a slam convention's question, or nothing.
+ASKS = ("none", "blackwood", "gerber")
 
 #: One token of a rule's ``after`` or ``call``: a call, ``*``, ``B`` or a level and a suit variable.
 CALL_TOKEN = re.compile(r"^(?:P|X|XX|\*|B|[1-7][CDHSN]|[1-7*][Mmxy])$")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
 _SAMPLE = {"x": "spades", "y": "hearts", "M": "spades", "m": "clubs", "other_M": "hearts", "other_m": "diamonds",
-           "x_letter": "S", "y_letter": "H", "M_letter": "S", "m_letter": "C"}
+           "x_letter": "S", "y_letter": "H", "M_letter": "S", "m_letter": "C", "trump": "hearts", "trump_letter": "H"}
 
 
 def render(text: str, caller: Seat | None, values: dict[str, Any]) -> str:
@@ -117,8 +119,14 @@ class Rule(BaseModel):
     first_bidder: bool | None = None
     strain_bid_by: str | None = None
     partner_notrump: bool | None = None
+    asked: str | None = None
     artificial: bool = False
     claim: tuple[BookClaim, ...] = Field(default_factory=tuple)
+
+    @property
+    def general(self) -> bool:
+        """Whether the rule matches a call by its context (a side, or what partner asked), not by ``after``."""
+        return self.side is not None or self.asked is not None
 
     @field_validator("round", mode="before")
     @classmethod
@@ -145,14 +153,17 @@ class Rule(BaseModel):
     def _tokens(self) -> "Rule":
         if self.side is not None and self.side not in SIDES:
             raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
-        if self.side is None and any(getattr(self, name) is not None for name in CONTEXT_FIELDS):
-            raise ValueError(f"rule {self.id!r}: {', '.join(CONTEXT_FIELDS[:-1])} and {CONTEXT_FIELDS[-1]} need a "
+        if self.side is None and any(getattr(self, name) is not None for name in CONTEXT_FIELDS[:-1]):
+            raise ValueError(f"rule {self.id!r}: {', '.join(CONTEXT_FIELDS[:-2])} and {CONTEXT_FIELDS[-2]} need a "
                              "side (unopened, opener, other)")
+        if self.asked is not None and self.asked not in ASKS:
+            raise ValueError(f"rule {self.id!r}: asked must be one of {', '.join(ASKS)}, got {self.asked!r}")
         if self.strain_bid_by is not None and self.strain_bid_by not in STRAIN_BIDDERS:
             raise ValueError(f"rule {self.id!r}: strain_bid_by must be one of {', '.join(STRAIN_BIDDERS)}, "
                              f"got {self.strain_bid_by!r}")
-        if self.side is not None and self.after:
-            raise ValueError(f"rule {self.id!r}: a rule with a side matches whatever came before: no 'after'")
+        if self.general and self.after:
+            raise ValueError(f"rule {self.id!r}: a rule with a side or an 'asked' matches whatever came before: "
+                             "no 'after'")
         for token in (*self.after, self.call):
             if not CALL_TOKEN.match(token):
                 raise ValueError(f"rule {self.id!r}: invalid call token {token!r}: expected P, X, XX, *, B, "

@@ -22,6 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -31,8 +32,8 @@ from dealer import DealerError, Seat
 from dealer.tables.exact import ExactDealer
 from dealer.spec.spec import DealSpec
 
-from inference.claims.language import parse_claim
-from inference.claims.features import Feature, evaluate, hand_value
+from inference.claims.language import Claim, parse_claim
+from inference.claims.features import Feature, Kind, evaluate, features_of, hand_value
 from inference.io.records import AuctionRecord, contract_from_auction, read_auctions
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import HALVES, CorpusFile, corpus_files
@@ -47,12 +48,27 @@ __all__ = ["MIN_BITS", "ClaimRow", "Coverage", "Calibration", "Seen", "FileWork"
 @lru_cache(maxsize=4096)
 def claim_prior(text: str) -> Fraction | None:
     """The exact probability that a random hand (North's) satisfies a claim about North; None if the
-    exact dealer cannot deal the claim (e.g. ``longest`` or ``honours``, outside its dialect)."""
+    exact dealer cannot deal the claim (e.g. ``longest`` or ``honours``, outside its dialect) and it reads
+    more than some named cards (``aces``, ``keycards``, ``hascard``: counted over which of them North holds)."""
+    claim = parse_claim(text)
     try:
-        spec = DealSpec.from_conditions([parse_claim(text)], {})
+        spec = DealSpec.from_conditions([claim], {})
         return ExactDealer(spec).probability()
     except (DealerError, ValueError, TypeError):
+        return _named_cards_prior(claim)
+
+
+def _named_cards_prior(claim: Claim) -> Fraction | None:
+    """The exact prior of a claim that reads only whether North holds some named cards (at most 12), else None:
+    each subset of them held, weighed by the hands that hold exactly that subset of them."""
+    features = sorted(features_of(claim))
+    if not features or len(features) > 12 or any(f.kind != Kind.CARD or f.seat != Seat.N for f in features):
         return None
+    k = len(features)
+    rows = (np.arange(1 << k)[:, None] >> np.arange(k)) & 1
+    truth = evaluate(claim, lambda f: rows[:, features.index(f)], 1 << k)
+    held = rows.sum(axis=1)
+    return sum((Fraction(comb(52 - k, 13 - int(j)), comb(52, 13)) for j in held[truth]), Fraction(0))
 
 
 #: A call counts as read with information when its rule's claims carry at least this many bits a call.

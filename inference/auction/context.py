@@ -115,6 +115,27 @@ class CallContext:
         return any(self.after[j][0].isdigit() for j in range(len(self.after) - 4, -1, -4))
 
     @property
+    def asked(self) -> str:
+        """What partner's last call asked, when it is the question of a slam convention and the opponents passed
+        it: ``blackwood`` (4NT after the side bid a suit, its last bid not notrump: not quantitative),
+        ``gerber`` (4C straight over the caller's 1NT or 2NT opening), else ``none``."""
+        n = len(self.after)
+        if n < 4 or self.after[-1] != "P" or self.after[-2] not in ("4N", "4C"):
+            return "none"
+        ours = [self.after[j] for j in range(n % 2, n - 2, 2) if self.after[j][0].isdigit()]  # the side's bids
+        if self.after[-2] == "4C":
+            return "gerber" if n == 4 and self.after[0] in ("1N", "2N") and self.after[1] == "P" else "none"
+        return "blackwood" if ours and ours[-1][1] != "N" and self.trump is not None else "none"
+
+    @property
+    def trump(self) -> str | None:
+        """The last suit the caller's side bid (S, H, D or C) before the call, or None: the suit a reply to
+        Roman Key Card Blackwood counts the king of."""
+        n = len(self.after)
+        suits = [self.after[j][1] for j in range(n % 2, n, 2) if self.after[j][0].isdigit() and self.after[j][1] != "N"]
+        return suits[-1] if suits else None
+
+    @property
     def first_bidder(self) -> bool:
         """Whether the caller made his side's first bid (the opening bid, or his side's first overcall)."""
         n = len(self.after)  # the caller's side called at the positions of n's parity, the caller every fourth
@@ -188,8 +209,8 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     """
     if ctx.position not in rule.seat:
         return None
-    if rule.side is not None:
-        if ctx.side != rule.side or not all(_fits(getattr(rule, name), ctx, name) for name in CONTEXT_FIELDS):
+    if rule.general:
+        if rule.side not in (None, ctx.side) or not all(_fits(getattr(rule, name), ctx, name) for name in CONTEXT_FIELDS):
             return None
     elif len(rule.after) != len(ctx.after):
         return None
@@ -198,18 +219,23 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     if rule.jump is not None and (not ctx.call[0].isdigit() or (int(ctx.call[0]) > ctx.min_level) != rule.jump):
         return None
     binding: dict[str, str] = {}
-    patterns = (rule.call,) if rule.side is not None else (*rule.after, rule.call)
-    tokens = (ctx.call,) if rule.side is not None else (*ctx.after, ctx.call)
+    patterns = (rule.call,) if rule.general else (*rule.after, rule.call)
+    tokens = (ctx.call,) if rule.general else (*ctx.after, ctx.call)
     for pattern, token in zip(patterns, tokens):
         if not _bind(pattern, token, binding):
             return None
     return binding
 
 
-def placeholders(binding: dict[str, str], params: dict[str, int | str]) -> dict[str, object]:
+def placeholders(binding: dict[str, str], params: dict[str, int | str], trump: str | None = None
+                 ) -> dict[str, object]:
     """The values a rule's templates are filled with: each bound suit (``x``: ``spades``; ``x_letter``:
-    ``S``), the other major or minor (``other_M``, ``other_m``) and the book's params."""
+    ``S``), the other major or minor (``other_M``, ``other_m``), the side's last suit (``trump``, when the
+    context has one: :attr:`CallContext.trump`) and the book's params."""
     values: dict[str, object] = dict(params)
+    if trump is not None:
+        values["trump"] = _SUIT_OF[trump].name_long
+        values["trump_letter"] = trump
     for var, letter in binding.items():
         values[var] = _SUIT_OF[letter].name_long
         values[f"{var}_letter"] = letter

@@ -131,7 +131,7 @@ def read_auction(dealer: "Seat | str", calls: Sequence[str], book: "Book | str |
             binding = match(rule, ctx)
             if binding is None:
                 continue
-            values = placeholders(binding, the_book.params)
+            values = placeholders(binding, the_book.params, ctx.trump)
             filled = tuple((_fill(c.text, values), tuple(_fill(f, values) for f in c.fallbacks)) for c in rule.claim)
             measured = load_measures(the_book.name)
             weights = tuple(_weight(measured.get((rule.id, c.label))) for c in rule.claim)

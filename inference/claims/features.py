@@ -26,7 +26,7 @@ from dealer.cards.cardset import SUIT_MASK
 from dealer.lang.expr import Cond, Expr, HasCard, Hcp, Length, Node, ShapeIn, SuitHcp
 from dealer.lang.interpret import Interpreter, Reader, interpret
 
-from inference.claims.language import Honours, Longest, Rank
+from inference.claims.language import CardCount, Honours, Longest, Rank
 from inference.errors import InvalidArgumentError
 
 __all__ = ["Kind", "Feature", "FeatureValues", "TOP_FIVE", "features_of", "evaluate", "expr_values", "holding_value",
@@ -211,6 +211,8 @@ def features_of(node: Node) -> frozenset[Feature]:
             out.update(Feature.length(n.seat, s) for s in range(4))
         elif isinstance(n, Rank):
             out.update((Feature.above(n.seat, n.card), Feature.card(n.seat, n.card)))
+        elif isinstance(n, CardCount):
+            out.update(Feature.card(n.seat, c) for c in n.cards)
         elif isinstance(n, HasCard):
             out.add(Feature.card(n.seat, n.card))
     return frozenset(out)
@@ -248,10 +250,14 @@ class _LayoutReader(Reader):
         lengths = np.stack([self.value(Feature.length(node.seat, s)) for s in range(4)], axis=1)
         return cast(np.ndarray, np.sort(lengths, axis=1)[:, ::-1][:, :node.count].sum(axis=1))
 
+    def _card_count(self, node: CardCount, run: Interpreter) -> np.ndarray:
+        return cast(np.ndarray, sum((self.value(Feature.card(node.seat, c)) > 0).astype(np.int64) for c in node.cards))
+
     leaves = {
         **dict.fromkeys(LEAVES, _leaf),
         Rank: _rank,
         Longest: _longest,
+        CardCount: _card_count,
         ShapeIn: lambda r, node, run: _shape_truth(node, r.value, r.n),
         HasCard: lambda r, node, run: r.value(Feature.card(node.seat, node.card)) > 0,
     }

@@ -13,7 +13,10 @@ about play:
 * ``longest(LHO, 2)``: total length of the seat's two longest suits;
 * ``honours(LHO, spades)``: how many of A K Q J T of the suit it holds;
 * ``rank(LHO, S5)``: the card's position from the top of the seat's holding
-  in its suit (1 = highest), 0 if it does not hold it.
+  in its suit (1 = highest), 0 if it does not hold it;
+* ``aces(LHO)``, ``kings(LHO)``: how many aces (kings) the seat holds;
+  ``keycards(LHO, hearts)``: its key cards for that trump suit (the four aces
+  and the trump king), what a reply to Roman Key Card Blackwood shows.
 
 A parsed claim has absolute seats; :func:`claim_text` writes it back with
 one-letter seats. :func:`one_fewer` writes the seed's "one fewer" fallback of
@@ -41,7 +44,7 @@ from dealer.lang.frozen import frozen
 from inference.errors import InvalidArgumentError
 
 __all__ = [
-    "Claim", "Expr", "Const", "Length", "Hcp", "SuitHcp", "Longest", "Honours", "Rank", "Arith",
+    "Claim", "Expr", "Const", "Length", "Hcp", "SuitHcp", "Longest", "Honours", "Rank", "CardCount", "Arith",
     "Compare", "HasCard", "ShapeIn", "And", "Or", "Xor", "Not", "Always",
     "RELATIVE_SEATS", "seat_word", "claim_dialect", "parse_claim", "claim_text", "one_fewer", "iter_atoms",
     "quote",
@@ -93,6 +96,32 @@ class Rank(Expr):
         return f"rank({names(self.seat)}, {self.card})"
 
 
+@frozen
+class CardCount(Expr):
+    """``aces(LHO)``, ``kings(LHO)``, ``keycards(LHO, hearts)``: how many of some named cards the seat was dealt.
+
+    ``name`` is the function written, ``suit`` the trump suit of ``keycards`` (None for the others).
+    """
+
+    seat: Seat
+    name: str
+    suit: Suit | None = None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards counted: the four aces (kings), or for key cards the aces and the trump king."""
+        rank = "K" if self.name == "kings" else "A"
+        out = tuple(Card.parse(f"{s.name}{rank}") for s in Suit)
+        return out + (Card.parse(f"{self.suit.name}K"),) if self.suit is not None else out
+
+    def seats(self) -> frozenset[Seat]:
+        return frozenset({self.seat})
+
+    def text(self, names: SeatNames = LONG_NAMES) -> str:
+        suit = "" if self.suit is None else f", {self.suit.name_long}"
+        return f"{self.name}({names(self.seat)}{suit})"
+
+
 #: The relative seat words and their meaning: (viewer, declarer) -> seat.
 RELATIVE_SEATS: dict[str, Callable[[Seat, Seat], Seat]] = {
     "lho": lambda viewer, declarer: viewer.lho,
@@ -131,6 +160,9 @@ _CLAIM_FUNCTIONS = {
     "honours": Function(("seat", "suit"), lambda seat, suit, *, pos: Honours(seat, suit, pos=pos)),
     "honors": Function(("seat", "suit"), lambda seat, suit, *, pos: Honours(seat, suit, pos=pos)),
     "rank": Function(("seat", "card"), lambda seat, card, *, pos: Rank(seat, card, pos=pos)),
+    "aces": Function(("seat",), lambda seat, *, pos: CardCount(seat, "aces", pos=pos)),
+    "kings": Function(("seat",), lambda seat, *, pos: CardCount(seat, "kings", pos=pos)),
+    "keycards": Function(("seat", "suit"), lambda seat, suit, *, pos: CardCount(seat, "keycards", suit, pos=pos)),
 }
 _SEATS_HELP = "LHO, RHO, partner, dummy, declarer, me, N, E, S, W"
 

@@ -31,7 +31,7 @@ from dealer.rng import RandomSource
 from dealer.spec.sidecount import replace_nodes
 from dealer.spec.spec import DealSpec, SeatSpec
 
-from inference.claims.language import Claim, Honours, Longest, Rank
+from inference.claims.language import CardCount, Claim, Honours, Longest, Rank
 from inference.errors import InconsistentCardsError, InvalidArgumentError, TooComplexError
 from inference.claims.features import Feature, Kind
 from inference.exact.kernel import holding_of
@@ -48,7 +48,7 @@ def lawful_spec(position: Position, claim: Claim | None = None, holdings: Holdin
                 ) -> DealSpec | None:
     """The spec of the position's lawful layouts where ``claim`` holds, weighted by ``holdings``; None if
     the dealer cannot take it."""
-    if claim is not None and any(isinstance(n, (Longest, Honours, Rank)) for n in claim.walk()):
+    if claim is not None and any(isinstance(n, (Longest, Honours, Rank, CardCount)) for n in claim.walk()):
         return None
     conds: list[Cond] = [] if claim is None else [_known_cards_read(position, claim)]
     for seat in position.concealed:

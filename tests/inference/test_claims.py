@@ -19,7 +19,7 @@ from dealer.lang.syntax import parse_condition
 from dealer.spec.spec import DealSpec
 from dealer.tables.exact import ExactDealer
 from inference.claims.language import (
-    And, Compare, Honours, Length, Longest, Rank, claim_text, iter_atoms, one_fewer, parse_claim,
+    And, CardCount, Compare, Honours, Length, Longest, Rank, claim_text, iter_atoms, one_fewer, parse_claim,
 )
 from inference.errors import InvalidArgumentError
 from inference.claims.features import Feature, FeatureValues, evaluate, expr_values, features_of, hand_values
@@ -143,7 +143,7 @@ def test_a_claim_is_never_a_number_length() -> None:
 
 _DEALS = ExactDealer(DealSpec()).sample_masks(200, 2029)
 _NUMBERS = st.sampled_from(["hcp(N)", "hcp(E, hearts)", "spades(W)", "clubs(S)", "longest(W, 2)", "honours(E, spades)",
-                            "rank(N, HQ)", "rank(W, S9)"])
+                            "rank(N, HQ)", "rank(W, S9)", "aces(E)", "kings(N)", "keycards(W, hearts)"])
 _ATOMS = st.sampled_from(["hascard(E, SA)", "shape(W, any 4333 + any 5332)", "!hascard(N, C2)"])
 
 
@@ -158,6 +158,10 @@ def _layout_claims() -> st.SearchStrategy[str]:
 
 def _claim_brute(node: Node, hands: Sequence[int]) -> int:
     """A claim's value on four hands: its own nodes here, the dealer's by the dealer's test oracle."""
+    if isinstance(node, CardCount):  # aces, kings: bit 0 (1) of each suit; key cards: the aces and the trump king
+        bit = 1 if node.name == "kings" else 0
+        held = sum(hands[node.seat] >> (13 * s + bit) & 1 for s in range(4))
+        return held + (hands[node.seat] >> (13 * node.suit + 1) & 1 if node.suit is not None else 0)
     if isinstance(node, (Longest, Honours, Rank)):
         holding = [hands[node.seat] >> (13 * s) & 0x1FFF for s in range(4)]
         if isinstance(node, Longest):
@@ -194,7 +198,7 @@ def test_claims_over_layouts_agree_with_brute_force_and_with_the_dealer(text: st
     assert got.dtype == np.bool_ and got.shape == (len(_DEALS),)
     hands = [[int(m) for m in row] for row in _DEALS.tolist()]
     assert got.tolist() == [bool(_claim_brute(claim, h)) for h in hands], text
-    if not any(isinstance(n, (Longest, Honours, Rank)) for n in claim.walk()):  # the dealer's nodes: its deals agree
+    if not any(isinstance(n, (Longest, Honours, Rank, CardCount)) for n in claim.walk()):  # the dealer's: its deals agree
         assert got.tolist() == (deals_evaluate(claim, _DEALS) != 0).tolist(), text
 
 

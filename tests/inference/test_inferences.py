@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from dealer import CARDS, Card, CardSet, Deal, Seat
 from inference.claims.language import (
-    And, Claim, Compare, Const, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, ShapeIn, SuitHcp, Xor,
+    And, CardCount, Claim, Compare, Const, HasCard, Hcp, Honours, Length, Longest, Not, Or, Rank, ShapeIn, SuitHcp, Xor,
     parse_claim,
 )
 from inference.claims.features import Feature
@@ -48,6 +48,10 @@ def value_of(expr: object, hands: dict[Seat, CardSet]) -> int:
         if expr.card not in held:
             return 0
         return 1 + sum(1 for c in held.suit(expr.card.suit) if c.rank > expr.card.rank)
+    if isinstance(expr, CardCount):  # aces or kings; key cards: the aces and the trump king
+        rank = 13 if expr.name == "kings" else 14
+        top = sum(1 for c in hands[expr.seat] if c.rank == rank)
+        return top + sum(1 for c in hands[expr.seat].suit(expr.suit) if c.rank == 13) if expr.suit is not None else top
     op = expr.op  # type: ignore[attr-defined]
     a, b = value_of(expr.left, hands), value_of(expr.right, hands)  # type: ignore[attr-defined]
     return a + b if op == "+" else a - b if op == "-" else a * b
@@ -85,9 +89,12 @@ def claim_texts(draw: st.DrawFn, seats: tuple[str, ...], cards: list[Card], dept
     seat = draw(st.sampled_from(seats))
     suit = draw(st.sampled_from(["spades", "hearts", "diamonds", "clubs"]))
     op = draw(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
-    kind = draw(st.integers(0, 9))
+    kind = draw(st.integers(0, 10))
     if kind == 7 and depth == 0:
         kind = 0
+    if kind == 10:
+        count = draw(st.sampled_from(["aces({})", "kings({})", f"keycards({{}}, {suit})"])).format(seat)
+        return f"{count} {op} {draw(st.integers(0, 3))}"
     if kind == 8:
         return f"hcp({seat}, {suit}) {op} {draw(st.integers(0, 7))}"
     if kind == 9:

@@ -95,8 +95,10 @@ def test_the_robots_book_is_saycs_rules_with_its_own_tags_and_calibration() -> N
     robots, sayc = load_book("robots"), load_book("sayc")
     assert [r.id for r in robots.rule] == [r.id for r in sayc.rule]
     differ = [r.id for r, s in zip(robots.rule, sayc.rule) if r != s]
-    assert differ == ["pass-unopened-12", "pass-unopened-3"]
+    assert differ == ["pass-unopened-12", "pass-unopened-3", "blackwood-5c", "blackwood-5d", "blackwood-5h",
+                      "blackwood-5s"]
     assert all(c.tag.value == "agreement-unspecified" for r in robots.rule if r.id in differ for c in r.claim)
+    assert all("keycards(" in r.claim[0].text for r in robots.rule if r.id.startswith("blackwood"))  # the robots' RKC
     res = resources.files("inference") / "data" / "auction" / "robots.calibration.json"
     shipped = json.loads(res.read_text(encoding="utf-8"))
     assert shipped["book"] == "robots" and "robots" in shipped["measured"] and shipped["records"] > 0

@@ -73,6 +73,10 @@ CASES = [
      ["length(N, hearts) >= 6", "hcp(N) <= 15"], "2.AQJ932.K32.432", "2.AKJ9.AK32.432"),
     ("balancing pass", ["1H", "Pass", "Pass", "Pass"], 3, ["hcp(W) <= 15"],
      "K32.32.QJ32.K432", "AK2.32.AKJ2.K432"),
+    ("Blackwood reply", ["1S", "Pass", "3S", "Pass", "4NT", "Pass", "5D"], 6, ["aces(S) == 1"],
+     "KQ32.A32.K32.Q32", "AQ32.A32.K32.Q32"),
+    ("Gerber reply", ["1NT", "Pass", "4C", "Pass", "4S"], 4, ["aces(N) == 2"],
+     "AK32.A32.K32.Q32", "KQ32.A32.K32.Q32"),
 ]
 
 
@@ -100,7 +104,8 @@ def test_every_family_of_the_issue_is_covered() -> None:
     families = {r.family for r in load_book("sayc").rule}
     assert {"unopened pass", "one-suit opening", "1NT opening", "2NT opening", "strong 2C", "weak two", "preempt",
             "pass over an opening", "one-level overcall", "two-level overcall", "jump overcall", "1NT overcall",
-            "takeout double", "Michaels", "unusual 2NT", "simple response", "Stayman", "transfers"} <= families
+            "takeout double", "Michaels", "unusual 2NT", "simple response", "Stayman", "transfers", "Blackwood reply",
+            "Gerber reply"} <= families
 
 
 def test_fallbacks_are_wider() -> None:
@@ -110,7 +115,7 @@ def test_fallbacks_are_wider() -> None:
         for rule in load_book(name).rule:
             for claim in rule.claim:
                 values = {"x": "spades", "y": "hearts", "M": "hearts", "m": "diamonds", "other_M": "spades",
-                          "other_m": "clubs", **load_book(name).params}
+                          "other_m": "clubs", "trump": "hearts", "trump_letter": "H", **load_book(name).params}
                 from inference.auction.book import render
                 text = render(claim.text, Seat.N, values)
                 for fb in claim.fallbacks:
@@ -145,6 +150,31 @@ def test_vulnerability_and_jump_select_rules() -> None:
     simple = read_auction("N", ["1S", "2H"], "sayc").calls[1]
     jump = read_auction("N", ["1H", "2S"], "sayc").calls[1]
     assert simple.rule_id == "overcall-2" and jump.rule_id == "overcall-jump"
+
+
+@pytest.mark.parametrize("calls,asked", [
+    (["1S", "Pass", "3S", "Pass", "4NT", "Pass"], "blackwood"),
+    (["1NT", "Pass", "4NT", "Pass"], "none"),           # quantitative: the side's last bid was notrump
+    (["1S", "Pass", "3S", "Pass", "4NT", "5C"], "none"),  # the opponents did not pass it
+    (["1NT", "Pass", "4C", "Pass"], "gerber"),
+    (["1S", "Pass", "2NT", "Pass", "4C", "Pass"], "none"),  # 4C over a notrump response, not an opening
+])
+def test_what_partner_asked(calls: list[str], asked: str) -> None:
+    from inference.auction.context import contexts
+    assert contexts(Seat.N, [*calls, "5D"])[-1].asked == asked
+
+
+def test_key_card_replies_count_the_trump_king_and_queen() -> None:
+    """natural-wide and robots read the replies to 4NT as Roman Key Card Blackwood, the side's last suit trumps:
+    5C/5D say not two (or five), 5H/5S two (or five), without and with the queen."""
+    calls = ["1H", "Pass", "1S", "Pass", "3H", "Pass", "4NT", "Pass"]
+    for book in ("natural-wide", "robots"):
+        five_s = [i.claim for i in auction_inferences("N", [*calls, "5S"], book, "None")][-2:]
+        assert five_s == ["keycards(N, hearts) == 2 || keycards(N, hearts) == 5", "hascard(N, HQ)"]
+        five_c = [i.claim for i in auction_inferences("N", [*calls, "5C"], book, "None")][-1]
+        assert _holds(five_c, "A32.Q32.K32.K432", Seat.N) and not _holds(five_c, "A32.K32.K32.K432", Seat.N)
+        assert _holds(five_s[0], "A32.AQ2.K32.K432", Seat.N) and not _holds(five_s[0], "K32.KQ2.K32.K432", Seat.N)
+        assert _holds(five_s[1], "A32.AQ2.K32.K432", Seat.N) and not _holds(five_s[1], "A32.AK2.K32.K432", Seat.N)
 
 
 def test_natural_wide_is_wider_and_has_no_conventions() -> None:

@@ -147,6 +147,10 @@ def test_prior_is_exact() -> None:
     exact = Fraction(sum(comb(13, k) * comb(39, 13 - k) for k in range(5, 14)), comb(52, 13))
     assert claim_prior("spades(N) >= 5") == exact
     assert claim_prior("longest(N, 2) >= 10") is None  # outside the dealer's dialect
+    # claims on named cards only, counted over which of them North holds
+    assert claim_prior("aces(N) == 1") == Fraction(4 * comb(48, 12), comb(52, 13))
+    assert claim_prior("hascard(N, SA) && keycards(N, spades) == 1") == Fraction(comb(47, 12), comb(52, 13))
+    assert claim_prior("aces(N) == 1 && longest(N, 2) >= 10") is None
 
 
 def test_wilson_interval() -> None:
