@@ -15,7 +15,7 @@ Sampling is checked by chi-square against the uniform distribution over the enum
 from __future__ import annotations
 
 import itertools
-from collections import Counter, defaultdict
+from collections import Counter
 from functools import lru_cache
 from math import comb, factorial
 
