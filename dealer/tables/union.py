@@ -144,6 +144,38 @@ def _placed_cards(conditions: Sequence[Cond], literal_sets: list[list[Cond]]) ->
     return out
 
 
+def _implied_away(cube: list[tuple[Cond, bool]], exclusive: dict[tuple[int, int], bool], counts: Counts,
+                  side_counts: bool) -> list[Cond]:
+    """A cube's literals, without each ``!a`` that a positive literal ``b`` of the same seat implies (no hand
+    meets ``a && b``: exclusive shapes, say): the cube's deals are the same, and its spec reads fewer parts
+    (``!(6 spades && ...) && (6 hearts && ...)`` is the second alone). ``exclusive`` remembers the pairs."""
+    positive = [a for a, v in cube if v]
+    out = []
+    for a, v in cube:
+        if not v and any(_exclusive(a, b, exclusive, counts, side_counts) for b in positive):
+            continue
+        out.append(a if v else negate(a))
+    return out
+
+
+def _exclusive(a: Cond, b: Cond, memo: dict[tuple[int, int], bool], counts: Counts, side_counts: bool) -> bool:
+    """True when ``a`` and ``b`` read the same one seat and no hand meets both (False when it cannot tell). Each
+    holds alone, so their side counts together take at most the square of the budget's ``side_totals``: the
+    check (one seat's automaton, no tables) may take that many."""
+    key = (id(a), id(b))
+    if key not in memo:
+        memo[key] = False
+        if len(a.seats()) == 1 and a.seats() == b.seats():
+            budget = current()
+            try:
+                with budget.replace(side_totals=budget.side_totals ** 2).applied():
+                    memo[key] = TablesDesign(DealSpec.from_conditions([a, b], {}, counts=counts,
+                                                                      side_counts=side_counts)).dead
+            except SpecError:
+                pass
+    return memo[key]
+
+
 def _is_card(c: Cond) -> bool:
     """``hascard(...)`` or its negation."""
     return isinstance(c, HasCard) or (isinstance(c, Not) and isinstance(c.item, HasCard))
@@ -238,8 +270,9 @@ class UnionDealer:
         spent = 0
         literal_sets = []
         ready: dict[int, DealSpec] = {}  # the specs of the cubes, by their literals: a part not split reuses it
+        exclusive: dict[tuple[int, int], bool] = {}
         for cube in cubes:  # the cubes that can be dealt (a tree over the atoms also sets contradictory ones)
-            literals = [atoms[i][0] if v else negate(atoms[i][0]) for i, v in cube]
+            literals = _implied_away([(atoms[i][0], v) for i, v in cube], exclusive, counts, side_counts)
             try:
                 ready[id(literals)] = DealSpec.from_conditions(list(conditions) + literals, predeals, counts=counts,
                                                                side_counts=side_counts, hcp_seats=hcp_seats)

@@ -74,3 +74,16 @@ def test_a_card_a_free_seat_lacks_is_placed_with_the_others(events: list[str], w
     assert run.exact and run.count().deals == union.count()
     run.filter = parse_condition(cond)  # the runner's evaluator checks every deal the union deals
     assert run.holds(union.sample_masks(400, seed=3)).all()
+
+
+def test_a_negation_a_positive_atom_implies_is_left_out() -> None:
+    """Branches on exclusive shapes: in the cube ``!a && b`` no hand meets ``a && b``, so the part is ``b`` alone
+    and reads one suit's feature; with room for one such feature only, the union is still built, and counts
+    as inclusion-exclusion (a side count too small for both suits at once proves ``!a`` was left out)."""
+    events = ["shape(north, 6xxx - x6xx) && (hcp(north, spades) >= 5 || hcp(north) <= 6)",
+              "shape(north, x6xx - 6xxx) && (hcp(north, hearts) >= 5 || hcp(north) <= 6)"]
+    cond = parse_condition(" || ".join(f"({e})" for e in events))
+    with current().replace(side_totals=2).applied():
+        union, why = UnionDealer.attempt([], [cond], {})
+    assert union is not None, why
+    assert len(union.parts) == 2 and union.count() == inclusion_exclusion(events)
