@@ -62,7 +62,7 @@ class Budget:
     #: Raw automaton states a seat with a second count may build before minimising.
     raw_states: int = 6_000_000
     #: Totals a seat's second count (:mod:`dealer.spec.sidecount`) may carry beside its shape.
-    side_totals: int = 256
+    side_totals: int = 512
     #: Dense cells past which the exact dealer searches other card orders.
     order_search_from: int = 20_000_000
     #: Deals one call may ask for (draw more in batches with one generator).
