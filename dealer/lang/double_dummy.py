@@ -5,12 +5,15 @@ The solver is DDS through endplay (the bot extra, ``pip install 'kibitz[bot]'``)
 spreads them over the machine's cores (DDS's own threads): a filter on ``tricks(south, notrump)``
 asks it for the strains the condition reads, in calls of as many deals as it accepts, instead of a
 whole table a deal (a notrump script's 20 deals in 2.7 s instead of 13.1 s on this project's two-core
-machine, docs/language.rst).
+machine, docs/language.rst). The last deals solved are kept with their tables, so the actions of one
+run that read the same deals (``average tricks(north, spades)``, ``printrpt`` with ``trix``, ``par``) ask
+the solver once: :func:`solve_for` solves, before them, every strain they read.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -19,8 +22,9 @@ from dealer.cards.seat import Seat
 from dealer.errors import UnsupportedSpecError
 from dealer.lang.expr import LeadTricks, Node, Par, Pos, Tricks, walk_once
 
-__all__ = ["SOLVER_TABLES", "STRAINS", "batch_solver", "solved_tables", "tricks_of", "double_dummy_tricks",
-           "double_dummy_tables", "sequence_tops", "lead_tricks", "lead_names", "par_scores", "SOLVER_NODES"]
+__all__ = ["SOLVER_TABLES", "STRAINS", "batch_solver", "solved_tables", "solve_for", "strains_read", "forget_solved",
+           "tricks_of", "double_dummy_tricks", "double_dummy_tables", "sequence_tops", "lead_tricks", "lead_names",
+           "par_scores", "SOLVER_NODES"]
 
 #: The most double-dummy tables the solver takes in one call, strains counted (DDS: 40 deals of five strains).
 SOLVER_TABLES = 200
@@ -41,20 +45,56 @@ def batch_solver(pos: Pos, what: str = "evalcontract") -> Any:
     return calc_all_tables
 
 
+#: The last deals solved: their key (a digest of the masks), the strains solved and the tables.
+_LAST: dict[bytes, tuple[str, list[Any]]] = {}
+
+
 def solved_tables(masks: np.ndarray, strains: str, pos: Pos = Pos(), what: str = "evalcontract") -> list[Any]:
     """Each deal's double-dummy table in ``strains`` (letters of ``C D H S N``), asked of the solver in
-    calls it accepts."""
+    calls it accepts; the same deals solved last in those strains (or more) are not solved again."""
     calc_all_tables = batch_solver(pos, what)
     from endplay.types import Deal as EndplayDeal
 
+    rows_array = np.ascontiguousarray(masks, dtype=np.uint64)
+    key = hashlib.sha256(rows_array.tobytes()).digest()
+    last = _LAST.get(key)
+    if last is not None and set(strains) <= set(last[0]):
+        return last[1]
     exclude = [_denom(strain) for strain in STRAINS if strain not in strains]
-    rows = np.asarray(masks, dtype=np.uint64).tolist()
+    rows = rows_array.tolist()
     step = max(SOLVER_TABLES // len(strains), 1)
     tables: list[Any] = []
     for first in range(0, len(rows), step):
         deals = [EndplayDeal(masks_to_pbn(row)) for row in rows[first:first + step]]
         tables.extend(calc_all_tables(deals, exclude=exclude))
+    _LAST.clear()  # one set of deals kept: memory stays that of the deals asked
+    _LAST[key] = (strains, tables)
     return tables
+
+
+def forget_solved() -> None:
+    """Forget the deals solved last (the next call asks the solver; what a benchmark or a test measures)."""
+    _LAST.clear()
+
+
+def strains_read(nodes: Iterable[Node]) -> str:
+    """The strains the solver must solve for ``nodes``: each ``tricks``' strain, all five for ``par``
+    (``leadtricks`` is solved lead by lead, apart)."""
+    found: set[str] = set()
+    for node in nodes:
+        for n in walk_once(node):
+            if isinstance(n, Tricks):
+                found.add(n.strain)
+            elif isinstance(n, Par):
+                found.update(STRAINS)
+    return "".join(s for s in STRAINS if s in found)
+
+
+def solve_for(masks: np.ndarray, strains: str, pos: Pos = Pos()) -> None:
+    """Solve ``masks`` in ``strains`` now (nothing if none), so that the calls that follow on the same deals,
+    each reading some of them, find them solved."""
+    if strains and len(masks):
+        solved_tables(masks, strains, pos, "tricks")
 
 
 def tricks_of(tables: list[Any], declarer: Seat, strain: str) -> np.ndarray:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Sequence, TextIO
 
 import numpy as np
 
@@ -32,7 +32,9 @@ from dealer.budget import current
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from dealer.cards.seat import Seat
 from dealer.errors import DealerError
-from dealer.lang.double_dummy import double_dummy_tables, double_dummy_tricks, lead_names
+from dealer.lang.double_dummy import (
+    STRAINS, double_dummy_tables, double_dummy_tricks, lead_names, solve_for, strains_read,
+)
 from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.evaluate import Counts, evaluate
 from dealer.lang.fold import fold_conditions
@@ -247,6 +249,7 @@ def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Co
     actions = [a for a in syntax.actions or [Print("printall")]
                if not (isinstance(a, Print) and quiet and a.kind in ("printall", "printpbn"))]  # dealer -q
     each = [a for a in actions if isinstance(a, (PrintES, Report, Export)) or isinstance(a, Print) and a.kind != "print"]
+    solve_for(masks, _strains_solved(syntax, actions))  # every action's double-dummy strains, in one solve
     values = {id(a): _deal_values(a, masks, counts, memo, rng) for a in each}
     for first in range(0, len(masks), _BATCH):  # a batch at a time: memory stays bounded
         batch = masks[first:first + _BATCH]
@@ -259,6 +262,18 @@ def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Co
     for action in actions:
         if not any(action is a for a in each):
             out.write(_run_text(action, masks, counts, memo, rng))
+
+
+def _strains_solved(syntax: ScriptSyntax, actions: Sequence[object]) -> str:
+    """The strains the actions' double-dummy values read: ``tricks`` and ``par`` in their expressions, the
+    strain of ``evalcontract``, all five for ``evaltable`` and a report's ``trix``."""
+    found = set(strains_read(syntax.action_nodes()))
+    for a in actions:
+        if isinstance(a, EvalContract):
+            found.add(a.strain)
+        elif isinstance(a, EvalTable) or isinstance(a, Report) and any(isinstance(i, DoubleDummyRow) for i in a.items):
+            found.update(STRAINS)
+    return "".join(s for s in STRAINS if s in found)
 
 
 def _deal_values(action: object, masks: np.ndarray, counts: Counts, memo: dict[int, np.ndarray],

@@ -241,3 +241,37 @@ def test_explain_prints_the_plan_of_count_and_dealer(tmp_path: Path) -> None:
     status, out, _ = run("dealer", str(rare), "-s", "2", "--explain", "--count")
     assert status == 0 and "plan: tables (an exact count)" in out and "tried: deal and select: left" in out
     assert out.rstrip("\n").splitlines()[-1].startswith("count: exact ")
+
+
+def test_the_actions_of_a_run_ask_the_solver_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two averages of tricks in two strains and a frequency read the same deals: one solve of both strains,
+    before them, and the same output as each action asking the solver itself."""
+    pytest.importorskip("endplay")
+    import io
+
+    import dealer.lang.double_dummy as double_dummy_module
+    import dealer.run.runner as runner_module
+    from dealer.lang.statements import parse_statements
+
+    calls: list[tuple[int, int]] = []
+    real = double_dummy_module.batch_solver
+
+    def counting(pos: object, what: str = "") -> object:
+        solve = real(pos)  # type: ignore[arg-type]
+        return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
+
+    def output() -> str:
+        double_dummy_module.forget_solved()
+        out = io.StringIO()
+        text = ("produce 3\ncondition hcp(north) >= 10\naction average tricks(north, spades), "
+                "average tricks(south, notrump), frequency(tricks(north, spades), 0, 13)\n")
+        runner_module.run_script(parse_statements(text), out, seed=4, verbose=False)
+        return out.getvalue()
+
+    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
+    shared = output()
+    assert calls == [(3, 3)]  # three deals, three strains left out, one call
+    calls.clear()
+    monkeypatch.setattr(runner_module, "solve_for", lambda masks, strains, pos=None: None)
+    alone = output()
+    assert shared == alone and calls == [(3, 4), (3, 4), (3, 4)]  # each action asked for its own strain

@@ -370,7 +370,9 @@ def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(double_dummy_module, "SOLVER_TABLES", 10)
     monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
+    double_dummy_module.forget_solved()  # the same deals: solved again, not found
     assert double_dummy_tables(masks).tolist() == whole[0].tolist() and calls == [2] * 6
+    double_dummy_module.forget_solved()
     assert double_dummy_tricks(masks, Seat.W, "H").tolist() == whole[1].tolist() and calls[6:] == [10, 2]
 
 
