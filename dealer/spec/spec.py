@@ -259,15 +259,21 @@ def _seats(value: Any) -> dict[Seat, SeatSpec]:
     return out
 
 
-def _range(value: Any) -> tuple[int, int]:
+def _range(value: Any, what: str, top: int) -> tuple[int, int]:
+    """A ``(lo, hi)`` pair (or one int) within ``0..top``, ``lo <= hi``; else the error naming ``what``."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value)
-    try:
-        lo, hi = value
-    except (TypeError, ValueError):
-        raise ValueError(f"expected a (lo, hi) pair, got {value!r}") from None
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi)):
-        raise ValueError(f"expected integer bounds, got {value!r}")
+        lo, hi = value, value
+    else:
+        try:
+            lo, hi = value
+        except (TypeError, ValueError):
+            raise ValueError(f"expected a (lo, hi) pair, got {value!r}") from None
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (lo, hi)):
+            raise ValueError(f"expected integer bounds, got {value!r}")
+    if not 0 <= lo <= top or not 0 <= hi <= top:
+        raise ValueError(f"{what} must lie in 0..{top}, got ({lo}, {hi})")
+    if hi < lo:
+        raise ValueError(f"cannot have hi={hi} < lo={lo} for {what}")
     return (lo, hi)
 
 
@@ -311,24 +317,14 @@ def _lengths(value: Any) -> dict[Suit, tuple[int, int]]:
     out: dict[Suit, tuple[int, int]] = {}
     for key, rng in _mapping(value, "(lo, hi) lengths").items():
         suit = _suit(key)
-        lo, hi = _range(rng)
-        if not 0 <= lo <= 13 or not 0 <= hi <= 13:
-            raise ValueError(f"length[{suit.name}] must lie in 0..13, got ({lo}, {hi})")
-        if hi < lo:
-            raise ValueError(f"cannot have hi={hi} < lo={lo} for length[{suit.name}]")
-        out[suit] = (lo, hi)
+        out[suit] = _range(rng, f"length[{suit.name}]", 13)
     return out
 
 
 def _hcp(value: Any) -> tuple[int, int] | None:
     if value is None:
         return None
-    lo, hi = _range(value)
-    if not 0 <= lo <= MAX_HCP or not 0 <= hi <= MAX_HCP:
-        raise ValueError(f"hcp must lie in 0..{MAX_HCP}, got ({lo}, {hi})")
-    if hi < lo:
-        raise ValueError(f"cannot have hi={hi} < lo={lo} for hcp")
-    return (lo, hi)
+    return _range(value, "hcp", MAX_HCP)
 
 
 def _shapes(value: Any) -> ShapeSet | None:
