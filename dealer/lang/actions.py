@@ -9,7 +9,8 @@ from dealer.cards.seat import Seat
 from dealer.lang.expr import Cond, Const, Expr, Pos
 from dealer.lang.frozen import frozen
 
-__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "Hands", "DoubleDummyRow", "Report", "Export", "EvalContract", "EvalTable"]
+__all__ = ["Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "Hands", "DoubleDummyRow",
+           "ParContract", "Report", "Export", "EvalContract", "EvalTable"]
 
 
 @frozen
@@ -84,12 +85,21 @@ class DoubleDummyRow:
 
 
 @frozen
+class ParContract:
+    """An item of ``printrpt``/``csvrpt``: ``parcontract`` or ``parcontract(VUL)`` (DealerV2), the par contract as
+    text, ``vulnerable`` one of ``none``, ``ns``, ``ew``, ``both`` (``none`` when not given)."""
+
+    vulnerable: str
+
+
+@frozen
 class Report(Action):
     """``printrpt(...)`` or ``csvrpt(...)`` (DealerV2): a line per produced deal of its items, each a number
-    (an expression), a quoted string, hands (:class:`Hands`) or double-dummy tricks (:class:`DoubleDummyRow`)."""
+    (an expression), a quoted string, hands (:class:`Hands`), double-dummy tricks (:class:`DoubleDummyRow`) or
+    the par contract (:class:`ParContract`)."""
 
     kind: str
-    items: tuple["str | Expr | Hands | DoubleDummyRow", ...]
+    items: tuple["str | Expr | Hands | DoubleDummyRow | ParContract", ...]
 
 
 @frozen

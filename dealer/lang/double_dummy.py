@@ -24,7 +24,7 @@ from dealer.lang.expr import LeadTricks, Node, Par, Pos, Tricks, walk_once
 
 __all__ = ["SOLVER_TABLES", "STRAINS", "batch_solver", "solved_tables", "solve_for", "strains_read", "forget_solved",
            "tricks_of", "double_dummy_tricks", "double_dummy_tables", "sequence_tops", "lead_tricks", "lead_names",
-           "par_scores", "SOLVER_NODES"]
+           "par_scores", "par_contracts", "SOLVER_NODES"]
 
 #: The most double-dummy tables the solver takes in one call, strains counted (DDS: 40 deals of five strains).
 SOLVER_TABLES = 200
@@ -176,6 +176,27 @@ def lead_names(node: Node, masks: np.ndarray) -> list[str]:
     first = next(n for n in walk_once(node) if isinstance(n, LeadTricks))
     hand = int(np.asarray(masks, dtype=np.uint64)[0, int(first.seat.lho)]) if len(masks) else 0
     return [str(CARDS[i]) for i in sequence_tops(hand)]
+
+
+#: DDS's codes of the vulnerabilities (0 none, 1 both, 2 north-south, 3 east-west).
+_DDS_VUL = {"none": 0, "both": 1, "ns": 2, "ew": 3}
+
+
+def par_contracts(masks: np.ndarray, vulnerable: str = "none", pos: Pos = Pos()) -> list[str]:
+    """Each deal's par contract as DealerV2's ``parcontract`` writes it (``' 4H  by NS none'``: the level in two
+    places, the strain of ``NSHDC``, ``*`` for a doubled sacrifice, the declarer (``N E S W NS EW``) and the
+    vulnerability): DDS's par for the sides, north-south's result, as DealerV2 takes it."""
+    tables = solved_tables(masks, STRAINS, pos, "parcontract")
+    from endplay import _dds
+
+    out = []
+    for table in tables:
+        sides = (_dds.parResultsMaster * 2)()
+        _dds.SidesParBin(table._data, sides, _DDS_VUL[vulnerable])
+        c = sides[0].contracts[0]
+        out.append(f"{c.level:2d}{'NSHDC'[c.denom]}{'*' if c.underTricks > 0 else ' '} by "
+                   f"{('N', 'E', 'S', 'W', 'NS', 'EW')[c.seats]} {vulnerable}")
+    return out
 
 
 def par_scores(masks: np.ndarray, side: str, vulnerable: str = "none", pos: Pos = Pos()) -> np.ndarray:

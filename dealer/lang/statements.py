@@ -33,7 +33,7 @@ from dealer.lang.expr import Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
 from dealer.lang.actions import (
-    Action, Print, PrintES, Average, Frequency, BucketFrequency, Hands, DoubleDummyRow, Report, Export, EvalContract, EvalTable,
+    Action, Print, PrintES, Average, Frequency, BucketFrequency, Hands, DoubleDummyRow, ParContract, Report, Export, EvalContract, EvalTable,
 )
 
 __all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
@@ -54,6 +54,8 @@ _SIDE_SEATS = {"NS": (Seat.N, Seat.S), "EW": (Seat.E, Seat.W)}
 
 _CONTRACT = re.compile(r"[xz]?([1-7])(nt|[cdhsn])(x{0,2})")
 _VUL_WORDS = {"vul": True, "v": True, "nonvul": False, "nv": False, "novul": False}
+#: ``parcontract(VUL)``'s words (DealerV2's lower-case vulnerability token).
+_PAR_VUL = {"none": "none", "ns": "ns", "ew": "ew", "both": "both", "all": "both"}
 
 
 @dataclass
@@ -445,9 +447,9 @@ class ScriptParser(Parser):
                             pos=self.pos(call.offset))
 
     def report(self, word: str, call: Token, pos: Pos) -> Report:
-        """``printrpt(ITEM, ...)``/``csvrpt(ITEM, ...)``: numbers, strings, hands and ``trix``."""
+        """``printrpt(ITEM, ...)``/``csvrpt(ITEM, ...)``: numbers, strings, hands, ``trix`` and ``parcontract``."""
         self.expect("(", f"'(' and what {word} prints")
-        items: list[str | Expr | Hands | DoubleDummyRow] = []
+        items: list[str | Expr | Hands | DoubleDummyRow | ParContract] = []
         while True:
             t = self.tok
             seats = self.report_seats(t) if t.kind == "name" and self.peek().text in (",", ")") else None
@@ -467,8 +469,8 @@ class ScriptParser(Parser):
                 self.expect(")", "')'")
                 items.append(DoubleDummyRow(seats))
             elif t.kind == "name" and t.text.lower() == "parcontract":
-                raise self.error("DealerV2's parcontract (the par contract's text) is not supported; par(NS) is",
-                                 t.offset)
+                self.next()
+                items.append(ParContract(self.par_vulnerable() if self.tok.text == "(" else "none"))
             else:
                 items.append(self.as_num(self.expr(), call))
             if self.tok.text != ",":
@@ -476,6 +478,16 @@ class ScriptParser(Parser):
             self.next()
         self.expect(")", f"')' closing the {word} list")
         return Report(word, tuple(items), pos=pos)
+
+    def par_vulnerable(self) -> str:
+        """``(VUL)`` after ``parcontract``: ``none``, ``ns``, ``ew``, ``both`` (or ``all``)."""
+        self.expect("(", "'('")
+        t = self.next()
+        found = _PAR_VUL.get(t.text.lower()) if t.kind == "name" else None
+        if found is None:
+            raise self.error(f"parcontract: expected none, ns, ew or both, found {self.found(t)}", t.offset)
+        self.expect(")", "')'")
+        return found
 
     def report_seats(self, t: Token) -> tuple[Seat, ...] | None:
         """The seats a report item names: a seat word, ``NS``/``EW`` (upper case, as DealerV2), or ``deal``."""

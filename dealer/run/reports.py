@@ -4,7 +4,8 @@ A row holds the report's items in order, the first after a space and each later 
 a number as a whole number (a decimal of the script in hundredths, as DealerV2 prints it), a string in
 single quotes, hands as ``n AKJ3.KJ943.T76.J `` (seat letter, the suits S.H.D.C, a space; several
 hands in one field, north first), and ``trix`` as the double-dummy tricks of each seat named, clubs,
-diamonds, hearts, spades then notrump. ``export`` writes the hands as DealerV2's ``-N``...``-W``
+diamonds, hearts, spades then notrump, and ``parcontract`` as the par contract's text in single quotes
+(``' 4H  by NS none'``). ``export`` writes the hands as DealerV2's ``-N``...``-W``
 options read them back: ``-W SAJ4,HKJ9,D853,CAQT7`` (void suits left out), two hands a space apart.
 ``csvrpt`` writes where ``printrpt`` does (DealerV2's ``-C`` file is not an option of ``kibitz dealer``:
 use ``-o``).
@@ -28,7 +29,7 @@ import numpy as np
 
 from dealer.cards.cardset import CardSet
 from dealer.cards.seat import Seat
-from dealer.lang.actions import DoubleDummyRow, Hands
+from dealer.lang.actions import DoubleDummyRow, Hands, ParContract
 
 __all__ = ["report_rows", "export_rows"]
 
@@ -48,6 +49,9 @@ def report_rows(items: Sequence[object], values: Sequence[np.ndarray | None], ma
                 fields.append(f"'{item}'")
             elif isinstance(item, Hands):
                 fields.append("".join(_hand(seat, deal[seat]) for seat in sorted(item.seats)))
+            elif isinstance(item, ParContract):
+                assert value is not None
+                fields.append(f"'{value[d]}'")
             elif isinstance(item, DoubleDummyRow):
                 assert value is not None
                 fields.append(",".join(str(int(value[d, strain, seat])) for seat in sorted(item.seats)

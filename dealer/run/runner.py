@@ -33,7 +33,7 @@ from dealer.cards.printing import columns_text, compact_text, oneline_text, page
 from dealer.cards.seat import Seat
 from dealer.errors import DealerError
 from dealer.lang.double_dummy import (
-    STRAINS, double_dummy_tables, double_dummy_tricks, lead_names, solve_for, strains_read,
+    STRAINS, double_dummy_tables, double_dummy_tricks, lead_names, par_contracts, solve_for, strains_read,
 )
 from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.evaluate import Counts, evaluate
@@ -41,7 +41,8 @@ from dealer.lang.fold import fold_conditions
 from dealer.lang.interpret import c_divide
 from dealer.lang.expr import Expr
 from dealer.lang.actions import (
-    Average, BucketFrequency, DoubleDummyRow, EvalContract, EvalTable, Export, Frequency, Print, PrintES, Report,
+    Average, BucketFrequency, DoubleDummyRow, EvalContract, EvalTable, Export, Frequency, ParContract, Print,
+    PrintES, Report,
 )
 from dealer.lang.statements import ScriptSyntax
 from dealer.rng import RandomSource, make_rng
@@ -271,7 +272,8 @@ def _strains_solved(syntax: ScriptSyntax, actions: Sequence[object]) -> str:
     for a in actions:
         if isinstance(a, EvalContract):
             found.add(a.strain)
-        elif isinstance(a, EvalTable) or isinstance(a, Report) and any(isinstance(i, DoubleDummyRow) for i in a.items):
+        elif isinstance(a, EvalTable) or isinstance(a, Report) and any(isinstance(i, (DoubleDummyRow, ParContract))
+                                                                      for i in a.items):
             found.update(STRAINS)
     return "".join(s for s in STRAINS if s in found)
 
@@ -285,7 +287,9 @@ def _deal_values(action: object, masks: np.ndarray, counts: Counts, memo: dict[i
         tables = double_dummy_tables(masks, action.pos) if any(isinstance(i, DoubleDummyRow) for i in action.items) \
             else None
         return [evaluate(item, masks, counts, memo, rng) if isinstance(item, Expr) else
-                tables if isinstance(item, DoubleDummyRow) else None for item in action.items]
+                tables if isinstance(item, DoubleDummyRow) else
+                np.array(par_contracts(masks, item.vulnerable, action.pos), dtype=object)
+                if isinstance(item, ParContract) else None for item in action.items]
     return []
 
 

@@ -98,11 +98,42 @@ def test_par_is_the_solvers_par_seen_from_each_side() -> None:
     assert par_scores(masks, "NS").tolist() == [1520] and par_scores(masks, "EW", "both").tolist() == [-2220]
 
 
+@needs_solver
+def test_parcontract_scores_the_par_score() -> None:
+    """DealerV2's ``parcontract`` (``' 4H  by NS none'``): the contract, made or doubled down as the double-dummy
+    table says for its best declarer of the side, scores the par score (par(NS), the solver's own par)."""
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal as EndplayDeal, Denom, Player
+
+    from dealer.lang.scoring import score
+
+    rows = _run("produce 30\naction printrpt(deal, par(NS), parcontract, par(NS, both), parcontract(all))", seed=3)
+    assert len(rows) == 30
+    checked = 0
+    for row in rows:
+        fields = row.split(",")
+        hands = _hands(fields[0])
+        table = calc_dd_table(EndplayDeal("N:" + " ".join(hands[s] for s in "nesw")))
+        for par_ns, text, vul in ((int(fields[1]), fields[2], "none"), (int(fields[3]), fields[4], "both")):
+            m = re.fullmatch(r"'([ 1-7]\d|\s\d)([NSHDC])([* ]) by (N|E|S|W|NS|EW) (none|both)'", text)
+            assert m is not None and m.group(5) == vul, text
+            level, strain, doubled, by = int(m.group(1)), m.group(2), m.group(3) == "*", m.group(4)
+            if level == 0:
+                assert par_ns == 0
+                continue
+            denom = {"N": Denom.nt, "S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs}
+            tricks = max(int(table[denom[strain], Player.find(seat)]) for seat in by)
+            made = int(score(vul == "both", level, strain, np.array([tricks]), int(doubled))[0])
+            assert (made if by in ("N", "S", "NS") else -made) == par_ns, (row, text)
+            checked += 1
+    assert checked >= 50
+
+
 def test_report_items_and_errors() -> None:
     rows = _run('produce 2\naction printrpt("a", 7 * 3, south), csvrpt(north, \\n)')
     assert re.fullmatch(r" 'a',21,s [^ ]+ ", rows[0]) and re.fullmatch(r" n [^ ]+ ,'", rows[1]) and rows[2] == "'"
-    with pytest.raises(SpecSyntaxError, match="parcontract"):
-        parse_statements("action printrpt(NS, parcontract)")
+    with pytest.raises(SpecSyntaxError, match="parcontract: expected none, ns, ew or both, found 'red'"):
+        parse_statements("action printrpt(NS, parcontract(red))")
     with pytest.raises(SpecSyntaxError, match="export: expected a seat or the side NS or EW"):
         parse_statements("action export(deal)")
     with pytest.raises(SpecSyntaxError, match="expected the side NS or EW"):
