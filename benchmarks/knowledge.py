@@ -3,7 +3,8 @@
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--book sayc]
 [--corpus PATH] [--seed 1] [--defence-model M] [--views lawful,both,...] [--half calibration]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
-split (:mod:`inference.io.halves`), shuffled with ``--seed``, the first ``--records``. Each is replayed
+split (:mod:`inference.io.halves`), one a file (``--every``: all of them), files shuffled with ``--seed``, the
+first ``--records``. Each is replayed
 from declarer's view; at each card of declarer's side once dummy is down (a *decision*), each view's
 exact odds give, for every unseen card, the probability that its true holder holds it; the measure
 is ``-log2`` of it, averaged over the (decision, card) pairs: **bits a card**. Views: lawful;
@@ -53,8 +54,10 @@ VIEWS: dict[str, tuple[bool, bool, str, bool]] = {
 SHORT = dict(zip(("lawful", "agreement", "auction", "model", "both", "true"), VIEWS))
 
 
-def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION) -> list[PlayRecord]:
-    """``n`` complete records of the evaluation half (or ``half``), in a fixed shuffled order."""
+def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION, every: bool = False
+                       ) -> list[PlayRecord]:
+    """``n`` complete records of the evaluation half (or ``half``), in a fixed shuffled order: the first of
+    each file (the files are many, the records of one file alike), or with ``every`` all of them."""
     files = corpus_files([corpus])
     random.Random(seed).shuffle(files)
     out: list[PlayRecord] = []
@@ -62,10 +65,11 @@ def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION) -
         for r in read_records(f.path):
             if isinstance(r, PlayRecord) and r.complete and f.half(r.index) == half:
                 out.append(r)
-                break  # one a file: the files are many, the records in one file alike
+                if not every:
+                    break
         if len(out) >= n:
             break
-    return out
+    return out[:n]
 
 
 def state_for(rec: PlayRecord, auction: bool, model: str | None, truth: bool, book: str) -> PlayState:
@@ -127,13 +131,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--defence-model", default="default")
     ap.add_argument("--half", choices=HALVES, default=EVALUATION, help="the calibration half: for tuning")
+    ap.add_argument("--every", action="store_true", help="every complete record of the half, not one a file")
     ap.add_argument("--views", default=",".join(SHORT), help=f"some of {', '.join(SHORT)}")
     args = ap.parse_args()
     unknown = set(args.views.split(",")) - set(SHORT)
     if unknown:
         ap.error(f"unknown view(s) {', '.join(sorted(unknown))}: choose among {', '.join(SHORT)}")
     views = [SHORT[v] for v in SHORT if v == "lawful" or v in args.views.split(",")]
-    records = evaluation_records(args.corpus, args.records, args.seed, args.half)
+    records = evaluation_records(args.corpus, args.records, args.seed, args.half, args.every)
     per: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     timings: dict[str, list[float]] = defaultdict(list)
     failed: list[str] = []

@@ -178,24 +178,30 @@ def lead_names(node: Node, masks: np.ndarray) -> list[str]:
     return [str(CARDS[i]) for i in sequence_tops(hand)]
 
 
-#: DDS's codes of the vulnerabilities (0 none, 1 both, 2 north-south, 3 east-west).
-_DDS_VUL = {"none": 0, "both": 1, "ns": 2, "ew": 3}
-
-
 def par_contracts(masks: np.ndarray, vulnerable: str = "none", pos: Pos = Pos()) -> list[str]:
     """Each deal's par contract as DealerV2's ``parcontract`` writes it (``' 4H  by NS none'``: the level in two
-    places, the strain of ``NSHDC``, ``*`` for a doubled sacrifice, the declarer (``N E S W NS EW``) and the
-    vulnerability): DDS's par for the sides, north-south's result, as DealerV2 takes it."""
+    places, the strain of ``NSHDC``, ``*`` for a doubled sacrifice, the declarer (``N E S W``, or ``NS``/``EW``
+    when either of the side may declare it) and the vulnerability), north-south bidding first."""
     tables = solved_tables(masks, STRAINS, pos, "parcontract")
-    from endplay import _dds
+    from endplay.dds import par
+    from endplay.types import Penalty, Player, Vul
 
+    vul = {"none": Vul.none, "ns": Vul.ns, "ew": Vul.ew, "both": Vul.both}[vulnerable]
     out = []
     for table in tables:
-        sides = (_dds.parResultsMaster * 2)()
-        _dds.SidesParBin(table._data, sides, _DDS_VUL[vulnerable])
-        c = sides[0].contracts[0]
-        out.append(f"{c.level:2d}{'NSHDC'[c.denom]}{'*' if c.underTricks > 0 else ' '} by "
-                   f"{('N', 'E', 'S', 'W', 'NS', 'EW')[c.seats]} {vulnerable}")
+        found = list(par(table, vul, Player.north))
+        if not found:  # passed out
+            out.append(f" 0N  by N {vulnerable}")
+            continue
+        first = found[0]
+        seat = "NESW"[int(first.declarer)]
+        # a contract either of a side may declare comes as two: the same contract, by each (endplay yields
+        # the second seat twice)
+        if len(found) > 1 and (found[1].level, found[1].denom) == (first.level, first.denom) and \
+                int(found[1].declarer) % 2 == int(first.declarer) % 2:
+            seat = "NS" if int(first.declarer) % 2 == 0 else "EW"
+        doubled = "*" if first.penalty != Penalty.passed else " "
+        out.append(f"{first.level:2d}{'SHDCN'[int(first.denom)]}{doubled} by {seat} {vulnerable}")
     return out
 
 
