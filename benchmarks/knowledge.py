@@ -1,6 +1,6 @@
 """Knowledge benchmark: how much each view knows about who holds each unseen card, on the evaluation half.
 
-Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--book sayc]
+Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--every] [--book sayc]
 [--corpus PATH] [--seed 1] [--defence-model M] [--views lawful,both,...] [--half calibration]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
 split (:mod:`inference.io.halves`), one a file (``--every``: all of them), files shuffled with ``--seed``, the
@@ -15,7 +15,7 @@ ceiling "each defender's true lengths and HCP known" (the agreement view of one 
 run, as the reference); ``--defence-model`` a model file to compare with the shipped one; ``--half
 calibration`` runs on the calibration half (for tuning). The truth is 0 bits. A true card with
 probability 0 is counted (it must not happen in a weighted view). Intervals: 95%, bootstrapped by
-record.
+record (with ``--every`` the records of one file are alike, so these intervals are somewhat too narrow).
 """
 
 from __future__ import annotations
@@ -131,7 +131,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--defence-model", default="default")
     ap.add_argument("--half", choices=HALVES, default=EVALUATION, help="the calibration half: for tuning")
-    ap.add_argument("--every", action="store_true", help="every complete record of the half, not one a file")
+    ap.add_argument("--every", action="store_true",
+                    help="every complete record of the half (at most --records), not the first of each file")
     ap.add_argument("--views", default=",".join(SHORT), help=f"some of {', '.join(SHORT)}")
     args = ap.parse_args()
     unknown = set(args.views.split(",")) - set(SHORT)
@@ -160,6 +161,7 @@ def report(args: argparse.Namespace, records: list[PlayRecord], per: dict[str, l
     """The table: bits a card per view, the share of lawful's bits removed, zeros, the odds' median time."""
     print(f"# Kibitz knowledge benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {len(records) - len(failed)} {args.half}-half records "
+          f"({'every record' if args.every else 'one a file'}) "
           f"(seed {args.seed}, book {args.book}, defence model {args.defence_model}), {seconds:.0f} s")
     print()
     print("| view | (decision, card) pairs | bits a card [95%] | lawful's bits removed | true cards at p=0 | odds median |")

@@ -189,10 +189,7 @@ def par_contracts(masks: np.ndarray, vulnerable: str = "none", pos: Pos = Pos())
     vul = {"none": Vul.none, "ns": Vul.ns, "ew": Vul.ew, "both": Vul.both}[vulnerable]
     out = []
     for table in tables:
-        found = list(par(table, vul, Player.north))
-        if not found:  # passed out
-            out.append(f" 0N  by N {vulnerable}")
-            continue
+        found = list(par(table, vul, Player.north))  # passed out: one contract of level 0
         first = found[0]
         seat = "NESW"[int(first.declarer)]
         # a contract either of a side may declare comes as two: the same contract, by each (endplay yields

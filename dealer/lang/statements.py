@@ -94,7 +94,9 @@ class ScriptSyntax:
         for action in self.actions:
             if isinstance(action, Average):
                 nodes.append(action.expr)
-            elif isinstance(action, Frequency):
+                if action.filter is not None:
+                    nodes.append(action.filter)
+            elif isinstance(action, (Frequency, BucketFrequency)):
                 nodes.extend(axis[0] for axis in action.axes)
             elif isinstance(action, PrintES):
                 nodes.extend(item for item in action.items if isinstance(item, Expr))

@@ -33,7 +33,8 @@ from dealer.cards.printing import columns_text, compact_text, oneline_text, page
 from dealer.cards.seat import Seat
 from dealer.errors import DealerError
 from dealer.lang.double_dummy import (
-    STRAINS, double_dummy_tables, double_dummy_tricks, lead_names, par_contracts, solve_for, strains_read,
+    STRAINS, double_dummy_tables, double_dummy_tricks, forget_solved, lead_names, par_contracts, solve_for,
+    strains_read,
 )
 from dealer.lang.evalcontract import evalcontract_text, evaltable_text
 from dealer.lang.evaluate import Counts, evaluate
@@ -251,6 +252,16 @@ def _do_actions(syntax: ScriptSyntax, masks: np.ndarray, out: TextIO, counts: Co
                if not (isinstance(a, Print) and quiet and a.kind in ("printall", "printpbn"))]  # dealer -q
     each = [a for a in actions if isinstance(a, (PrintES, Report, Export)) or isinstance(a, Print) and a.kind != "print"]
     solve_for(masks, _strains_solved(syntax, actions))  # every action's double-dummy strains, in one solve
+    try:
+        _write_actions(syntax, actions, each, masks, out, counts, memo, rng, source, seed_value)
+    finally:
+        forget_solved()  # the produced deals' tables are not kept past the run
+
+
+def _write_actions(syntax: ScriptSyntax, actions: Sequence[object], each: Sequence[object], masks: np.ndarray,
+                   out: TextIO, counts: Counts, memo: dict[int, np.ndarray], rng: np.random.Generator, source: str,
+                   seed_value: int | None) -> None:
+    """The per-deal actions deal by deal, then the run's actions (:func:`_do_actions`)."""
     values = {id(a): _deal_values(a, masks, counts, memo, rng) for a in each}
     for first in range(0, len(masks), _BATCH):  # a batch at a time: memory stays bounded
         batch = masks[first:first + _BATCH]

@@ -27,7 +27,8 @@ from dealer.cards.deal import PartialDeal
 from dealer.errors import InvalidDealError, SpecError
 from dealer.lang.evalcontract import check_solver
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
-from dealer.lang.double_dummy import SOLVER_NODES
+from dealer.lang.actions import DoubleDummyRow, ParContract, Report
+from dealer.lang.double_dummy import SOLVER_NODES, batch_solver
 from dealer.lang.expr import And, Cond, LeadTricks, Node, Pos, conjuncts, walk_once
 from dealer.lang.statements import Action, EvalContract, EvalTable
 from dealer.tables.pool import deal_pool
@@ -147,6 +148,10 @@ def check_evaluable(nodes: Sequence[Node], actions: Sequence[Action],
     for action in actions:
         if isinstance(action, (EvalContract, EvalTable)):
             check_solver(action)
+        elif isinstance(action, Report):
+            for item in action.items:
+                if isinstance(item, (DoubleDummyRow, ParContract)):
+                    batch_solver(action.pos, "trix" if isinstance(item, DoubleDummyRow) else "parcontract")
     leads = [n for node in nodes for n in walk_once(node) if isinstance(n, LeadTricks)]
     for n in leads:
         leader, held = n.seat.lho, len((predeals or {}).get(n.seat.lho, (CardSet(), Pos()))[0])

@@ -153,8 +153,9 @@ class Rule(BaseModel):
     def _tokens(self) -> "Rule":
         if self.side is not None and self.side not in SIDES:
             raise ValueError(f"rule {self.id!r}: side must be one of {', '.join(SIDES)}, got {self.side!r}")
-        if self.side is None and any(getattr(self, name) is not None for name in CONTEXT_FIELDS[:-1]):
-            raise ValueError(f"rule {self.id!r}: {', '.join(CONTEXT_FIELDS[:-2])} and {CONTEXT_FIELDS[-2]} need a "
+        sided = [name for name in CONTEXT_FIELDS if name != "asked"]  # 'asked' matches with or without a side
+        if self.side is None and any(getattr(self, name) is not None for name in sided):
+            raise ValueError(f"rule {self.id!r}: {', '.join(sided[:-1])} and {sided[-1]} need a "
                              "side (unopened, opener, other)")
         if self.asked is not None and self.asked not in ASKS:
             raise ValueError(f"rule {self.id!r}: asked must be one of {', '.join(ASKS)}, got {self.asked!r}")

@@ -202,10 +202,10 @@ def _fits(wanted: object, ctx: CallContext, name: str) -> bool:
 def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     """The rule's suit variables bound by the call in its context (letter -> S/H/D/C), or None.
 
-    A rule with a ``side`` matches by the call's context (its side, round, contested or not, whether the caller
-    has bid before, whether he made his side's first bid, who bid its strain before, whether partner last bid
-    notrump) and its call, whatever came before; else the calls since the opening bid must match its ``after``
-    one by one.
+    A rule with a ``side`` or an ``asked`` matches by the call's context (its side, round, contested or not,
+    whether the caller has bid before, whether he made his side's first bid, who bid its strain before, whether
+    partner last bid notrump, what partner's last call asked) and its call, whatever came before; else the calls
+    since the opening bid must match its ``after`` one by one.
     """
     if ctx.position not in rule.seat:
         return None

@@ -112,7 +112,9 @@ class CardCount(Expr):
         """The cards counted: the four aces (kings), or for key cards the aces and the trump king."""
         rank = "K" if self.name == "kings" else "A"
         out = tuple(Card.parse(f"{s.name}{rank}") for s in Suit)
-        return out + (Card.parse(f"{self.suit.name}K"),) if self.suit is not None else out
+        if self.name == "keycards" and self.suit is not None:
+            return out + (Card.parse(f"{self.suit.name}K"),)
+        return out
 
     def seats(self) -> frozenset[Seat]:
         return frozenset({self.seat})

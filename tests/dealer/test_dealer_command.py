@@ -210,6 +210,7 @@ def test_an_estimate_says_how_many_deals_were_solved_double_dummy(monkeypatch: p
         return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
 
     monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
+    double_dummy_module.forget_solved()
     text = "condition cccc(north) >= 1400 && tricks(north, notrump) >= 0 && tricks(south, spades) >= 0\n"
     run = ScriptDealer(parse_statements(text))
     result = run.count(draws=40, seed=1)

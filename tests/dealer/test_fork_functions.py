@@ -224,6 +224,10 @@ def test_evalcontract_without_the_solver_names_line_and_column(monkeypatch: pyte
     hide_endplay(monkeypatch)
     with pytest.raises(UnsupportedSpecError, match="line 2, column 8: 'evalcontract' needs the bot extra"):
         ScriptDealer(parse_statements("produce 3\naction evalcontract(NS, x3N, vul)"))
+    for item in ("trix", "parcontract"):  # a report's solver items, named before any deal is dealt
+        script = f"produce 3\naction printrpt(NS, {item}{'(north)' if item == 'trix' else ''})"
+        with pytest.raises(UnsupportedSpecError, match=f"line 2, column 8: '{item}' needs the bot extra"):
+            run_script(parse_statements(script), io.StringIO(), seed=1, verbose=False)
 
 
 # -- the forks' other forms (suokko's dealer, dealer version 2) ------------------------------------
@@ -359,6 +363,7 @@ def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch
     import dealer.lang.double_dummy as double_dummy_module
 
     assert double_dummy_module.SOLVER_TABLES == _dds.MAXNOOFTABLES * 5
+    double_dummy_module.forget_solved()
     masks = ExactDealer(DealSpec()).sample_masks(12, seed=8)
     whole = double_dummy_tables(masks), double_dummy_tricks(masks, Seat.W, "H")
     calls: list[int] = []

@@ -177,7 +177,7 @@ def test_key_card_replies_count_the_trump_king_and_queen() -> None:
         assert _holds(five_s[1], "A32.AQ2.K32.K432", Seat.N) and not _holds(five_s[1], "A32.AK2.K32.K432", Seat.N)
 
 
-def test_natural_wide_is_wider_and_has_no_conventions() -> None:
+def test_natural_wide_is_wider_and_leaves_stayman_uncovered() -> None:
     wide = auction_inferences("N", ["1NT", "Pass", "2C"], "natural-wide", "None")
     assert [i.claim for i in wide] == ["hcp(N) >= 12 && hcp(N) <= 18", "hcp(E) <= 11"]  # 2C (Stayman) uncovered
     assert read_auction("N", ["1NT", "Pass", "2C"], "natural-wide", "None").calls[2].source == "uncovered"
