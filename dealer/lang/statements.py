@@ -33,7 +33,8 @@ from dealer.lang.expr import Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
 from dealer.lang.actions import (
-    Action, Print, PrintES, Average, Frequency, BucketFrequency, Hands, DoubleDummyRow, ParContract, Report, Export, EvalContract, EvalTable,
+    Action, Print, PrintES, Average, Frequency, BucketFrequency, Hands, DoubleDummyRow, ParContract, Report, Export,
+    EvalContract, EvalTable,
 )
 
 __all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",

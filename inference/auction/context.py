@@ -132,7 +132,8 @@ class CallContext:
         """The last suit the caller's side bid (S, H, D or C) before the call, or None: the suit a reply to
         Roman Key Card Blackwood counts the king of."""
         n = len(self.after)
-        suits = [self.after[j][1] for j in range(n % 2, n, 2) if self.after[j][0].isdigit() and self.after[j][1] != "N"]
+        suits = [self.after[j][1] for j in range(n % 2, n, 2)
+                 if self.after[j][0].isdigit() and self.after[j][1] != "N"]
         return suits[-1] if suits else None
 
     @property
@@ -210,7 +211,9 @@ def match(rule: Rule, ctx: CallContext) -> dict[str, str] | None:
     if ctx.position not in rule.seat:
         return None
     if rule.general:
-        if rule.side not in (None, ctx.side) or not all(_fits(getattr(rule, name), ctx, name) for name in CONTEXT_FIELDS):
+        if rule.side not in (None, ctx.side):
+            return None
+        if not all(_fits(getattr(rule, name), ctx, name) for name in CONTEXT_FIELDS):
             return None
     elif len(rule.after) != len(ctx.after):
         return None

@@ -198,7 +198,7 @@ def test_claims_over_layouts_agree_with_brute_force_and_with_the_dealer(text: st
     assert got.dtype == np.bool_ and got.shape == (len(_DEALS),)
     hands = [[int(m) for m in row] for row in _DEALS.tolist()]
     assert got.tolist() == [bool(_claim_brute(claim, h)) for h in hands], text
-    if not any(isinstance(n, (Longest, Honours, Rank, CardCount)) for n in claim.walk()):  # the dealer's: its deals agree
+    if not any(isinstance(n, (Longest, Honours, Rank, CardCount)) for n in claim.walk()):  # the dealer's nodes agree
         assert got.tolist() == (deals_evaluate(claim, _DEALS) != 0).tolist(), text
 
 
