@@ -27,6 +27,24 @@ def shrink_budget() -> Iterator[Callable[..., None]]:
         yield shrink
 
 
+@pytest.fixture
+def solver_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Every call to the double-dummy solver until the test ends, as (deals, strains left out), the deals
+    solved last forgotten first (:mod:`dealer.lang.double_dummy`): how tests count the solves."""
+    import dealer.lang.double_dummy as double_dummy
+
+    calls: list[tuple[int, int]] = []
+    real = double_dummy.batch_solver
+
+    def counting(pos: object, what: str = "") -> object:
+        solve = real(pos)  # type: ignore[arg-type]
+        return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
+
+    monkeypatch.setattr(double_dummy, "batch_solver", counting)
+    double_dummy.forget_solved()
+    return calls
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files with a test marked ``slow`` first, whole and in their order (a module's fixtures are set up once):
     pytest-xdist's workers then start the long tests early and share the quick ones out at the end, instead of

@@ -191,26 +191,17 @@ def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
     assert not plain.solves and plain.count(seed=1).drawn == DRAWS
 
 
-def test_an_estimate_says_how_many_deals_were_solved_double_dummy(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_estimate_says_how_many_deals_were_solved_double_dummy(solver_calls: list[tuple[int, int]]) -> None:
     """Only the drawn deals that pass the cheap parts reach the solver, each once, in every strain the
     condition reads (two parts asking it are one call), and the estimate says how many."""
     pytest.importorskip("endplay")
-    import dealer.lang.double_dummy as double_dummy_module
     from dealer.lang.evaluate import evaluate
     from dealer.lang.syntax import SPEC_DIALECT, parse_condition
     from dealer.rng import make_rng
     from dealer.run.script_dealer import ScriptDealer
     from dealer.lang.statements import parse_statements
 
-    calls: list[tuple[int, int]] = []
-    real = double_dummy_module.batch_solver
-
-    def counting(pos: object, what: str = "") -> object:
-        solve = real(pos)  # type: ignore[arg-type]
-        return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
-
-    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
-    double_dummy_module.forget_solved()
+    calls = solver_calls
     text = "condition cccc(north) >= 1400 && tricks(north, notrump) >= 0 && tricks(south, spades) >= 0\n"
     run = ScriptDealer(parse_statements(text))
     result = run.count(draws=40, seed=1)
@@ -244,7 +235,8 @@ def test_explain_prints_the_plan_of_count_and_dealer(tmp_path: Path) -> None:
     assert out.rstrip("\n").splitlines()[-1].startswith("count: exact ")
 
 
-def test_the_actions_of_a_run_ask_the_solver_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_actions_of_a_run_ask_the_solver_once(monkeypatch: pytest.MonkeyPatch,
+                                                  solver_calls: list[tuple[int, int]]) -> None:
     """Two averages of tricks in two strains and a frequency read the same deals: one solve of both strains,
     before them, and the same output as each action asking the solver itself."""
     pytest.importorskip("endplay")
@@ -254,12 +246,7 @@ def test_the_actions_of_a_run_ask_the_solver_once(monkeypatch: pytest.MonkeyPatc
     import dealer.run.runner as runner_module
     from dealer.lang.statements import parse_statements
 
-    calls: list[tuple[int, int]] = []
-    real = double_dummy_module.batch_solver
-
-    def counting(pos: object, what: str = "") -> object:
-        solve = real(pos)  # type: ignore[arg-type]
-        return lambda deals, exclude=(): calls.append((len(deals), len(exclude))) or solve(deals, exclude=exclude)
+    calls = solver_calls
 
     def output() -> str:
         double_dummy_module.forget_solved()
@@ -269,7 +256,6 @@ def test_the_actions_of_a_run_ask_the_solver_once(monkeypatch: pytest.MonkeyPatc
         runner_module.run_script(parse_statements(text), out, seed=4, verbose=False)
         return out.getvalue()
 
-    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
     shared = output()
     assert calls == [(3, 3)]  # three deals, three strains left out, one call
     calls.clear()

@@ -355,7 +355,8 @@ def test_evalcontract_alone_prints_the_originals_table() -> None:
 
 @pytest.mark.slow
 @needs_solver
-def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch,
+                                                 solver_calls: list[tuple[int, int]]) -> None:
     """DDS takes at most 200 tables a call (40 deals of five strains): 250 deals of evalcontract once failed.
     With the bound shrunk to 10 tables, 12 deals go in several calls and give the answers of one call."""
     from endplay import _dds
@@ -363,22 +364,15 @@ def test_the_solver_is_asked_in_calls_it_accepts(monkeypatch: pytest.MonkeyPatch
     import dealer.lang.double_dummy as double_dummy_module
 
     assert double_dummy_module.SOLVER_TABLES == _dds.MAXNOOFTABLES * 5
-    double_dummy_module.forget_solved()
     masks = ExactDealer(DealSpec()).sample_masks(12, seed=8)
     whole = double_dummy_tables(masks), double_dummy_tricks(masks, Seat.W, "H")
-    calls: list[int] = []
-    real = double_dummy_module.batch_solver
-
-    def counting(pos: object, what: str = "") -> object:
-        solve = real(pos)  # type: ignore[arg-type]
-        return lambda deals, exclude=(): calls.append(len(deals)) or solve(deals, exclude=exclude)
-
     monkeypatch.setattr(double_dummy_module, "SOLVER_TABLES", 10)
-    monkeypatch.setattr(double_dummy_module, "batch_solver", counting)
+    solver_calls.clear()
     double_dummy_module.forget_solved()  # the same deals: solved again, not found
-    assert double_dummy_tables(masks).tolist() == whole[0].tolist() and calls == [2] * 6
+    assert double_dummy_tables(masks).tolist() == whole[0].tolist() and [n for n, _ in solver_calls] == [2] * 6
     double_dummy_module.forget_solved()
-    assert double_dummy_tricks(masks, Seat.W, "H").tolist() == whole[1].tolist() and calls[6:] == [10, 2]
+    assert double_dummy_tricks(masks, Seat.W, "H").tolist() == whole[1].tolist()
+    assert [n for n, _ in solver_calls[6:]] == [10, 2]
 
 
 def test_average_with_a_filter_prints_only_where_it_holds() -> None:
