@@ -178,18 +178,26 @@ def lead_names(node: Node, masks: np.ndarray) -> list[str]:
     return [str(CARDS[i]) for i in sequence_tops(hand)]
 
 
+def _pars(masks: np.ndarray, vulnerable: str, pos: Pos, what: str) -> list[Any]:
+    """Each deal's par (endplay's list of par contracts, with its score), ``vulnerable`` one of ``none``, ``ns``,
+    ``ew``, ``both``, north-south bidding first."""
+    tables = solved_tables(masks, STRAINS, pos, what)
+    from endplay.dds import par
+    from endplay.types import Player, Vul
+
+    vul = {"none": Vul.none, "ns": Vul.ns, "ew": Vul.ew, "both": Vul.both}[vulnerable]
+    return [par(table, vul, Player.north) for table in tables]
+
+
 def par_contracts(masks: np.ndarray, vulnerable: str = "none", pos: Pos = Pos()) -> list[str]:
     """Each deal's par contract as DealerV2's ``parcontract`` writes it (``' 4H  by NS none'``: the level in two
     places, the strain of ``NSHDC``, ``*`` for a doubled sacrifice, the declarer (``N E S W``, or ``NS``/``EW``
     when either of the side may declare it) and the vulnerability), north-south bidding first."""
-    tables = solved_tables(masks, STRAINS, pos, "parcontract")
-    from endplay.dds import par
-    from endplay.types import Penalty, Player, Vul
+    from endplay.types import Penalty
 
-    vul = {"none": Vul.none, "ns": Vul.ns, "ew": Vul.ew, "both": Vul.both}[vulnerable]
     out = []
-    for table in tables:
-        found = list(par(table, vul, Player.north))  # passed out: one contract of level 0
+    for contracts in _pars(masks, vulnerable, pos, "parcontract"):
+        found = list(contracts)  # passed out: one contract of level 0
         first = found[0]
         seat = "NESW"[int(first.declarer)]
         # a contract either of a side may declare comes as two: the same contract, by each (endplay yields
@@ -205,10 +213,5 @@ def par_contracts(masks: np.ndarray, vulnerable: str = "none", pos: Pos = Pos())
 def par_scores(masks: np.ndarray, side: str, vulnerable: str = "none", pos: Pos = Pos()) -> np.ndarray:
     """Each deal's par score, double dummy, from ``side``'s view (``NS`` or ``EW``), with ``vulnerable``
     (``none``, ``ns``, ``ew``, ``both``), north-south bidding first (:class:`~dealer.lang.expr.Par`)."""
-    tables = solved_tables(masks, STRAINS, pos, "par")
-    from endplay.dds import par
-    from endplay.types import Player, Vul
-
-    vul = {"none": Vul.none, "ns": Vul.ns, "ew": Vul.ew, "both": Vul.both}[vulnerable]
     sign = 1 if side == "NS" else -1  # the solver's score is north-south's
-    return np.array([sign * int(par(table, vul, Player.north).score) for table in tables], dtype=np.int64)
+    return np.array([sign * int(p.score) for p in _pars(masks, vulnerable, pos, "par")], dtype=np.int64)

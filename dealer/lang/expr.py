@@ -38,7 +38,7 @@ from dealer.lang.frozen import frozen
 __all__ = [
     "Pos", "SeatNames", "LONG_NAMES", "SHORT_NAMES", "Node", "Expr", "Const", "Length", "Hcp", "SuitHcp",
     "Arith", "Cond", "Always", "Compare", "ShapeIn", "HasCard", "And", "Or", "Xor", "Not",
-    "ARITH_OPS", "COMPARE_OPS", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "DoubleDummy", "Tricks", "LeadTricks", "Par", "Score", "Imps",
+    "ARITH_OPS", "COMPARE_OPS", "PAR_VULNERABILITY", "walk", "walk_once", "conjuncts", "Truth", "Ternary", "HandCount", "HAND_COUNTS", "DoubleDummy", "Tricks", "LeadTricks", "Par", "Score", "Imps",
     "Random",
 ]
 
@@ -439,6 +439,10 @@ class LeadTricks(DoubleDummy):
     truncated (:mod:`dealer.lang.interpret`)."""
 
     word: ClassVar[str] = "leadtricks"
+
+
+#: DealerV2's lower-case vulnerability words (``par(NS, ns)``, ``parcontract(both)``), ``all`` for ``both``.
+PAR_VULNERABILITY = {"none": "none", "ns": "ns", "ew": "ew", "both": "both", "all": "both"}
 
 
 @frozen

@@ -26,16 +26,19 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import Mapping, TypeVar
 
 from dealer.cards.cardset import CardSet
 from dealer.errors import DealerError
-from dealer.lang.expr import Arith, Cond, Const, Expr, Node, Pos
+from dealer.lang.expr import PAR_VULNERABILITY, Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
 from dealer.lang.actions import (
     Action, Print, PrintES, Average, Frequency, BucketFrequency, Hands, DoubleDummyRow, ParContract, Report, Export,
     EvalContract, EvalTable,
 )
+
+_T = TypeVar("_T")
 
 __all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
            "ScriptParser", "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
@@ -55,8 +58,6 @@ _SIDE_SEATS = {"NS": (Seat.N, Seat.S), "EW": (Seat.E, Seat.W)}
 
 _CONTRACT = re.compile(r"[xz]?([1-7])(nt|[cdhsn])(x{0,2})")
 _VUL_WORDS = {"vul": True, "v": True, "nonvul": False, "nv": False, "novul": False}
-#: ``parcontract(VUL)``'s words (DealerV2's lower-case vulnerability token).
-_PAR_VUL = {"none": "none", "ns": "ns", "ew": "ew", "both": "both", "all": "both"}
 
 
 @dataclass
@@ -441,10 +442,7 @@ class ScriptParser(Parser):
         if m is None:
             raise self.error(f"expected a contract such as x3N, x4Sx or x6Hxx, found {self.found(t)}", t.offset)
         self.expect(",", "',' and the vulnerability")
-        t = self.next()
-        vulnerable = _VUL_WORDS.get(t.text.lower()) if t.kind == "name" else None
-        if vulnerable is None:
-            raise self.error(f"expected vul or nv, found {self.found(t)}", t.offset)
+        vulnerable = self.word(_VUL_WORDS, "expected vul or nv")
         self.expect(")", "')'")
         return EvalContract(side, int(m.group(1)), m.group(2)[0].upper(), len(m.group(3)), vulnerable,
                             pos=self.pos(call.offset))
@@ -485,11 +483,17 @@ class ScriptParser(Parser):
     def par_vulnerable(self) -> str:
         """``(VUL)`` after ``parcontract``: ``none``, ``ns``, ``ew``, ``both`` (or ``all``)."""
         self.expect("(", "'('")
-        t = self.next()
-        found = _PAR_VUL.get(t.text.lower()) if t.kind == "name" else None
-        if found is None:
-            raise self.error(f"parcontract: expected none, ns, ew or both, found {self.found(t)}", t.offset)
+        found = self.word(PAR_VULNERABILITY, "parcontract: expected none, ns, ew or both")
         self.expect(")", "')'")
+        return found
+
+    def word(self, words: Mapping[str, _T], expected: str) -> _T:
+        """The next token, a word of ``words`` in any case, as ``words`` maps it; else the error ``expected``,
+        naming what was found."""
+        t = self.next()
+        found = words.get(t.text.lower()) if t.kind == "name" else None
+        if found is None:
+            raise self.error(f"{expected}, found {self.found(t)}", t.offset)
         return found
 
     def report_seats(self, t: Token) -> tuple[Seat, ...] | None:

@@ -33,7 +33,7 @@ from dealer.cards.card import Card
 from dealer.errors import DealerError, InvalidCardError, SpecSyntaxError, UnsupportedSpecError
 from dealer.lang.expr import (
     COMPARE_OPS, Always, And, Arith, Compare, Cond, Const, Expr, HandCount, HasCard, Hcp, Imps, Length, Node, Not, Or,
-    LeadTricks, Par, Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
+    LeadTricks, PAR_VULNERABILITY, Par, Pos, Random, Score, ShapeIn, SuitHcp, Ternary, Tricks, Truth, Xor,
 )
 from dealer.cards.seat import Seat
 from dealer.cards.shapes import ShapeSet
@@ -574,7 +574,7 @@ def _word_argument(kind: str, word: str) -> object:
         return {"vul": True, "v": True, "nonvul": False, "nv": False, "1": True, "0": False}.get(w)
     if kind in ("side", "parvul"):
         return w.upper() if kind == "side" and w in ("ns", "ew") else \
-            {"none": "none", "ns": "ns", "ew": "ew", "both": "both", "all": "both"}.get(w) if kind == "parvul" else None
+            PAR_VULNERABILITY.get(w) if kind == "parvul" else None
     m = re.fullmatch(r"[xz]?([1-7])(nt|[shdcn])(x{0,2})", w)  # x3n, z4hx (doubled), x6sxx (redoubled)
     return None if m is None else (int(m.group(1)), m.group(2)[0].upper(), len(m.group(3)))
 

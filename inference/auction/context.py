@@ -125,7 +125,7 @@ class CallContext:
         ours = [self.after[j] for j in range(n % 2, n - 2, 2) if self.after[j][0].isdigit()]  # the side's bids
         if self.after[-2] == "4C":
             return "gerber" if n == 4 and self.after[0] in ("1N", "2N") and self.after[1] == "P" else "none"
-        return "blackwood" if ours and ours[-1][1] != "N" and self.trump is not None else "none"
+        return "blackwood" if ours and ours[-1][1] != "N" else "none"
 
     @property
     def trump(self) -> str | None:
