@@ -226,7 +226,10 @@ def _defence(job: Job, solver: Any, lead: Any, carding: Any, opening: Card | Non
     if kind == "model":
         name = job.get("defence_model") or "default"
         model = _MODELS.get(name) or _MODELS.setdefault(name, load_model(name))
-    return ModelDefence(model, solver, opening=opening, seed=job["index"])
+    from inference.defence.cards import suits_bid
+
+    bids = suits_bid(Seat(job["dealer"]), job["calls"], Seat(job["declarer"])) if job.get("calls") else None
+    return ModelDefence(model, solver, opening=opening, seed=job["index"], bids=bids)
 
 
 def play_one(job: Job) -> dict[str, object]:

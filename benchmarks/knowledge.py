@@ -29,6 +29,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from fractions import Fraction
 
 import numpy as np
 
@@ -37,6 +38,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from beforelead import tight_claims  # noqa: E402  (the one form of the true-hand claims)
 from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Seat  # noqa: E402
+from inference.defence.evidence import DEFAULT_POWER, DefenceEvidence  # noqa: E402
+from inference.defence.model import load_model  # noqa: E402
 from inference.io.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
 from inference.state.play import PlayState  # noqa: E402
 from inference.io.records import PlayRecord, read_records  # noqa: E402
@@ -72,7 +75,7 @@ def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION, e
     return out[:n]
 
 
-def state_for(rec: PlayRecord, auction: bool, model: str | None, truth: bool, book: str) -> PlayState:
+def state_for(rec: PlayRecord, auction: bool, model: object, truth: bool, book: str) -> PlayState:
     """Declarer's state at the start of play with what the view hears (``model``: the defence model, or None)."""
     state = PlayState(str(rec.deal[rec.declarer]), declarer=rec.declarer, contract=str(rec.contract),
                       defence_model=model)
@@ -85,7 +88,7 @@ def state_for(rec: PlayRecord, auction: bool, model: str | None, truth: bool, bo
 
 
 def record_bits(rec: PlayRecord, book: str, timings: dict[str, list[float]], views: list[str],
-                defence_model: str = "default") -> dict[str, tuple[float, int, int]]:
+                defence_model: object = "default") -> dict[str, tuple[float, int, int]]:
     """Per view: the record's summed bits, (decision, card) pairs, and true cards given probability 0."""
     holder = {Card.from_index(i): s for s in Seat for i in range(52) if rec.deal[s].mask >> i & 1}
     out = {}
@@ -130,6 +133,8 @@ def main() -> None:
     ap.add_argument("--book", default="sayc")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--defence-model", default="default")
+    ap.add_argument("--power", type=Fraction, default=None,
+                    help=f"the power the model's evidence is raised to (default {DEFAULT_POWER}): for tuning")
     ap.add_argument("--half", choices=HALVES, default=EVALUATION, help="the calibration half: for tuning")
     ap.add_argument("--every", action="store_true",
                     help="every complete record of the half (at most --records), not the first of each file")
@@ -140,6 +145,9 @@ def main() -> None:
         ap.error(f"unknown view(s) {', '.join(sorted(unknown))}: choose among {', '.join(SHORT)}")
     views = [SHORT[v] for v in SHORT if v == "lawful" or v in args.views.split(",")]
     records = evaluation_records(args.corpus, args.records, args.seed, args.half, args.every)
+    model: object = args.defence_model
+    if args.power is not None:
+        model = DefenceEvidence(load_model(args.defence_model), power=args.power)
     per: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
     timings: dict[str, list[float]] = defaultdict(list)
     failed: list[str] = []
@@ -147,7 +155,7 @@ def main() -> None:
     for k, rec in enumerate(records, 1):
         print(f"{k}/{len(records)} {rec.label}", file=sys.stderr, flush=True)
         try:
-            found = record_bits(rec, args.book, timings, views, args.defence_model)
+            found = record_bits(rec, args.book, timings, views, model)
         except Exception as exc:  # noqa: BLE001  (counted and shown, never fatal)
             failed.append(f"{rec.label}: {type(exc).__name__}: {str(exc)[:200]}")
             continue
@@ -162,7 +170,8 @@ def report(args: argparse.Namespace, records: list[PlayRecord], per: dict[str, l
     print(f"# Kibitz knowledge benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {len(records) - len(failed)} {args.half}-half records "
           f"({'every record' if args.every else 'one a file'}) "
-          f"(seed {args.seed}, book {args.book}, defence model {args.defence_model}), {seconds:.0f} s")
+          f"(seed {args.seed}, book {args.book}, defence model {args.defence_model}"
+          f"{'' if args.power is None else f', power {args.power}'}), {seconds:.0f} s")
     print()
     print("| view | (decision, card) pairs | bits a card [95%] | lawful's bits removed | true cards at p=0 | odds median |")
     print("|---|---:|---:|---:|---:|---:|")

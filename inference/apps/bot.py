@@ -33,7 +33,7 @@ from dealer import CARDS, Card, CardSet, Deal, Rank, Seat, Suit
 from dealer.cards.suit import RANK_CHARS
 
 from inference.rules.contract import Contract, Strain
-from inference.defence.cards import situation_of
+from inference.defence.cards import CHOOSES_SUIT, situation_of, suit_role
 from inference.defence.model import DefenceModel
 from inference.errors import BotUnavailableError, InferenceError, InvalidArgumentError, InvalidBoardError
 from inference.claims.inferences import Tag
@@ -379,12 +379,14 @@ class ModelDefence:
     ``model=None`` weighs them alike (the robustness defence). The draw's generator is seeded by ``seed``,
     the card's number and the seat, so every view of a deal meets the same choices in the same positions.
     The opening lead is ``opening`` when given (a record's lead), else chosen the same way among every
-    legal card's double-dummy best.
+    legal card's double-dummy best. ``bids`` (each seat's suits bid, :func:`~inference.defence.cards.suits_bid`)
+    give a lead or a discard its suit's role in the auction (None: the defenders choose as if not knowing it).
     """
 
     def __init__(self, model: "DefenceModel | None", solver: DoubleDummy, *, opening: Card | None = None,
-                 seed: int = 0, group: str = "human") -> None:
+                 seed: int = 0, group: str = "human", bids: Sequence[int] | None = None) -> None:
         self.model, self.solver, self.opening, self.seed, self.group = model, solver, opening, seed, group
+        self.bids = bids
 
     def card(self, table: Table, seat: Seat, history: GameHistory) -> Card:
         if not history.cards and self.opening is not None and table.hands[seat] & self.opening.bit:
@@ -412,6 +414,12 @@ class ModelDefence:
         suit = int(card.suit)
         gone = sum(c.bit for c in before if int(c.suit) == suit) >> (13 * suit)  # the suit's cards played so far
         situation = situation_of(trick, seats, seat, card, table.strain, not before)._replace(gone=gone)
+        if situation.phase in CHOOSES_SUIT:
+            leads = [0, 0, 0, 0]
+            for k in range(0, len(history.cards) // 4 * 4, 4):  # the completed tricks' leaders and suits
+                leads[history.cards[k][1]] |= 1 << int(history.cards[k][2].suit)
+            role = suit_role(suit, seat, history.declarer, table.strain.trump, self.bids, leads)
+            situation = situation._replace(role=role)
         holding = table.hands[seat] >> (13 * suit) & _SUIT  # what it holds now (the trick's cards are its own)
         return self.model.card_evidence(situation, holding, card.index % 13, self.group)
 

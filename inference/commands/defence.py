@@ -73,7 +73,8 @@ def format_scores(fitted: "Fitted") -> str:
     """The scores as a text table: bits a card on the evaluation half."""
     lines = [f"{fitted.records:,} records read ({fitted.errors} unreadable); alpha {fitted.model.alpha} "
              f"(validation bits a card: " + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.alphas.items()) + "); "
-             f"beta {fitted.model.beta} (" + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.betas.items()) + ")", "",
+             f"beta {fitted.model.beta} (" + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.betas.items()) + "); "
+             f"gamma {fitted.model.gamma} (" + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.gammas.items()) + ")", "",
              f"bits a card on the {'calibration' if 'evaluation' in fitted.model.provenance.get('fitted on', '') else 'evaluation'}"
              " half (95% interval, bootstrapped by record)",
              f"{'':16} {'cards':>8}  {'model':24} {'uniform over cards':24} {'uniform over classes':24}"]

@@ -34,9 +34,11 @@ from dealer import Card, Seat
 
 from inference.rules.contract import Strain
 from inference.rules.trick import trick_winner
+from inference.io.records import parse_calls
+from inference.auction.context import omitted_passes
 
 __all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of", "CHOOSES_SUIT",
-           "suit_feature", "candidate_suits"]
+           "suit_feature", "candidate_suits", "suits_bid", "suit_role", "UNKNOWN_AUCTION"]
 
 _SUIT = 0x1FFF
 
@@ -68,8 +70,9 @@ WAY = {Phase.OPENING_LEAD: Way.POSITION, Phase.LEAD: Way.POSITION, Phase.DISCARD
 class Situation(NamedTuple):
     """The public facts of one defender's card: the phase, notrump or not, partner winning the trick so
     far (third and fourth hand, discards and ruffs; else False), the suit the card came from, the
-    cards of that suit played before it (a 13-bit mask) and the position of the best card of that suit
-    in the trick so far (None: none, or the trick is ruffed by a higher suit)."""
+    cards of that suit played before it (a 13-bit mask), the position of the best card of that suit
+    in the trick so far (None: none, or the trick is ruffed by a higher suit) and, on a lead or a
+    discard, the suit's role (:func:`suit_role`; else "")."""
 
     phase: Phase
     notrump: bool
@@ -77,6 +80,7 @@ class Situation(NamedTuple):
     card_suit: int
     gone: int
     best: int | None
+    role: str = ""
 
     @property
     def context(self) -> str:
@@ -205,6 +209,50 @@ def candidate_suits(hand: int, situation: Situation, trump: int | None) -> list[
             and not (situation.phase == Phase.DISCARD and t == trump)]
 
 
+#: The auction part of a role when the auction is not known.
+UNKNOWN_AUCTION = "?"
+
+
+def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None = None
+              ) -> tuple[int, int, int, int] | None:
+    """Per seat (N E S W), a 4-bit mask of the suits it bid in the auction (bit 0: spades); None when the
+    dealer is not known. Leading passes a record dropped are put back as ``declarer`` says
+    (:func:`~inference.auction.context.omitted_passes`)."""
+    if dealer is None:
+        return None
+    try:
+        tokens = parse_calls(calls)
+    except ValueError:
+        return None
+    bids = [0, 0, 0, 0]
+    for k, call in enumerate(tokens, start=omitted_passes(dealer, tokens, declarer)):
+        if call[0] in "1234567" and call[1] in "SHDC":
+            bids[dealer.after(k)] |= 1 << "SHDC".index(call[1])
+    return bids[0], bids[1], bids[2], bids[3]
+
+
+def suit_role(suit: int, seat: Seat, declarer: Seat, trump: int | None, bids: Sequence[int] | None,
+              leads: Sequence[int]) -> str:
+    """The public standing of ``suit`` for the defender ``seat`` choosing a suit to lead or discard from:
+    ``"<auction>/<play>"``. The auction part: who bid the suit (``p`` partner, ``m`` the defender himself, ``d``
+    declarer or dummy; ``-`` nobody; :data:`UNKNOWN_AUCTION` when ``bids``, each seat's suits bid as a 4-bit mask,
+    is None); the play part: ``L`` partner led it before, ``M`` the defender led it before (``leads``: each seat's
+    suits led so far, 4-bit masks), ``T`` the trump suit; ``-`` none of these.
+
+    >>> suit_role(1, Seat.W, Seat.S, 0, (0, 0b0010, 0, 0), (0, 0, 0, 0))
+    'p/-'
+    """
+    bit = 1 << suit
+    if bids is None:
+        auction = UNKNOWN_AUCTION
+    else:
+        who = (("p", seat.partner), ("m", seat), ("d", declarer), ("d", declarer.partner))
+        auction = "".join(dict.fromkeys(c for c, s in who if bids[s] & bit)) or "-"
+    play = ("L" if leads[seat.partner] & bit else "") + ("M" if leads[seat] & bit else "") + (
+        "T" if trump == suit else "")
+    return f"{auction}/{play or '-'}"
+
+
 class Observation(NamedTuple):
     """One defender's card in a record: who, the situation, the holding it came from, the card, his whole hand
     then and the cards played before it (52-bit masks)."""
@@ -228,19 +276,28 @@ class Observation(NamedTuple):
 
 
 def defenders_situations(tricks: Iterable[Sequence[tuple[Seat, Card]]], declarer: Seat, strain: Strain,
-                         first_trick: bool, gone_before: int = 0) -> Iterator[tuple[Seat, Card, Situation, int]]:
+                         first_trick: bool, gone_before: int = 0, bids: Sequence[int] | None = None
+                         ) -> Iterator[tuple[Seat, Card, Situation, int]]:
     """Every defender's card of ``tricks`` (each its (seat, card) in order; completed ones, then any in
     progress), with its situation and every card played before it (a 52-bit mask). ``first_trick``: whether
-    the first is the hand's first trick (its lead the opening lead); ``gone_before``: the cards played before."""
+    the first is the hand's first trick (its lead the opening lead); ``gone_before``: the cards played before;
+    ``bids``: each seat's suits bid (:func:`suits_bid`; None: the auction is not known), for the roles."""
     played = gone_before
+    leads = [0, 0, 0, 0]
     for t, trick in enumerate(tricks):
         cards = [c for _, c in trick]
         seats = [s for s, _ in trick]
         for j, (seat, card) in enumerate(trick):
             if seat not in (declarer, declarer.partner):
                 situation = situation_of(cards[:j], seats[:j], seat, card, strain, first_trick and t == 0)
-                yield seat, card, situation._replace(gone=played >> (13 * int(card.suit)) & _SUIT), played
+                situation = situation._replace(gone=played >> (13 * int(card.suit)) & _SUIT)
+                if situation.phase in CHOOSES_SUIT:
+                    role = suit_role(int(card.suit), seat, declarer, strain.trump, bids, leads)
+                    situation = situation._replace(role=role)
+                yield seat, card, situation, played
             played |= card.bit
+        if trick:
+            leads[trick[0][0]] |= 1 << int(trick[0][1].suit)
 
 
 def play_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> Iterator[list[tuple[Seat, Card]]]:
@@ -253,10 +310,12 @@ def play_tricks(play: Sequence[Card], declarer: Seat, strain: Strain) -> Iterato
             leader = trick_winner(trick, strain)
 
 
-def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Sequence[Card]) -> Iterator[Observation]:
-    """Every defender's card of a legal play, in order (``hands``: the dealt hands as 52-bit masks, N E S W)."""
+def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Sequence[Card],
+                 bids: Sequence[int] | None = None) -> Iterator[Observation]:
+    """Every defender's card of a legal play, in order (``hands``: the dealt hands as 52-bit masks, N E S W;
+    ``bids``: each seat's suits bid, :func:`suits_bid`)."""
     for seat, card, situation, played in defenders_situations(play_tricks(play, declarer, strain), declarer, strain,
-                                                              True):
+                                                              True, bids=bids):
         held = hands[seat] & ~played  # what the defender held then
         yield Observation(seat, situation, held >> (13 * int(card.suit)) & _SUIT, card, held, played)
 

@@ -8,7 +8,8 @@ the posterior over layouts is the prior times the likelihood of the play the def
 
 The choice of suit on a lead or a discard depends on every suit the defender held; it is a *per-suit
 approximation*: the chosen suit's holding is weighed by the rate at which real defenders choose a
-suit like it (its length and top honours), and the suits he did not choose weigh nothing. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its
+suit like it (its length and top honours) in its role (who bid it, who led it, trumps:
+:func:`~inference.defence.cards.suit_role`), and the suits he did not choose weigh nothing. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its
 likeliest holding (``round(2**bits * w / max w)``, at least 1 where ``w > 0``), so the weights stay
 small integers; ``bits=None`` keeps the exact products (Python integers in the graph). Each card's
 probability enters raised to ``power`` (:data:`DEFAULT_POWER`, a tempered likelihood; 1: the model
@@ -54,12 +55,13 @@ _SUIT = 0x1FFF
 CardFactor = Callable[[Situation, int, int], Fraction]
 
 
-def defenders_cards(tricks: Sequence[Trick], declarer: Seat, strain: Strain, first_trick: bool, gone_before: int = 0
-                    ) -> Iterator[tuple[Seat, Card, Situation, int]]:
+def defenders_cards(tricks: Sequence[Trick], declarer: Seat, strain: Strain, first_trick: bool, gone_before: int = 0,
+                    bids: Sequence[int] | None = None) -> Iterator[tuple[Seat, Card, Situation, int]]:
     """Every defender's card in ``tricks`` (completed ones, then the trick in progress), with its situation and
     every card played before it (a 52-bit mask); ``first_trick``: whether ``tricks[0]`` is the first trick of
-    the hand (its lead is the opening lead); ``gone_before``: the cards played before ``tricks``."""
-    return defenders_situations((t.cards for t in tricks), declarer, strain, first_trick, gone_before)
+    the hand (its lead is the opening lead); ``gone_before``: the cards played before ``tricks``; ``bids``: each
+    seat's suits bid in the auction (:func:`~inference.defence.cards.suits_bid`; None: not heard)."""
+    return defenders_situations((t.cards for t in tricks), declarer, strain, first_trick, gone_before, bids)
 
 
 @dataclass(frozen=True)
@@ -124,18 +126,20 @@ class DefenceEvidence:
         return found
 
     def weights(self, tricks: Sequence[Trick], declarer: Seat, strain: Strain, played_before: Sequence[int],
-                visible: int) -> HoldingWeights:
+                visible: int, bids: Sequence[int] | None = None) -> HoldingWeights:
         """The weights of every holding a defender may have been dealt, given the defenders' cards in ``tricks``.
 
         ``played_before[seat]``: its cards played before ``tricks`` (a mid-hand start's); ``visible``: the
-        dealt cards of the hands the viewer sees (its own, and dummy's once tabled). A defender's table in a
+        dealt cards of the hands the viewer sees (its own, and dummy's once tabled); ``bids``: each seat's suits
+        bid (:func:`~inference.defence.cards.suits_bid`; None: the auction not heard). A defender's table in a
         suit covers every holding with his cards of the suit played so far and any of the cards neither
         visible nor played when he first played in it, so it serves every later position of the same play.
         """
         gone_before = played_before[0] | played_before[1] | played_before[2] | played_before[3]
         key: tuple[object, ...] = (declarer, strain, tuple(played_before), visible)
         tables: dict[tuple[Seat, int], _Table] = {}
-        for seat, card, situation, played in defenders_cards(tricks, declarer, strain, not gone_before, gone_before):
+        for seat, card, situation, played in defenders_cards(tricks, declarer, strain, not gone_before, gone_before,
+                                                             bids):
             key += (card.index, situation, played)  # what the update reads
             found = self._steps.get(key)
             if found is None:

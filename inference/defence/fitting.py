@@ -27,10 +27,11 @@ import numpy as np
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
 from inference.io.records import PlayRecord, read_records
-from inference.defence.cards import CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature
-from inference.defence.model import DefenceModel
+from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, candidate_suits, classes, observations, suit_feature,
+                                     suit_role, suits_bid)
+from inference.defence.model import DefenceModel, auction_free
 
-__all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
+__all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "GAMMAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
            "corpus_digest", "BOOTSTRAP_SEED"]
 
 #: Source folders whose players are robots (the rest: humans).
@@ -39,6 +40,8 @@ ROBOT_FOLDERS = frozenset({"bot-matches-ben", "bbo-robot-daylongs-ben"})
 ALPHAS = (Fraction(1, 8), Fraction(1, 2), Fraction(2))
 #: The shrinkages of a length's counts tried on the validation part (with the best alpha).
 BETAS = (Fraction(1), Fraction(4), Fraction(16), Fraction(64))
+#: The shrinkages of a suit's rate by role tried on the validation part (with the best alpha and beta).
+GAMMAS = (Fraction(1, 2), Fraction(2), Fraction(8), Fraction(32))
 #: Bootstrap resamples, and their seed (the intervals are reproducible).
 BOOTSTRAP = 1000
 BOOTSTRAP_SEED = 20261126
@@ -46,7 +49,8 @@ BOOTSTRAP_SEED = 20261126
 
 class Seen(NamedTuple):
     """One coded card: its group and context, the choice, and how many classes and cards the holding had; on a
-    lead or a discard, each suit he could choose from (its feature), which he chose, and their classes and cards."""
+    lead or a discard, each suit he could choose from (its feature), which he chose, and their classes and cards,
+    and each suit's role (:func:`~inference.defence.cards.suit_role`)."""
 
     group: str
     context: str
@@ -57,6 +61,7 @@ class Seen(NamedTuple):
     chosen: int = -1
     all_classes: int = 0
     all_cards: int = 0
+    roles: tuple[str, ...] = ()
 
 
 @dataclass
@@ -73,17 +78,24 @@ class FileTally:
 def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
     hands = [rec.deal[s].mask for s in range(4)]
     out = []
-    for ob in observations(hands, rec.declarer, rec.contract.strain, rec.play):
+    bids = suits_bid(rec.dealer, rec.calls, rec.declarer)
+    trump = rec.contract.strain.trump
+    leads = [0, 0, 0, 0]  # the defenders' suits led so far (declarer's side's play no role)
+    for ob in observations(hands, rec.declarer, rec.contract.strain, rec.play, bids):
         ch = ob.choice()
         sit = ob.situation
         seen = Seen(group, sit.context, ch, len(classes(ob.holding, sit.gone)), ob.holding.bit_count())
         if sit.phase in CHOOSES_SUIT:
-            suits = candidate_suits(ob.hand, sit, rec.contract.strain.trump)
+            suits = candidate_suits(ob.hand, sit, trump)
             holdings = [ob.hand >> (13 * t) & 0x1FFF for t in suits]
+            roles = tuple(suit_role(t, ob.defender, rec.declarer, trump, bids, leads) for t in suits)
             seen = seen._replace(suits=tuple(suit_feature(h) for h in holdings), chosen=suits.index(int(ob.card.suit)),
+                                 roles=roles,
                                  all_cards=sum(h.bit_count() for h in holdings),
                                  all_classes=sum(len(classes(h, ob.played >> (13 * t) & 0x1FFF))
                                                  for h, t in zip(holdings, suits)))
+            if sit.phase != Phase.DISCARD:
+                leads[ob.defender] |= 1 << int(ob.card.suit)
         out.append(seen)
     return out
 
@@ -116,10 +128,11 @@ def _counts(records: Iterable[Sequence[Seen]]) -> dict[str, dict[str, dict[str, 
             tally[(s.group, f"{s.context}|{s.choice.key}", s.choice.code)] += 1
             tally[(s.group, f"{s.context}|{s.choice.long_key}", s.choice.code)] += 1
             tally[(s.group, f"{s.context}|{s.choice.class_key}", s.choice.within)] += 1
-            if s.suits:
-                tally[(s.group, f"{s.context}|suit chosen", s.suits[s.chosen])] += 1
-                for feature in s.suits:
-                    tally[(s.group, f"{s.context}|suit held", feature)] += 1
+            for j, (feature, role) in enumerate(zip(s.suits, s.roles or ("",) * len(s.suits))):
+                for key in dict.fromkeys(("", f" {role}" if role else "", f" {auction_free(role)}" if role else "")):
+                    if j == s.chosen:
+                        tally[(s.group, f"{s.context}|suit chosen{key}", feature)] += 1
+                    tally[(s.group, f"{s.context}|suit held{key}", feature)] += 1
     out: dict[str, dict[str, dict[str, int]]] = {}
     for (group, key, code), n in sorted(tally.items()):
         out.setdefault(group, {}).setdefault(key, {})[code] = n
@@ -131,7 +144,8 @@ def _bits(model: DefenceModel, s: Seen) -> tuple[float, float, float]:
     p = model.choice_probability(s.group, s.context, s.choice)
     if not s.suits:
         return -math.log2(p), math.log2(s.held), math.log2(s.classes) + math.log2(s.choice.size)
-    rates = [model.rate(s.group, s.context, f) for f in s.suits]  # the suit chosen among those he could choose
+    roles = s.roles or ("",) * len(s.suits)
+    rates = [model.rate(s.group, s.context, f, r) for f, r in zip(s.suits, roles)]  # the suit chosen, among those
     p *= rates[s.chosen] / sum(rates)
     return -math.log2(p), math.log2(s.all_cards), math.log2(s.all_classes) + math.log2(s.choice.size)
 
@@ -180,6 +194,7 @@ class Fitted:
     errors: int
     alphas: dict[str, float]   # the validation part's bits a card for each alpha tried
     betas: dict[str, float]    # and for each beta, with the best alpha
+    gammas: dict[str, float]   # and for each gamma, with the best alpha and beta
     overall: Score
     phases: dict[str, Score]
     groups: dict[str, Score]
@@ -187,7 +202,7 @@ class Fitted:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (the model's counts left out: see :meth:`DefenceModel.as_dict`)."""
         return {"records": self.records, "errors": self.errors, "alpha": str(self.model.alpha), "alphas": self.alphas,
-                "beta": str(self.model.beta), "betas": self.betas,
+                "beta": str(self.model.beta), "betas": self.betas, "gamma": str(self.model.gamma), "gammas": self.gammas,
                 "provenance": dict(self.model.provenance), "overall": self.overall.as_dict(),
                 "phases": {k: v.as_dict() for k, v in self.phases.items()},
                 "groups": {k: v.as_dict() for k, v in self.groups.items()}}
@@ -224,16 +239,18 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     best = min(ALPHAS, key=lambda a: (alphas[str(a)], a))
     betas = {str(b): score(DefenceModel(trial, best, beta=b), validation).model[0] for b in BETAS}
     beta = min(BETAS, key=lambda b: (betas[str(b)], b))
+    gammas = {str(g): score(DefenceModel(trial, best, beta=beta, gamma=g), validation).model[0] for g in GAMMAS}
+    gamma = min(GAMMAS, key=lambda g: (gammas[str(g)], g))
     provenance = {"command": command, "corpus": corpus_digest([w.path for w in work]),
                   "split": work[0].halves.digest() if work else "", "records": sum(t.records for t in tallies),
-                  "alpha and beta chosen on": "the calibration half's validation part", "fitted on": f"the {half} half"}
+                  "alpha, beta and gamma chosen on": "the calibration half's validation part", "fitted on": f"the {half} half"}
     if half == EVALUATION:
         training, evaluation = evaluation, training + validation  # fitted on one half, scored on the other
         validation = []
-    model = DefenceModel(_counts(training + validation), best, provenance, beta)
+    model = DefenceModel(_counts(training + validation), best, provenance, beta, gamma)
     phases = {}
     for phase in sorted({s.context.split("|")[0] for r in evaluation for s in r}):
         phases[phase] = score(model, evaluation, lambda s, p=phase: s.context.split("|")[0] == p)
     groups = {g: score(model, evaluation, lambda s, g=g: s.group == g) for g in sorted({s.group for r in evaluation for s in r})}
-    return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas, betas,
+    return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas, betas, gammas,
                   score(model, evaluation), phases, groups)

@@ -28,9 +28,9 @@ from typing import Any, Mapping
 
 from inference.errors import InvalidArgumentError, OutputError
 from inference.defence.cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
-                    code_of, suit_feature)
+                    code_of, suit_feature, UNKNOWN_AUCTION)
 
-__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
+__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA", "DEFAULT_GAMMA", "auction_free"]
 
 #: The groups of players fitted apart.
 GROUPS = ("human", "robot")
@@ -38,6 +38,8 @@ GROUPS = ("human", "robot")
 DEFAULT_ALPHA = Fraction(1, 2)
 #: The shrinkage of a length's counts towards the key's probability (as many pseudo-counts).
 DEFAULT_BETA = Fraction(4)
+#: The shrinkage of a suit's rate by its role towards its rate by feature alone (as many pseudo-counts).
+DEFAULT_GAMMA = Fraction(8)
 
 Counts = Mapping[str, Mapping[str, Mapping[str, int]]]  # group -> "context|key" -> code -> count
 
@@ -50,6 +52,7 @@ class DefenceModel:
     alpha: Fraction = DEFAULT_ALPHA
     provenance: Mapping[str, Any] = field(default_factory=dict)
     beta: Fraction = DEFAULT_BETA
+    gamma: Fraction = DEFAULT_GAMMA
     _choices: dict[tuple[str, str, Choice], Fraction] = field(default_factory=dict, init=False, repr=False,
                                                               compare=False)  # choice_probability's, found once
 
@@ -58,6 +61,8 @@ class DefenceModel:
             raise InvalidArgumentError(f"the smoothing alpha must be above 0, not {self.alpha}")
         if self.beta <= 0:
             raise InvalidArgumentError(f"the shrinkage beta must be above 0, not {self.beta}")
+        if self.gamma <= 0:
+            raise InvalidArgumentError(f"the shrinkage gamma must be above 0, not {self.gamma}")
         unknown = set(self.counts) - set(GROUPS)
         if unknown:
             raise InvalidArgumentError(f"unknown group(s) {sorted(unknown)} in a defence model (known: {GROUPS})")
@@ -79,25 +84,34 @@ class DefenceModel:
         ``1 - rate`` was measured: no gain in bits, odds 40% slower)."""
         p = self.card_probability(situation, holding, position, group, WAY[situation.phase])
         if situation.phase in CHOOSES_SUIT:
-            p *= self.suit_rate(group, situation.context, holding)
+            p *= self.suit_rate(group, situation.context, holding, situation.role)
         return p
 
-    def suit_rate(self, group: str, context: str, holding: int) -> Fraction:
+    def suit_rate(self, group: str, context: str, holding: int, role: str = "") -> Fraction:
         """How often defenders in ``context`` chose a suit like ``holding`` when they held one (smoothed):
-        ``(chosen + alpha) / (held + 2 alpha)``, by :func:`~inference.defence.cards.suit_feature`."""
-        return self.rate(group, context, suit_feature(holding))
+        ``(chosen + alpha) / (held + 2 alpha)``, by :func:`~inference.defence.cards.suit_feature`; with the suit's
+        ``role`` (:func:`~inference.defence.cards.suit_role`), the counts of that role shrunk towards it."""
+        return self.rate(group, context, suit_feature(holding), role)
 
-    def rate(self, group: str, context: str, feature: str) -> Fraction:
-        """:meth:`suit_rate` for a suit's feature."""
+    def rate(self, group: str, context: str, feature: str, role: str = "") -> Fraction:
+        """:meth:`suit_rate` for a suit's feature (and role): ``(chosen + gamma r) / (held + gamma)`` over the
+        role's counts, ``r`` the rate by feature alone."""
         tables = self.counts.get(group, {})
         chosen = tables.get(f"{context}|suit chosen", {}).get(feature, 0)
         held = tables.get(f"{context}|suit held", {}).get(feature, 0)
-        return (chosen + self.alpha) / (held + 2 * self.alpha)
+        base = (chosen + self.alpha) / (held + 2 * self.alpha)
+        if not role:
+            return base
+        chosen = tables.get(f"{context}|suit chosen {role}", {}).get(feature, 0)
+        held = tables.get(f"{context}|suit held {role}", {}).get(feature, 0)
+        return (chosen + self.gamma * base) / (held + self.gamma)
 
-    def suit_probability(self, group: str, situation: Situation, hand: int, suit: int, trump: int | None) -> Fraction:
+    def suit_probability(self, group: str, situation: Situation, hand: int, suit: int, trump: int | None,
+                         roles: Mapping[int, str] | None = None) -> Fraction:
         """The probability of choosing ``suit`` among the suits of ``hand`` (52 bits) the defender could choose
-        from, in proportion to their rates (for scoring a model; the weighted view uses the rate alone)."""
-        rates = {t: self.suit_rate(group, situation.context, hand >> (13 * t) & 0x1FFF)
+        from, in proportion to their rates (``roles``: each suit's role; for scoring a model; the weighted view
+        uses the rate alone)."""
+        rates = {t: self.suit_rate(group, situation.context, hand >> (13 * t) & 0x1FFF, (roles or {}).get(t, ""))
                  for t in candidate_suits(hand, situation, trump)}
         return rates[suit] / sum(rates.values())
 
@@ -131,6 +145,7 @@ class DefenceModel:
     def as_dict(self) -> dict[str, Any]:
         """The model as JSON-ready data (counts sorted; ``alpha`` as ``"n/d"``)."""
         return {"format": "kibitz-defence-model/1", "alpha": str(self.alpha), "beta": str(self.beta),
+                "gamma": str(self.gamma),
                 "provenance": dict(self.provenance),
                 "counts": {g: {k: dict(sorted(v.items())) for k, v in sorted(t.items())}
                            for g, t in sorted(self.counts.items())}}
@@ -145,11 +160,12 @@ class DefenceModel:
                       for g, t in data["counts"].items()}
             alpha = Fraction(str(data.get("alpha", DEFAULT_ALPHA)))
             beta = Fraction(str(data.get("beta", DEFAULT_BETA)))
+            gamma = Fraction(str(data.get("gamma", DEFAULT_GAMMA)))
         except (KeyError, AttributeError, TypeError, ValueError, ZeroDivisionError) as exc:
             raise InvalidArgumentError(f"{source}: a malformed defence model ({exc})") from None
         if any(n < 0 for t in counts.values() for v in t.values() for n in v.values()):
             raise InvalidArgumentError(f"{source}: a defence model's counts must not be negative")
-        return cls(counts, alpha, dict(data.get("provenance", {})), beta)
+        return cls(counts, alpha, dict(data.get("provenance", {})), beta, gamma)
 
     def save(self, path: "str | Path") -> None:
         """Write the model as JSON (an error writing it names the file)."""
@@ -159,6 +175,11 @@ class DefenceModel:
                 fh.write("\n")
         except OSError as exc:
             raise OutputError.of(path, exc) from None
+
+
+def auction_free(role: str) -> str:
+    """A role with its auction part unknown (what a declarer who has not heard the auction sees)."""
+    return UNKNOWN_AUCTION + role[role.index("/"):] if "/" in role else role
 
 
 @lru_cache(maxsize=8)

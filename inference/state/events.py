@@ -141,6 +141,7 @@ class Snapshot:
     won: tuple[int, int] = (0, 0)  # tricks won by N-S, E-W
     inferences: tuple[Inference, ...] = ()
     states: tuple[InferenceState, ...] = ()
+    bids: tuple[int, int, int, int] | None = None  # each seat's suits bid in the auction read (4-bit), None: none read
 
     def position(self) -> Position:
         """What the viewer knows, for evaluating claims."""

@@ -41,6 +41,7 @@ from inference.claims.arguments import (
 )
 from inference.claims.language import Claim
 from inference.rules.contract import Contract, Strain
+from inference.defence.cards import suits_bid
 from inference.defence.evidence import DefenceEvidence, defence_evidence, defenders_cards
 from inference.defence.reading import Reading, strongest_reading
 from inference.errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
@@ -307,6 +308,11 @@ class PlayState:
 
     def add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]") -> Update:
         """Take several inferences into account at once, as one event (one conflict check)."""
+        return self._add_inferences(inferences, self.snapshot.bids)
+
+    def _add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]",
+                        bids: tuple[int, int, int, int] | None) -> Update:
+        """:meth:`add_inferences`, with the suits each seat bid as the event leaves them."""
         built = [inference_argument(i, self.viewer, self.declarer) for i in inferences]
         snap = self.snapshot
         names = [i.name for i in snap.inferences]
@@ -319,7 +325,7 @@ class PlayState:
             raise InvalidArgumentError("no inference given")
         label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {possessive(self.name(i.by))} "
                           f"{i.action or i.kind})" for i in built)
-        new = self._advance(replace(snap, inferences=snap.inferences + tuple(built)), label,
+        new = self._advance(replace(snap, inferences=snap.inferences + tuple(built), bids=bids), label,
                             added=frozenset(i.name for i in built))
         self._stack.append(new)
         return new.update
@@ -328,10 +334,12 @@ class PlayState:
                     vulnerability: str = "", explanations: "Sequence[str | None] | None" = None) -> Update | None:
         """Read an auction with a bidding book (and the calls' explanations) and add its claims about the
         other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. Leading
-        passes the record dropped are put back, as the declarer says."""
+        passes the record dropped are put back, as the declarer says. The suits each seat bid are kept for the
+        defence model (a lead of partner's suit says less than a lead of a suit nobody bid)."""
         inferences = [i for i in auction_inferences(dealer, calls, book, vulnerability, explanations, self.declarer)
                       if i.by != self.viewer]  # the viewer's own hand is known
-        return self.add_inferences(inferences) if inferences else None
+        bids = suits_bid(seat_argument(dealer, "dealer"), calls, self.declarer)
+        return self._add_inferences(inferences, bids) if inferences else None
 
     def statuses(self) -> dict[str, InferenceState]:
         """Every inference's standing now, by name."""
@@ -412,7 +420,8 @@ class PlayState:
         if self._defence is None:
             return HoldingWeights()
         tricks, visible = self._defence_inputs()
-        return self._defence.weights(tricks, self.declarer, self.strain, self._stack[0].played, visible)
+        return self._defence.weights(tricks, self.declarer, self.strain, self._stack[0].played, visible,
+                                     self.snapshot.bids)
 
     def reading(self) -> "Reading | None":
         """What the last card says most strongly under the defence model, when it is a defender's (else None)."""
@@ -422,7 +431,7 @@ class PlayState:
         before = self._stack[0].played
         gone = before[0] | before[1] | before[2] | before[3]
         last = None
-        for last in defenders_cards(tricks, self.declarer, self.strain, not gone, gone):
+        for last in defenders_cards(tricks, self.declarer, self.strain, not gone, gone, self.snapshot.bids):
             pass
         if last is None or last[:2] != tricks[-1].cards[-1]:
             return None

@@ -25,11 +25,13 @@ from dealer import Card, CardSet, Deal, Seat
 from inference.rules.contract import Strain
 from inference.defence import DefenceModel, Phase, Situation, Way, classes, code_of, load_model, observations
 from inference.defence.evidence import DefenceEvidence
-from inference.defence.cards import WAY, allowed, allowed_within
+from inference.defence.cards import WAY, allowed, allowed_within, suit_role, suits_bid
+from inference.defence.model import auction_free
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
 from inference.io.halves import CALIBRATION, EVALUATION, Halves, corpus_files
 from inference.state.play import PlayState
+from inference.exact.layouts import View
 from tests.inference.helpers import brute_force_layouts, random_play, replay
 from tests.strategies import deals, examples
 
@@ -78,7 +80,20 @@ def random_model(rnd: random.Random) -> DefenceModel:
                 held = {f"L{n}T{t}": rnd.randrange(1, 9) for n in range(1, 7) for t in range(3) if t <= n}
                 counts["human"][f"{context}|suit held"] = held
                 counts["human"][f"{context}|suit chosen"] = {f: rnd.randrange(n + 1) for f, n in held.items()}
-    return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2), beta=Fraction(rnd.randrange(1, 9), 2))
+                for role in (r for r in ROLES if rnd.random() < 0.3):  # some roles counted apart
+                    held = {f"L{n}T{t}": rnd.randrange(1, 9) for n in range(1, 7) for t in range(3) if t <= n}
+                    counts["human"][f"{context}|suit held {role}"] = held
+                    counts["human"][f"{context}|suit chosen {role}"] = {f: rnd.randrange(n + 1) for f, n in held.items()}
+    return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2), beta=Fraction(rnd.randrange(1, 9), 2),
+                        gamma=Fraction(rnd.randrange(1, 9), 2))
+
+
+#: Auctions from the opening leader's point of view (he deals), with suits bid by every seat.
+AUCTIONS = (["1S", "2H", "2S", "3C", "Pass", "Pass", "Pass"], ["Pass", "1D", "1H", "1NT", "Pass", "Pass", "Pass"],
+            ["1C", "Pass", "1S", "2D", "4S", "Pass", "Pass", "Pass"])
+#: Every role a suit may have (:func:`~inference.defence.cards.suit_role`).
+ROLES = [f"{a}/{p}" for a in ("?", "-", "p", "m", "d", "pm", "pd", "md", "pmd")
+         for p in ("-", "L", "M", "LM", "T", "LT", "MT", "LMT")]
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -158,12 +173,43 @@ def test_a_lengths_counts_shrink_towards_the_keys() -> None:
     assert three_cards == base * model.code_probability("human", context, "in2", "bottom", ("top", "bottom"))
 
 
+def test_the_suits_bid_and_each_suits_role() -> None:
+    """Who bid what (leading passes a record dropped put back, as its declarer says); a suit's role for a defender."""
+    assert suits_bid(Seat.N, ["1S", "Pass", "2H", "3D", "X", "Pass", "Pass", "Pass"]) == (0b0001, 0, 0b0010, 0b0100)
+    assert suits_bid(Seat.N, ["1NT", "Pass", "2C", "Pass", "2S", "Pass", "Pass", "Pass"]) == (0b0001, 0, 0b1000, 0)
+    assert suits_bid(Seat.N, ["1H", "Pass", "Pass", "Pass"], Seat.E) == (0, 0b0010, 0, 0)  # N's pass was dropped
+    assert suits_bid(None, ["1H"]) is None and suits_bid(Seat.N, ["9Z"]) is None
+    bids = (0b0001, 0b0011, 0, 0b0110)  # N: spades; E: spades, hearts; W: hearts, diamonds (declarer S)
+    leads = (0, 0b1000, 0, 0b0100)      # E led clubs, W diamonds
+    role = [suit_role(t, Seat.W, Seat.S, 1, bids, leads) for t in range(4)]
+    assert role == ["pd/-", "pm/T", "m/M", "-/L"]
+    assert [suit_role(t, Seat.E, Seat.S, None, None, leads) for t in (2, 3)] == ["?/L", "?/M"]
+    assert auction_free("pd/LT") == "?/LT" and auction_free("") == ""
+
+
+def test_a_suits_rate_by_role_shrinks_towards_its_rate_by_feature() -> None:
+    """A lead of partner's suit is counted apart; a role never counted keeps the feature's rate."""
+    context = "opening lead|nt|-"
+    counts = {f"{context}|suit held": {"L3T0": 90}, f"{context}|suit chosen": {"L3T0": 18},
+              f"{context}|suit held p/-": {"L3T0": 10}, f"{context}|suit chosen p/-": {"L3T0": 8}}
+    model = DefenceModel({"human": counts}, Fraction(1), gamma=Fraction(4))
+    base = Fraction(18 + 1, 90 + 2)
+    assert model.rate("human", context, "L3T0") == base == model.rate("human", context, "L3T0", "-/-")
+    assert model.rate("human", context, "L3T0", "p/-") == (8 + 4 * base) / (10 + 4)
+    situation = Situation(Phase.OPENING_LEAD, True, False, 1, 0, None, "p/-")
+    holding = 0b0000011100000  # 9 8 7: three cards, no A K Q (L3T0)
+    assert model.card_evidence(situation, holding, 5) == (
+        model.card_probability(situation, holding, 5, "human", Way.POSITION) * (8 + 4 * base) / 14)
+    with pytest.raises(InvalidArgumentError, match="gamma must be above 0, not 0"):
+        DefenceModel({}, gamma=Fraction(0))
+
+
 def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
     model = random_model(random.Random(3))
     path = tmp_path / "m.json"
     model.save(path)
     again = load_model(str(path))
-    assert again == DefenceModel(model.counts, model.alpha, {}, model.beta)
+    assert again == DefenceModel(model.counts, model.alpha, {}, model.beta, model.gamma) == model
     with pytest.raises(InvalidArgumentError, match="not a defence model"):
         DefenceModel.from_dict({"format": "x"}, "m.json")
     with pytest.raises(InvalidArgumentError, match="m.json: a malformed"):
@@ -285,7 +331,7 @@ def brute_weighted(state: PlayState, deal: Deal, factor: object) -> tuple[Fracti
     for layout in brute_force_layouts(state):
         hands = [layout.get(s, deal[s].mask) for s in Seat]
         w = Fraction(1)
-        for ob in observations(hands, state.declarer, state.strain, play):
+        for ob in observations(hands, state.declarer, state.strain, play, state.snapshot.bids):
             w *= factor(ob)  # type: ignore[operator]
         total += w
         for seat, mask in layout.items():
@@ -295,8 +341,11 @@ def brute_weighted(state: PlayState, deal: Deal, factor: object) -> tuple[Fracti
 
 
 def assert_weighted_equals_brute_force(state: PlayState, deal: Deal, factor: object) -> None:
+    """The weighted view's odds (the defence's weights alone, in the lawful view, when an auction was heard: its
+    claims weigh the weighted view too) against every lawful layout weighed by ``factor``."""
     total, holder = brute_weighted(state, deal, factor)
-    odds = state.layouts("weighted").odds()
+    heard = state.snapshot.bids is not None
+    odds = state.layouts(View("lawful", holdings=state.defence_weights()) if heard else "weighted").odds()
     for card, by in odds.holder.items():
         for seat, p in by.items():
             assert p == holder.get((card, seat), 0) / total, (card, seat)
@@ -315,7 +364,12 @@ def test_the_weighted_view_weighs_each_defenders_card_exactly(deal: Deal, declar
     cards = random_play(deal, declarer, strain, rnd, n)
     power = (Fraction(1), Fraction(1, 2), Fraction(3, 4))[seed % 3]
     evidence = DefenceEvidence(model, bits=None, power=power)
-    state = list(replay(deal, declarer, strain, cards, defence_model=evidence))[-1]
+    states = replay(deal, declarer, strain, cards, defence_model=evidence)
+    first = next(states)
+    if seed % 2:  # the auction heard: the suits bid give each lead and discard its role
+        first.add_auction(declarer.lho, rnd.choice(AUCTIONS), book="sayc")
+        assert first.snapshot.bids is not None
+    state = list(states)[-1] if cards else first
     assert_weighted_equals_brute_force(state, deal, lambda ob: model.evidence(ob) if power == 1 else
                                        Fraction(float(model.evidence(ob)) ** float(power)))
 
