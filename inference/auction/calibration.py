@@ -86,6 +86,8 @@ class ClaimRow:
     levels: tuple[Level, ...]
     folders: dict[str, tuple[int, int]]  # folder -> (hits, n) of the claim itself
     defenders: tuple[int, int]
+    #: The explanations' row only: per distinct claim read from them, (its bits a call, calls, defenders' calls).
+    texts: tuple[tuple[float | None, int, int], ...] = ()
 
     @property
     def matched(self) -> int:
@@ -134,13 +136,18 @@ class Calibration:
         return out
 
     def informative(self, at_least: float = MIN_BITS) -> tuple[int, int]:
-        """The calls read by a rule whose claims carry at least ``at_least`` bits a call: (all, defenders')."""
+        """The calls read by a rule whose claims carry at least ``at_least`` bits a call, or by an explanation
+        whose claim does (each distinct claim read from explanations measured as a rule of its own): (all,
+        defenders')."""
         bits, seen = self.rule_bits(), set()
         calls = defenders = 0
         for row in self.rows:
             if row.rule in bits and row.rule not in seen and bits[row.rule] >= at_least:
                 seen.add(row.rule)
                 calls, defenders = calls + row.matched, defenders + row.defenders[1]
+            for text_bits, n, n_defenders in row.texts:
+                if text_bits is not None and text_bits >= at_least:
+                    calls, defenders = calls + n, defenders + n_defenders
         return calls, defenders
 
     def as_dict(self) -> dict[str, Any]:
@@ -296,6 +303,16 @@ def _tally(rec: AuctionRecord, folder: str, book: Book,
             seen[key][(claim, *fallbacks)].append((mask, folder, defender))
 
 
+def _text_bits(text: str, masks: Sequence[int], defenders: int) -> tuple[float | None, int, int]:
+    """One claim read from explanations as a rule of its own: its bits a call (accuracy smoothed as ``(hits + 1)
+    / (n + 2)``, so a claim read a few times is not credited with a perfect record; None without a prior), its
+    calls, its defenders' calls."""
+    prior = claim_prior(render(text, Seat.N, {}))
+    hits = int(_truth(render(text, Seat.N, {}), masks).sum())
+    smoothed = Fraction(hits + 1, len(masks) + 2)
+    return Level(smoothed.numerator, smoothed.denominator, prior).bits, len(masks), defenders
+
+
 def _mean(total: Fraction | None, n: int, rule_id: str) -> Fraction | None:
     """The matched calls' mean prior (each call's claim has its own suits), exact."""
     return None if total is None or rule_id == EXPLANATION_RULE or not n else total / n
@@ -321,8 +338,11 @@ def _rows(book: Book, records: int, errors: int,
         priors: list[Fraction | None] = [Fraction(0)] * depth
         folders: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         defenders = [0, 0]
+        explained: list[tuple[float | None, int, int]] = []
         for texts, entries in groups.items():
             masks = [m for m, _, _ in entries]
+            if rule_id == EXPLANATION_RULE:
+                explained.append(_text_bits(texts[0], masks, sum(d for _, _, d in entries)))
             for level in range(depth):
                 text = texts[min(level, len(texts) - 1)]
                 truth = _truth(render(text, Seat.N, {}), masks)
@@ -341,7 +361,8 @@ def _rows(book: Book, records: int, errors: int,
                             defenders[1] += 1
         levels = tuple(Level(hits[i], ns[i], _mean(priors[i], ns[i], rule_id)) for i in range(depth))
         rows.append(ClaimRow(rule_id, family, label, tag, levels,
-                             {f: (h, n) for f, (h, n) in sorted(folders.items())}, (defenders[0], defenders[1])))
+                             {f: (h, n) for f, (h, n) in sorted(folders.items())}, (defenders[0], defenders[1]),
+                             tuple(explained)))
     total = Coverage()
     by_folder: dict[str, Coverage] = {}
     defenders_cov = Coverage()

@@ -137,6 +137,13 @@ def test_calibration_counts_match_a_direct_count(tmp_path: Path) -> None:
     assert result.coverage.calls == 6 and result.coverage.book + result.coverage.explanation \
         + result.coverage.uncovered == 6
     assert result.defenders.calls == 3  # W and E defend N's 1NT
+    # the explanation's claim, false of S's thirteen spades, measured as a rule of its own (accuracy smoothed)
+    from inference.auction.calibration import claim_prior
+    from inference.auction.measures import Level
+
+    prior = claim_prior("length(N, clubs) >= 2 && hcp(N) >= 11 && hcp(N) <= 21")
+    explained = next(r for r in result.rows if r.rule == "explanation")
+    assert explained.texts == ((Level(1, 3, prior).bits, 1, 0),) and 0 < (Level(1, 3, prior).bits or 0) < 0.05
 
 
 def test_prior_is_exact() -> None:
@@ -323,7 +330,7 @@ meaning = "m"
 
 def test_bits_and_the_calls_read_with_information() -> None:
     """A claim's bits are the divergence of its accuracy from its prior; a rule's are its claims' sum, and a call
-    counts as read with information only when its rule's reach the threshold (explanations aside)."""
+    counts as read with information only when its rule's reach the threshold (an explanation's claim, its own)."""
     import math
     from fractions import Fraction
 
@@ -348,6 +355,13 @@ def test_bits_and_the_calls_read_with_information() -> None:
     assert result.rule_bits() == pytest.approx({"two-claims": 2 * kl(0.6, 0.5), "one-weak": kl(0.6, 0.5)})
     assert kl(0.6, 0.5) < MIN_BITS <= 2 * kl(0.6, 0.5)
     assert result.informative() == (100, 40)
+    # the claims read from explanations count one by one, each as a rule of its own
+    texts = ((1.2, 30, 9), (MIN_BITS / 2, 5, 1), (None, 2, 0), (MIN_BITS, 4, 4))
+    explained = ClaimRow("explanation", "explanation", "", "agreement-unspecified", (Level(99, 100, None),), {},
+                         (0, 14), texts)
+    with_texts = Calibration("b", 1, 0, rows[:3] + (explained,), Coverage(calls=400), defenders=Coverage(calls=200))
+    assert with_texts.informative() == (100 + 30 + 4, 40 + 9 + 4)
+    assert with_texts.informative(at_least=1.5) == (0, 0)
     # kibitz rules' tables keep their columns whatever the length of a rule's id
     from inference.commands.rules import format_table
 
