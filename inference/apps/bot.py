@@ -33,7 +33,7 @@ from dealer import CARDS, Card, CardSet, Deal, Rank, Seat, Suit
 from dealer.cards.suit import RANK_CHARS
 
 from inference.rules.contract import Contract, Strain
-from inference.defence.cards import CHOOSES_SUIT, situation_of, suit_role
+from inference.defence.cards import defenders_situations, play_tricks
 from inference.defence.model import DefenceModel
 from inference.errors import BotUnavailableError, InferenceError, InvalidArgumentError, InvalidBoardError
 from inference.claims.inferences import Tag
@@ -408,19 +408,10 @@ class ModelDefence:
     def _weight(self, table: Table, seat: Seat, history: GameHistory, card: Card) -> Fraction:
         if self.model is None:
             return Fraction(1)
-        before = [c for _, _, c in history.cards]
-        trick = list(table.trick)
-        seats = [table.leader.after(i) for i in range(len(trick))]
-        suit = int(card.suit)
-        gone = sum(c.bit for c in before if int(c.suit) == suit) >> (13 * suit)  # the suit's cards played so far
-        situation = situation_of(trick, seats, seat, card, table.strain, not before)._replace(gone=gone)
-        if situation.phase in CHOOSES_SUIT:
-            leads = [0, 0, 0, 0]
-            for k in range(0, len(history.cards) // 4 * 4, 4):  # the completed tricks' leaders and suits
-                leads[history.cards[k][1]] |= 1 << int(history.cards[k][2].suit)
-            role = suit_role(suit, seat, history.declarer, table.strain.trump, self.bids, leads)
-            situation = situation._replace(role=role)
-        holding = table.hands[seat] >> (13 * suit) & _SUIT  # what it holds now (the trick's cards are its own)
+        play = [c for _, _, c in history.cards] + [card]  # the card as if played: its situation and role
+        *_, (_, _, situation, _) = defenders_situations(play_tricks(play, history.declarer, table.strain),
+                                                        history.declarer, table.strain, True, bids=self.bids)
+        holding = table.hands[seat] >> (13 * int(card.suit)) & _SUIT  # what it holds now (the trick's cards too)
         return self.model.card_evidence(situation, holding, card.index % 13, self.group)
 
 

@@ -39,7 +39,7 @@ from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import HALVES, CorpusFile, corpus_files
 from inference.auction.book import Book, load_book, render
 from inference.auction.population import POPULATIONS, population
-from inference.auction.measures import Level
+from inference.auction.measures import Level, divergence
 from inference.auction.reading import EXPLANATION_RULE, read_auction
 
 __all__ = ["MIN_BITS", "ClaimRow", "Coverage", "Calibration", "Seen", "FileWork", "FileTally", "tally_file", "calibrate", "claim_prior", "shipped_form"]
@@ -167,7 +167,10 @@ class Calibration:
             "rules": [{"rule": r.rule, "family": r.family, "label": r.label, "tag": r.tag,
                        "levels": [level(lv) for lv in r.levels],
                        "folders": {k: {"hits": h, "n": n} for k, (h, n) in r.folders.items()},
-                       "defenders": {"hits": r.defenders[0], "n": r.defenders[1]}} for r in self.rows],
+                       "defenders": {"hits": r.defenders[0], "n": r.defenders[1]},
+                       **({"texts": [{"bits": b, "calls": n, "defenders": d} for b, n, d in r.texts]} if r.texts else {})}
+                      for r in self.rows],
+            "informative": dict(zip(("calls", "defenders"), self.informative())),
         }
 
 
@@ -303,14 +306,14 @@ def _tally(rec: AuctionRecord, folder: str, book: Book,
             seen[key][(claim, *fallbacks)].append((mask, folder, defender))
 
 
-def _text_bits(text: str, masks: Sequence[int], defenders: int) -> tuple[float | None, int, int]:
-    """One claim read from explanations as a rule of its own: its bits a call (accuracy smoothed as ``(hits + 1)
-    / (n + 2)``, so a claim read a few times is not credited with a perfect record; None without a prior), its
-    calls, its defenders' calls."""
+def _text_bits(text: str, hits: int, n: int, defenders: int) -> tuple[float | None, int, int]:
+    """One claim read from explanations as a rule of its own: its bits a call, its calls, its defenders' calls.
+    The accuracy is shrunk towards the prior, ``(hits + 2 p) / (n + 2)``, so a claim read a few times carries
+    few bits whatever its record (None without a prior)."""
     prior = claim_prior(render(text, Seat.N, {}))
-    hits = int(_truth(render(text, Seat.N, {}), masks).sum())
-    smoothed = Fraction(hits + 1, len(masks) + 2)
-    return Level(smoothed.numerator, smoothed.denominator, prior).bits, len(masks), defenders
+    if prior is None or not 0 < prior < 1 or not n:
+        return None, n, defenders
+    return divergence(float((hits + 2 * prior) / (n + 2)), float(prior)), n, defenders
 
 
 def _mean(total: Fraction | None, n: int, rule_id: str) -> Fraction | None:
@@ -341,12 +344,12 @@ def _rows(book: Book, records: int, errors: int,
         explained: list[tuple[float | None, int, int]] = []
         for texts, entries in groups.items():
             masks = [m for m, _, _ in entries]
-            if rule_id == EXPLANATION_RULE:
-                explained.append(_text_bits(texts[0], masks, sum(d for _, _, d in entries)))
             for level in range(depth):
                 text = texts[min(level, len(texts) - 1)]
                 truth = _truth(render(text, Seat.N, {}), masks)
                 hits[level] += int(truth.sum())
+                if level == 0 and rule_id == EXPLANATION_RULE:
+                    explained.append(_text_bits(text, int(truth.sum()), len(masks), sum(d for _, _, d in entries)))
                 ns[level] += len(masks)
                 if rule_id != EXPLANATION_RULE:
                     prior = claim_prior(render(text, Seat.N, {}))

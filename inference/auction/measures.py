@@ -20,7 +20,7 @@ from importlib import resources
 
 from dealer.proportion import wilson
 
-__all__ = ["Level", "wilson", "load_measures", "measured_weight"]
+__all__ = ["divergence", "Level", "wilson", "load_measures", "measured_weight"]
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,17 @@ class Level:
         """
         if self.prior is None or not 0 < self.prior < 1 or not self.n:
             return None
-        p, a = float(self.prior), self.accuracy
-        return sum(x * math.log2(x / y) for x, y in ((a, p), (1 - a, 1 - p)) if x > 0)
+        return divergence(self.accuracy, float(self.prior))
+
+
+def divergence(a: float, p: float) -> float:
+    """The Kullback-Leibler divergence, in bits, of a claim true with probability ``a`` from one true with
+    probability ``p`` (``0 < p < 1``): ``a log2(a / p) + (1 - a) log2((1 - a) / (1 - p))``.
+
+    >>> divergence(0.5, 0.5), round(divergence(1.0, 0.25), 3)
+    (0.0, 2.0)
+    """
+    return sum(x * math.log2(x / y) for x, y in ((a, p), (1 - a, 1 - p)) if x > 0)
 
 
 @lru_cache(maxsize=16)

@@ -127,6 +127,7 @@ def format_table(result: "Calibration") -> str:
         lines.append(f"{name[:w]:{w}} {cov.calls:8,} {_pct(cov.book / c):>7}% {_pct(cov.explanation / c):>8}% "
                      f"{_pct(cov.uncovered / c):>8}% {cov.unreadable:7,}")
     calls, defenders = result.informative()
-    lines.append(f"read by a rule worth at least {MIN_BITS} bits a call: {_pct(calls / (result.coverage.calls or 1))}% "
+    lines.append(f"read by a rule or an explanation worth at least {MIN_BITS} bits a call: "
+                 f"{_pct(calls / (result.coverage.calls or 1))}% "
                  f"of all calls, {_pct(defenders / (result.defenders.calls or 1))}% of the defenders'")
     return "\n".join(lines) + "\n"

@@ -216,13 +216,15 @@ UNKNOWN_AUCTION = "?"
 def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None = None
               ) -> tuple[int, int, int, int] | None:
     """Per seat (N E S W), a 4-bit mask of the suits it bid in the auction (bit 0: spades); None when the
-    dealer is not known. Leading passes a record dropped are put back as ``declarer`` says
-    (:func:`~inference.auction.context.omitted_passes`)."""
+    auction is not known (no dealer, no calls, a call that cannot be read). Leading passes a record dropped
+    are put back as ``declarer`` says (:func:`~inference.auction.context.omitted_passes`)."""
     if dealer is None:
         return None
     try:
         tokens = parse_calls(calls)
     except ValueError:
+        return None
+    if not tokens:
         return None
     bids = [0, 0, 0, 0]
     for k, call in enumerate(tokens, start=omitted_passes(dealer, tokens, declarer)):
@@ -255,7 +257,8 @@ def suit_role(suit: int, seat: Seat, declarer: Seat, trump: int | None, bids: Se
 
 class Observation(NamedTuple):
     """One defender's card in a record: who, the situation, the holding it came from, the card, his whole hand
-    then and the cards played before it (52-bit masks)."""
+    then and the cards played before it (52-bit masks), and on a lead or a discard every suit's role for him
+    (:func:`suit_role`, spades first)."""
 
     defender: Seat
     situation: Situation
@@ -263,6 +266,7 @@ class Observation(NamedTuple):
     card: Card
     hand: int = 0
     played: int = 0
+    roles: tuple[str, ...] = ()
 
     @property
     def way(self) -> Way:
@@ -281,7 +285,18 @@ def defenders_situations(tricks: Iterable[Sequence[tuple[Seat, Card]]], declarer
     """Every defender's card of ``tricks`` (each its (seat, card) in order; completed ones, then any in
     progress), with its situation and every card played before it (a 52-bit mask). ``first_trick``: whether
     the first is the hand's first trick (its lead the opening lead); ``gone_before``: the cards played before;
-    ``bids``: each seat's suits bid (:func:`suits_bid`; None: the auction is not known), for the roles."""
+    ``bids``: each seat's suits bid (:func:`suits_bid`; None: the auction is not known), for the roles (the
+    leads before ``tricks`` are not known: a mid-hand start's earlier leads give no role)."""
+    for seat, card, situation, played, roles in _defenders_roles(tricks, declarer, strain, first_trick, gone_before,
+                                                                 bids):
+        yield seat, card, situation, played
+
+
+def _defenders_roles(tricks: Iterable[Sequence[tuple[Seat, Card]]], declarer: Seat, strain: Strain,
+                     first_trick: bool, gone_before: int, bids: Sequence[int] | None
+                     ) -> Iterator[tuple[Seat, Card, Situation, int, tuple[str, ...]]]:
+    """:func:`defenders_situations`, each card with every suit's role for its defender (on a lead or a discard;
+    else empty)."""
     played = gone_before
     leads = [0, 0, 0, 0]
     for t, trick in enumerate(tricks):
@@ -291,10 +306,11 @@ def defenders_situations(tricks: Iterable[Sequence[tuple[Seat, Card]]], declarer
             if seat not in (declarer, declarer.partner):
                 situation = situation_of(cards[:j], seats[:j], seat, card, strain, first_trick and t == 0)
                 situation = situation._replace(gone=played >> (13 * int(card.suit)) & _SUIT)
+                roles: tuple[str, ...] = ()
                 if situation.phase in CHOOSES_SUIT:
-                    role = suit_role(int(card.suit), seat, declarer, strain.trump, bids, leads)
-                    situation = situation._replace(role=role)
-                yield seat, card, situation, played
+                    roles = tuple(suit_role(u, seat, declarer, strain.trump, bids, leads) for u in range(4))
+                    situation = situation._replace(role=roles[int(card.suit)])
+                yield seat, card, situation, played, roles
             played |= card.bit
         if trick:
             leads[trick[0][0]] |= 1 << int(trick[0][1].suit)
@@ -314,10 +330,10 @@ def observations(hands: Sequence[int], declarer: Seat, strain: Strain, play: Seq
                  bids: Sequence[int] | None = None) -> Iterator[Observation]:
     """Every defender's card of a legal play, in order (``hands``: the dealt hands as 52-bit masks, N E S W;
     ``bids``: each seat's suits bid, :func:`suits_bid`)."""
-    for seat, card, situation, played in defenders_situations(play_tricks(play, declarer, strain), declarer, strain,
-                                                              True, bids=bids):
+    for seat, card, situation, played, roles in _defenders_roles(play_tricks(play, declarer, strain), declarer, strain,
+                                                                 True, 0, bids):
         held = hands[seat] & ~played  # what the defender held then
-        yield Observation(seat, situation, held >> (13 * int(card.suit)) & _SUIT, card, held, played)
+        yield Observation(seat, situation, held >> (13 * int(card.suit)) & _SUIT, card, held, played, roles)
 
 
 def situation_of(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card: Card, strain: Strain,

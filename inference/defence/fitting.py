@@ -3,8 +3,9 @@
 :func:`fit` reads every record with legal play under the paths (:func:`inference.io.records.read_records`),
 codes each defender's card (:mod:`inference.defence.cards`) and tallies, per half of the split
 (:mod:`inference.io.halves`): on the calibration half, the counts the model is made of; on the
-evaluation half, each card's coded choice, kept per record. The smoothing ``alpha`` is chosen on the
-calibration half's validation part (fitted on the rest of the half), then the model is fitted on the
+evaluation half, each card's coded choice, kept per record. The smoothing ``alpha`` and the shrinkages
+``beta`` (a length's counts) and ``gamma`` (a suit's role) are chosen on the calibration half's
+validation part (fitted on the rest of the half), in that order, then the model is fitted on the
 whole half. The score: bits a card (``-log2`` of the probability of the card really played, given
 the suit it came from) for the model and two baselines, uniform over the cards of that suit the
 defender held and uniform over their classes of equal cards, per phase, with 95% intervals
@@ -27,8 +28,8 @@ import numpy as np
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
 from inference.io.records import PlayRecord, read_records
-from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, candidate_suits, classes, observations, suit_feature,
-                                     suit_role, suits_bid)
+from inference.defence.cards import (CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature,
+                                     suits_bid)
 from inference.defence.model import DefenceModel, auction_free
 
 __all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "GAMMAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
@@ -80,7 +81,6 @@ def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
     out = []
     bids = suits_bid(rec.dealer, rec.calls, rec.declarer)
     trump = rec.contract.strain.trump
-    leads = [0, 0, 0, 0]  # the defenders' suits led so far (declarer's side's play no role)
     for ob in observations(hands, rec.declarer, rec.contract.strain, rec.play, bids):
         ch = ob.choice()
         sit = ob.situation
@@ -88,14 +88,12 @@ def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
         if sit.phase in CHOOSES_SUIT:
             suits = candidate_suits(ob.hand, sit, trump)
             holdings = [ob.hand >> (13 * t) & 0x1FFF for t in suits]
-            roles = tuple(suit_role(t, ob.defender, rec.declarer, trump, bids, leads) for t in suits)
+            roles = tuple(ob.roles[t] for t in suits)
             seen = seen._replace(suits=tuple(suit_feature(h) for h in holdings), chosen=suits.index(int(ob.card.suit)),
                                  roles=roles,
                                  all_cards=sum(h.bit_count() for h in holdings),
                                  all_classes=sum(len(classes(h, ob.played >> (13 * t) & 0x1FFF))
                                                  for h, t in zip(holdings, suits)))
-            if sit.phase != Phase.DISCARD:
-                leads[ob.defender] |= 1 << int(ob.card.suit)
         out.append(seen)
     return out
 

@@ -334,8 +334,9 @@ class PlayState:
                     vulnerability: str = "", explanations: "Sequence[str | None] | None" = None) -> Update | None:
         """Read an auction with a bidding book (and the calls' explanations) and add its claims about the
         other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. Leading
-        passes the record dropped are put back, as the declarer says. The suits each seat bid are kept for the
-        defence model (a lead of partner's suit says less than a lead of a suit nobody bid)."""
+        passes the record dropped are put back, as the declarer says. The suits each seat bid are kept with the
+        claims, for the defence model (a lead of partner's suit says less than a lead of a suit nobody bid); an
+        auction that gives no claim leaves them unknown, as if not heard."""
         inferences = [i for i in auction_inferences(dealer, calls, book, vulnerability, explanations, self.declarer)
                       if i.by != self.viewer]  # the viewer's own hand is known
         bids = suits_bid(seat_argument(dealer, "dealer"), calls, self.declarer)

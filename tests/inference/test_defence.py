@@ -25,7 +25,7 @@ from dealer import Card, CardSet, Deal, Seat
 from inference.rules.contract import Strain
 from inference.defence import DefenceModel, Phase, Situation, Way, classes, code_of, load_model, observations
 from inference.defence.evidence import DefenceEvidence
-from inference.defence.cards import WAY, allowed, allowed_within, suit_role, suits_bid
+from inference.defence.cards import WAY, allowed, allowed_within, play_tricks, suit_role, suits_bid
 from inference.defence.model import auction_free
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
@@ -88,9 +88,9 @@ def random_model(rnd: random.Random) -> DefenceModel:
                         gamma=Fraction(rnd.randrange(1, 9), 2))
 
 
-#: Auctions from the opening leader's point of view (he deals), with suits bid by every seat.
+#: Auctions the opening leader deals, each won by the declarer, with suits bid by all four seats.
 AUCTIONS = (["1S", "2H", "2S", "3C", "Pass", "Pass", "Pass"], ["Pass", "1D", "1H", "1NT", "Pass", "Pass", "Pass"],
-            ["1C", "Pass", "1S", "2D", "4S", "Pass", "Pass", "Pass"])
+            ["1C", "Pass", "1S", "2D", "Pass", "3D", "Pass", "Pass", "Pass"])
 #: Every role a suit may have (:func:`~inference.defence.cards.suit_role`).
 ROLES = [f"{a}/{p}" for a in ("?", "-", "p", "m", "d", "pm", "pd", "md", "pmd")
          for p in ("-", "L", "M", "LM", "T", "LT", "MT", "LMT")]
@@ -128,11 +128,30 @@ def test_restricted_choice_falls_out() -> None:
 
 
 @settings(max_examples=examples(30), deadline=None)
-@given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False))
-def test_observations_follow_the_play(deal: object, declarer: Seat, strain: Strain, rnd: random.Random) -> None:
+@given(deals(), st.sampled_from(list(Seat)), st.sampled_from(list(Strain)), st.randoms(use_true_random=False),
+       st.none() | st.tuples(*[st.integers(0, 15)] * 4))
+def test_observations_follow_the_play(deal: object, declarer: Seat, strain: Strain, rnd: random.Random,
+                                      bids: tuple[int, ...] | None) -> None:
     play = random_play(deal, declarer, strain, rnd, 52)  # type: ignore[arg-type]
     hands = [deal[s].mask for s in Seat]  # type: ignore[index]
-    found = list(observations(hands, declarer, strain, play))
+    found = list(observations(hands, declarer, strain, play, bids))
+    led: list[list[tuple[Seat, int]]] = []  # per defender's card: the (leader, suit) of every earlier trick
+    for ob in found:
+        k = next(i for i, c in enumerate(play) if c == ob.card)
+        led.append([(t[0][0], int(t[0][1].suit)) for t in play_tricks(play[:k // 4 * 4], declarer, strain)])
+    for ob, before in zip(found, led):  # every suit's role, from its definition
+        if ob.situation.phase not in (Phase.OPENING_LEAD, Phase.LEAD, Phase.DISCARD):
+            assert ob.roles == () and ob.situation.role == ""
+            continue
+        me, partner = ob.defender, ob.defender.partner
+        for u in range(4):
+            who = [c for c, s in (("p", partner), ("m", me), ("d", declarer), ("d", declarer.partner))
+                   if bids is not None and bids[s] >> u & 1]
+            auction = "?" if bids is None else "".join(dict.fromkeys(who)) or "-"
+            play_part = ("L" if (partner, u) in before else "") + ("M" if (me, u) in before else "") + (
+                "T" if strain.trump == u else "")
+            assert ob.roles[u] == f"{auction}/{play_part or '-'}"
+        assert ob.situation.role == ob.roles[int(ob.card.suit)]
     assert len(found) == 26
     assert found[0].situation.phase == Phase.OPENING_LEAD and found[0].defender == declarer.lho
     assert sum(o.situation.phase == Phase.OPENING_LEAD for o in found) == 1
@@ -178,7 +197,7 @@ def test_the_suits_bid_and_each_suits_role() -> None:
     assert suits_bid(Seat.N, ["1S", "Pass", "2H", "3D", "X", "Pass", "Pass", "Pass"]) == (0b0001, 0, 0b0010, 0b0100)
     assert suits_bid(Seat.N, ["1NT", "Pass", "2C", "Pass", "2S", "Pass", "Pass", "Pass"]) == (0b0001, 0, 0b1000, 0)
     assert suits_bid(Seat.N, ["1H", "Pass", "Pass", "Pass"], Seat.E) == (0, 0b0010, 0, 0)  # N's pass was dropped
-    assert suits_bid(None, ["1H"]) is None and suits_bid(Seat.N, ["9Z"]) is None
+    assert suits_bid(None, ["1H"]) is None and suits_bid(Seat.N, ["9Z"]) is None and suits_bid(Seat.N, []) is None
     bids = (0b0001, 0b0011, 0, 0b0110)  # N: spades; E: spades, hearts; W: hearts, diamonds (declarer S)
     leads = (0, 0b1000, 0, 0b0100)      # E led clubs, W diamonds
     role = [suit_role(t, Seat.W, Seat.S, 1, bids, leads) for t in range(4)]

@@ -137,13 +137,16 @@ def test_calibration_counts_match_a_direct_count(tmp_path: Path) -> None:
     assert result.coverage.calls == 6 and result.coverage.book + result.coverage.explanation \
         + result.coverage.uncovered == 6
     assert result.defenders.calls == 3  # W and E defend N's 1NT
-    # the explanation's claim, false of S's thirteen spades, measured as a rule of its own (accuracy smoothed)
+    # the explanation's claim, false of S's thirteen spades, measured as a rule of its own, its accuracy (0 of 1)
+    # shrunk towards its prior: (0 + 2 p) / (1 + 2)
     from inference.auction.calibration import claim_prior
-    from inference.auction.measures import Level
+    from inference.auction.measures import divergence
 
     prior = claim_prior("length(N, clubs) >= 2 && hcp(N) >= 11 && hcp(N) <= 21")
+    assert prior is not None and 0 < prior < 1
     explained = next(r for r in result.rows if r.rule == "explanation")
-    assert explained.texts == ((Level(1, 3, prior).bits, 1, 0),) and 0 < (Level(1, 3, prior).bits or 0) < 0.05
+    want = divergence(float(2 * prior / 3), float(prior))
+    assert explained.texts == ((want, 1, 0),) and 0 < want < divergence(0.0, float(prior))  # shrunk: not 0 of 1
 
 
 def test_prior_is_exact() -> None:
