@@ -66,15 +66,15 @@ def pick_records(corpus: Path, n: int) -> list[PlayRecord]:
     return out
 
 
-def tight_claims(rec: PlayRecord) -> list[dict[str, str]]:
-    """One inference per defender: its true shape and HCP."""
+def tight_claims(rec: PlayRecord, lengths: bool = True, hcp: bool = True) -> list[dict[str, str]]:
+    """One inference per defender: its true shape and HCP (or only one of them)."""
     out = []
     for who, seat in (("LHO", rec.declarer.lho), ("RHO", rec.declarer.rho)):
         hand = rec.deal[seat]
         s, h, d, c = hand.shape
-        out.append(dict(name=f"{who} true hand", by=who,
-                        claim=f"spades({who}) == {s} && hearts({who}) == {h} && diamonds({who}) == {d} "
-                              f"&& clubs({who}) == {c} && hcp({who}) == {hand.hcp}"))
+        parts = ([f"spades({who}) == {s} && hearts({who}) == {h} && diamonds({who}) == {d} && clubs({who}) == {c}"]
+                 if lengths else []) + ([f"hcp({who}) == {hand.hcp}"] if hcp else [])
+        out.append(dict(name=f"{who} true hand", by=who, claim=" && ".join(parts)))
     return out
 
 

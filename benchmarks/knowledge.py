@@ -10,9 +10,10 @@ exact odds give, for every unseen card, the probability that its true holder hol
 is ``-log2`` of it, averaged over the (decision, card) pairs: **bits a card**. Views: lawful;
 agreement (the auction read with ``--book`` and the explanations); weighted with the auction only;
 weighted with the defence model only (``inference/data/defence``); weighted with both; and the
-ceiling "each defender's true lengths and HCP known" (the agreement view of one claim per defender).
-``--views`` picks some by short name (lawful, agreement, auction, model, both, true; lawful is always
-run, as the reference); ``--defence-model`` a model file to compare with the shipped one; ``--half
+ceiling "each defender's true lengths and HCP known" (the agreement view of one claim per defender);
+on request, the ceilings of his true lengths alone (``true-lengths``) and his true HCP alone
+(``true-hcp``). ``--views`` picks some by short name (lawful, agreement, auction, model, both, true,
+true-lengths, true-hcp; lawful is always run, as the reference); ``--defence-model`` a model file to compare with the shipped one; ``--half
 calibration`` runs on the calibration half (for tuning). The truth is 0 bits. A true card with
 probability 0 is counted (it must not happen in a weighted view). Intervals: 95%, bootstrapped by
 record (with ``--every`` the records of one file are alike, so these intervals are somewhat too narrow).
@@ -44,17 +45,20 @@ from inference.io.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
 from inference.state.play import PlayState  # noqa: E402
 from inference.io.records import PlayRecord, read_records  # noqa: E402
 
-#: name -> (uses the auction, uses the defence model, the view asked, adds the true lengths and HCP)
-VIEWS: dict[str, tuple[bool, bool, str, bool]] = {
-    "lawful": (False, False, "lawful", False),
-    "agreement (auction)": (True, False, "agreement", False),
-    "weighted, auction only": (True, False, "weighted", False),
-    "weighted, defence model only": (False, True, "weighted", False),
-    "weighted, auction and defence model": (True, True, "weighted", False),
-    "true lengths and HCP known": (False, False, "agreement", True),
+#: name -> (uses the auction, uses the defence model, the view asked, the truth it adds: lengths, HCP, or both)
+VIEWS: dict[str, tuple[bool, bool, str, str]] = {
+    "lawful": (False, False, "lawful", ""),
+    "agreement (auction)": (True, False, "agreement", ""),
+    "weighted, auction only": (True, False, "weighted", ""),
+    "weighted, defence model only": (False, True, "weighted", ""),
+    "weighted, auction and defence model": (True, True, "weighted", ""),
+    "true lengths and HCP known": (False, False, "agreement", "lengths and HCP"),
+    "true lengths known": (False, False, "agreement", "lengths"),
+    "true HCP known": (False, False, "agreement", "HCP"),
 }
-#: The views' short names (``--views``).
-SHORT = dict(zip(("lawful", "agreement", "auction", "model", "both", "true"), VIEWS))
+#: The views' short names (``--views``); the last two are not run unless asked for.
+SHORT = dict(zip(("lawful", "agreement", "auction", "model", "both", "true", "true-lengths", "true-hcp"), VIEWS))
+DEFAULT_VIEWS = ("lawful", "agreement", "auction", "model", "both", "true")
 
 
 def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION, every: bool = False
@@ -75,7 +79,7 @@ def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION, e
     return out[:n]
 
 
-def state_for(rec: PlayRecord, auction: bool, model: object, truth: bool, book: str) -> PlayState:
+def state_for(rec: PlayRecord, auction: bool, model: object, truth: str, book: str) -> PlayState:
     """Declarer's state at the start of play with what the view hears (``model``: the defence model, or None)."""
     state = PlayState(str(rec.deal[rec.declarer]), declarer=rec.declarer, contract=str(rec.contract),
                       defence_model=model)
@@ -83,7 +87,7 @@ def state_for(rec: PlayRecord, auction: bool, model: object, truth: bool, book: 
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
                           explanations=rec.explanations)
     if truth:
-        state.add_inferences(tight_claims(rec))
+        state.add_inferences(tight_claims(rec, lengths="lengths" in truth, hcp="HCP" in truth))
     return state
 
 
@@ -138,7 +142,7 @@ def main() -> None:
     ap.add_argument("--half", choices=HALVES, default=EVALUATION, help="the calibration half: for tuning")
     ap.add_argument("--every", action="store_true",
                     help="every complete record of the half (at most --records), not the first of each file")
-    ap.add_argument("--views", default=",".join(SHORT), help=f"some of {', '.join(SHORT)}")
+    ap.add_argument("--views", default=",".join(DEFAULT_VIEWS), help=f"some of {', '.join(SHORT)}")
     args = ap.parse_args()
     unknown = set(args.views.split(",")) - set(SHORT)
     if unknown:
