@@ -38,7 +38,7 @@ from inference.io.records import parse_calls
 from inference.auction.context import omitted_passes
 
 __all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of", "CHOOSES_SUIT",
-           "suit_feature", "candidate_suits", "suits_bid", "suit_role", "UNKNOWN_AUCTION"]
+           "suit_feature", "candidate_suits", "suits_bid", "suit_role", "role_words", "UNKNOWN_AUCTION"]
 
 _SUIT = 0x1FFF
 
@@ -253,6 +253,21 @@ def suit_role(suit: int, seat: Seat, declarer: Seat, trump: int | None, bids: Se
     play = ("L" if leads[seat.partner] & bit else "") + ("M" if leads[seat] & bit else "") + (
         "T" if trump == suit else "")
     return f"{auction}/{play or '-'}"
+
+
+_ROLE_WORDS = {"p": "partner bid it", "m": "he bid it", "d": "declarer's side bid it", "-": "nobody bid it",
+               "L": "partner led it", "M": "he led it", "T": "trumps"}
+
+
+def role_words(role: str) -> str:
+    """A role in words (what is known of it; "" for none).
+
+    >>> role_words("pd/LT"), role_words("?/-"), role_words("-/M")
+    ("partner bid it, declarer's side bid it, partner led it, trumps", '', 'nobody bid it, he led it')
+    """
+    auction, _, play = role.partition("/")
+    codes = [c for c in auction if c != UNKNOWN_AUCTION] + [c for c in play if c != "-"]
+    return ", ".join(_ROLE_WORDS[c] for c in codes)
 
 
 class Observation(NamedTuple):

@@ -28,7 +28,7 @@ from math import log
 
 from dealer import Card, Seat
 
-from inference.defence.cards import Situation
+from inference.defence.cards import Situation, role_words
 from inference.defence.evidence import DefenceEvidence
 
 __all__ = ["Reading", "strongest_reading", "LONGEST_SHOWN"]
@@ -47,14 +47,17 @@ class Reading:
     shorter: int
     longer: int
     ratio: Fraction  # the card's probability from the longer holding over that from the shorter
+    role: str = ""  # on a lead or a discard, the suit's role (inference.defence.cards.suit_role)
 
     def text(self) -> str:
-        """One line, the likelier holding first: ``"E's HQ: from HQ 2 times as likely as from HQJ"``."""
+        """One line, the likelier holding first: ``"E's HQ: from HQ 2 times as likely as from HQJ"``; on a lead
+        or a discard, what is known of the suit's role: ``"W's S6 (partner bid it): ..."``."""
         suit = str(self.card)[0]
         likelier, other, ratio = ((self.longer, self.shorter, self.ratio) if self.ratio >= 1 else
                                   (self.shorter, self.longer, 1 / self.ratio))
-        return (f"{self.seat.name}'s {self.card}: from {suit}{_ranks(likelier)} {float(ratio):.2g} times "
-                f"as likely as from {suit}{_ranks(other)}")
+        known = role_words(self.role)
+        return (f"{self.seat.name}'s {self.card}{f' ({known})' if known else ''}: from {suit}{_ranks(likelier)} "
+                f"{float(ratio):.2g} times as likely as from {suit}{_ranks(other)}")
 
 
 def _ranks(holding: int) -> str:
@@ -80,5 +83,5 @@ def strongest_reading(evidence: DefenceEvidence, seat: Seat, card: Card, situati
                 continue
             q = evidence.factor(situation, short | x, position)
             if q and abs(log(q / p)) > strength + 1e-12:
-                best, strength = Reading(seat, card, short, short | x, q / p), abs(log(q / p))
+                best, strength = Reading(seat, card, short, short | x, q / p, situation.role), abs(log(q / p))
     return best

@@ -25,7 +25,8 @@ from dealer import Card, CardSet, Deal, Seat
 from inference.rules.contract import Strain
 from inference.defence import DefenceModel, Phase, Situation, Way, classes, code_of, load_model, observations
 from inference.defence.evidence import DefenceEvidence
-from inference.defence.cards import WAY, allowed, allowed_within, play_tricks, suit_role, suits_bid
+from inference.defence.cards import (WAY, allowed, allowed_within, play_tricks, role_words, suit_role,
+                                     suits_bid)
 from inference.defence.model import auction_free
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
@@ -478,6 +479,17 @@ def test_the_strongest_reading_is_the_largest_ratio(index: int, free: int) -> No
     assert (reading.longer & ~reading.shorter).bit_count() == 1 and reading.shorter >> position & 1
     assert reading.ratio == hashed_factor(situation, reading.longer, position) / hashed_factor(
         situation, reading.shorter, position)
+    lead = strongest_reading(evidence, Seat.E, card, situation._replace(phase=Phase.LEAD, role="pd/L"), free)
+    assert lead is not None and lead.role == "pd/L" and lead.text().startswith(
+        f"E's {card} (partner bid it, declarer's side bid it, partner led it): from ")
+    assert reading.text().startswith(f"E's {card}: from ")  # following suit: no role
+
+
+def test_a_role_in_words() -> None:
+    """What is known of a suit's role, in the order it is written; nothing when nothing is known."""
+    assert role_words("?/-") == "" and role_words("-/-") == "nobody bid it"
+    assert role_words("m/MT") == "he bid it, he led it, trumps"
+    assert role_words(suit_role(0, Seat.W, Seat.S, 0, None, (0, 0, 0, 0))) == "trumps"
 
 
 @pytest.mark.slow
