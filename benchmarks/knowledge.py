@@ -1,7 +1,7 @@
 """Knowledge benchmark: how much each view knows about who holds each unseen card, on the evaluation half.
 
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--every] [--book sayc]
-[--corpus PATH] [--seed 1] [--defence-model M] [--views lawful,both,...] [--half calibration]``.
+[--corpus PATH] [--seed 1] [--defence-model M] [--power P] [--views lawful,both,...] [--half calibration]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
 split (:mod:`inference.io.halves`), one a file (``--every``: all of them), files shuffled with ``--seed``, the
 first ``--records``. Each is replayed
@@ -13,8 +13,9 @@ weighted with the defence model only (``inference/data/defence``); weighted with
 ceiling "each defender's true lengths and HCP known" (the agreement view of one claim per defender);
 on request, the ceilings of his true lengths alone (``true-lengths``) and his true HCP alone
 (``true-hcp``). ``--views`` picks some by short name (lawful, agreement, auction, model, both, true,
-true-lengths, true-hcp; lawful is always run, as the reference); ``--defence-model`` a model file to compare with the shipped one; ``--half
-calibration`` runs on the calibration half (for tuning). The truth is 0 bits. A true card with
+true-lengths, true-hcp; lawful is always run, as the reference); ``--defence-model`` a model file to
+compare with the shipped one; ``--power`` the evidence's power; ``--half calibration`` runs on the
+calibration half (for tuning). The truth is 0 bits. A true card with
 probability 0 is counted (it must not happen in a weighted view). Intervals: 95%, bootstrapped by
 record (with ``--every`` the records of one file are alike, so these intervals are somewhat too narrow).
 """

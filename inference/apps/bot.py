@@ -411,8 +411,7 @@ class ModelDefence:
         play = [c for _, _, c in history.cards] + [card]  # the card as if played: its situation and role
         *_, (_, _, situation, _) = defenders_situations(play_tricks(play, history.declarer, table.strain),
                                                         history.declarer, table.strain, True, bids=self.bids)
-        holding = table.hands[seat] >> (13 * int(card.suit)) & _SUIT  # what it holds now (the trick's cards too)
-        return self.model.card_evidence(situation, holding, card.index % 13, self.group)
+        return self.model.hand_evidence(situation, table.hands[seat], card.index % 13, self.group)  # the trick's too
 
 
 def _signal_cards(history: GameHistory, seat: Seat, suit: Suit) -> list[Card]:

@@ -168,7 +168,8 @@ class Calibration:
                        "levels": [level(lv) for lv in r.levels],
                        "folders": {k: {"hits": h, "n": n} for k, (h, n) in r.folders.items()},
                        "defenders": {"hits": r.defenders[0], "n": r.defenders[1]},
-                       **({"texts": [{"bits": b, "calls": n, "defenders": d} for b, n, d in r.texts]} if r.texts else {})}
+                       **({"texts": [{"bits": b, "calls": n, "defenders": d} for b, n, d in r.texts]}
+                          if r.texts else {})}
                       for r in self.rows],
             "informative": dict(zip(("calls", "defenders"), self.informative())),
         }

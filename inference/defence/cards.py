@@ -38,7 +38,7 @@ from inference.io.records import parse_calls
 from inference.auction.context import omitted_passes
 
 __all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of", "CHOOSES_SUIT",
-           "suit_feature", "candidate_suits", "suits_bid", "suit_role", "role_words", "UNKNOWN_AUCTION"]
+           "suit_feature", "candidate_suits", "suits_bid", "suit_role", "role_words", "ruff_context", "UNKNOWN_AUCTION"]
 
 _SUIT = 0x1FFF
 
@@ -71,8 +71,9 @@ class Situation(NamedTuple):
     """The public facts of one defender's card: the phase, notrump or not, partner winning the trick so
     far (third and fourth hand, discards and ruffs; else False), the suit the card came from, the
     cards of that suit played before it (a 13-bit mask), the position of the best card of that suit
-    in the trick so far (None: none, or the trick is ruffed by a higher suit) and, on a lead or a
-    discard, the suit's role (:func:`suit_role`; else "")."""
+    in the trick so far (None: none, or the trick is ruffed by a higher suit; on a discard, the
+    position of the trick's best trump when it is ruffed, else None), on a lead or a discard the
+    suit's role (:func:`suit_role`; else ""), and the trump suit (None: notrump)."""
 
     phase: Phase
     notrump: bool
@@ -81,6 +82,7 @@ class Situation(NamedTuple):
     gone: int
     best: int | None
     role: str = ""
+    trump: int | None = None
 
     @property
     def context(self) -> str:
@@ -207,6 +209,17 @@ def candidate_suits(hand: int, situation: Situation, trump: int | None) -> list[
     lead; on a discard, any but trumps (a trump would be a ruff)."""
     return [t for t in range(4) if hand >> (13 * t) & _SUIT
             and not (situation.phase == Phase.DISCARD and t == trump)]
+
+
+def ruff_context(situation: Situation, trumps: int) -> str | None:
+    """A defender void in the suit led, who held ``trumps`` (13-bit, then), chose to ruff or to discard: the
+    context of that choice, ``"ruff or discard|pw|over"`` (partner winning the trick or ``pl`` not; a trump
+    of his beats the trick's best trump, or none is in it: ``over``, else ``under``); None when there was no
+    choice (notrump, no trumps, or not a ruff or a discard)."""
+    if situation.trump is None or not trumps or situation.phase not in (Phase.RUFF, Phase.DISCARD):
+        return None
+    over = situation.best is None or (trumps & -trumps).bit_length() - 1 < situation.best
+    return f"ruff or discard|{'pw' if situation.partner_winning else 'pl'}|{'over' if over else 'under'}"
 
 
 #: The auction part of a role when the auction is not known.
@@ -356,8 +369,9 @@ def situation_of(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card
     """The situation of ``card`` played by ``seat`` after ``before`` (played by ``seats``) in a trick
     (``gone`` left 0: the caller knows the cards played)."""
     nt, suit = strain == Strain.NT, int(card.suit)
+    trump = None if strain.trump is None else int(strain.trump)
     if not before:
-        return Situation(Phase.OPENING_LEAD if first_trick else Phase.LEAD, nt, False, suit, 0, None)
+        return Situation(Phase.OPENING_LEAD if first_trick else Phase.LEAD, nt, False, suit, 0, None, trump=trump)
     winner = trick_winner(list(zip(seats, before)), strain)
     top = before[seats.index(winner)]
     partner = winner == seat.partner
@@ -365,7 +379,8 @@ def situation_of(before: Sequence[Card], seats: Sequence[Seat], seat: Seat, card
     if card.suit == before[0].suit:
         phase = (Phase.SECOND, Phase.THIRD, Phase.FOURTH)[len(before) - 1]
         best = pos if top.suit == card.suit else -1  # ruffed already: no card of the suit wins
-        return Situation(phase, nt, partner and phase != Phase.SECOND, suit, 0, best)
-    if strain.trump is not None and card.suit == strain.trump:
-        return Situation(Phase.RUFF, nt, partner, suit, 0, pos if top.suit == card.suit else None)
-    return Situation(Phase.DISCARD, nt, partner, suit, 0, None)
+        return Situation(phase, nt, partner and phase != Phase.SECOND, suit, 0, best, trump=trump)
+    ruffed = pos if trump is not None and int(top.suit) == trump else None
+    if card.suit == trump:
+        return Situation(Phase.RUFF, nt, partner, suit, 0, ruffed, trump=trump)
+    return Situation(Phase.DISCARD, nt, partner, suit, 0, ruffed, trump=trump)

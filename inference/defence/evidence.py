@@ -9,7 +9,9 @@ the posterior over layouts is the prior times the likelihood of the play the def
 The choice of suit on a lead or a discard depends on every suit the defender held; it is a *per-suit
 approximation*: the chosen suit's holding is weighed by the rate at which real defenders choose a
 suit like it (its length and top honours) in its role (who bid it, who led it, trumps:
-:func:`~inference.defence.cards.suit_role`), and the suits he did not choose weigh nothing. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its
+:func:`~inference.defence.cards.suit_role`), and the suits he did not choose weigh nothing. A discard
+by a defender void in the suit led also weighs his trump holding by the rate of discarding rather
+than ruffing from it. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its
 likeliest holding (``round(2**bits * w / max w)``, at least 1 where ``w > 0``), so the weights stay
 small integers; ``bits=None`` keeps the exact products (Python integers in the graph). Each card's
 probability enters raised to ``power`` (:data:`DEFAULT_POWER`, a tempered likelihood; 1: the model
@@ -38,7 +40,7 @@ from inference.rules.contract import Strain
 from inference.rules.trick import Trick
 from inference.claims.weights import HoldingWeights
 from inference.errors import InvalidArgumentError
-from inference.defence.cards import Situation, defenders_situations
+from inference.defence.cards import Phase, Situation, defenders_situations
 from inference.defence.model import DefenceModel, load_model
 
 __all__ = ["DefenceEvidence", "DEFAULT_BITS", "DEFAULT_POWER", "CardFactor", "defenders_cards", "defence_evidence"]
@@ -148,6 +150,11 @@ class DefenceEvidence:
                 before = found.get(pair) or _Table(self._domain(pair, played_before[seat], visible | played, card),
                                                    played_before[seat] >> (13 * pair[1]) & _SUIT)
                 found[pair] = self._update(before, situation, card.index % 13)
+                if situation.phase == Phase.DISCARD and situation.trump is not None and self._ruffs:
+                    pair = (seat, situation.trump)  # he discarded rather than ruff: what trumps did he hold?
+                    before = found.get(pair) or _Table(self._domain(pair, played_before[seat], visible | played),
+                                                       played_before[seat] >> (13 * pair[1]) & _SUIT)
+                    found[pair] = self._update_trumps(before, situation)
                 self._steps[key] = found
                 if len(self._steps) > KEPT:
                     self._steps.popitem(last=False)
@@ -160,12 +167,35 @@ class DefenceEvidence:
                     for h, w in table.products.items()}
         return _Table(products, table.earlier | 1 << position)
 
+    def _update_trumps(self, table: _Table, situation: Situation) -> _Table:
+        """The trumps' table times, for each holding (what it was then), the weight of discarding rather than
+        ruffing from it (:meth:`~inference.defence.model.DefenceModel.trump_choice`)."""
+        products = {h: w * self.trump_weight(situation, h & ~table.earlier) if w else w
+                    for h, w in table.products.items()}
+        return _Table(products, table.earlier)
+
+    def trump_weight(self, situation: Situation, trumps: int) -> Fraction:
+        """The factor a ruff-or-discard choice gives ``trumps`` (what the defender held then), to :attr:`power`."""
+        assert isinstance(self.model, DefenceModel)
+        key = (situation, trumps, -1)
+        found = self._weights.get(key)
+        if found is None:
+            p = self.model.trump_choice(situation, trumps, self.group)
+            found = p if self.power == 1 else Fraction(float(p) ** float(self.power))
+            self._weights[key] = found
+        return found
+
+    @property
+    def _ruffs(self) -> bool:
+        """Whether the model weighs the choice to ruff or discard (a model object does; a card function not)."""
+        return isinstance(self.model, DefenceModel)
+
     @staticmethod
-    def _domain(pair: tuple[Seat, int], played_before: int, out: int, card: Card) -> dict[int, Fraction]:
+    def _domain(pair: tuple[Seat, int], played_before: int, out: int, card: Card | None = None) -> dict[int, Fraction]:
         """Every holding ``pair``'s seat may have been dealt in the suit, each weighing 1: its cards played
         (before the ones weighed, and ``card``) and any subset of the suit's cards not in ``out``."""
         suit = pair[1]
-        base = (played_before >> (13 * suit) & _SUIT) | 1 << (card.index % 13)
+        base = (played_before >> (13 * suit) & _SUIT) | (0 if card is None else 1 << (card.index % 13))
         free = ~(out >> (13 * suit)) & _SUIT & ~base
         holdings, sub = [], free
         while True:  # every subset of the free cards

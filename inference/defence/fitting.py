@@ -28,8 +28,8 @@ import numpy as np
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
 from inference.io.records import PlayRecord, read_records
-from inference.defence.cards import (CHOOSES_SUIT, Choice, candidate_suits, classes, observations, suit_feature,
-                                     suits_bid)
+from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, candidate_suits, classes, observations,
+                                     ruff_context, suit_feature, suits_bid)
 from inference.defence.model import DefenceModel, auction_free
 
 __all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "GAMMAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
@@ -63,6 +63,7 @@ class Seen(NamedTuple):
     all_classes: int = 0
     all_cards: int = 0
     roles: tuple[str, ...] = ()
+    ruffing: str = ""  # void in the suit led, holding trumps: the context of ruffing or discarding
 
 
 @dataclass
@@ -84,7 +85,9 @@ def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
     for ob in observations(hands, rec.declarer, rec.contract.strain, rec.play, bids):
         ch = ob.choice()
         sit = ob.situation
-        seen = Seen(group, sit.context, ch, len(classes(ob.holding, sit.gone)), ob.holding.bit_count())
+        trumps = 0 if sit.trump is None else ob.hand >> (13 * sit.trump) & 0x1FFF
+        seen = Seen(group, sit.context, ch, len(classes(ob.holding, sit.gone)), ob.holding.bit_count(),
+                    ruffing=ruff_context(sit, trumps) or "")
         if sit.phase in CHOOSES_SUIT:
             suits = candidate_suits(ob.hand, sit, trump)
             holdings = [ob.hand >> (13 * t) & 0x1FFF for t in suits]
@@ -126,6 +129,8 @@ def _counts(records: Iterable[Sequence[Seen]]) -> dict[str, dict[str, dict[str, 
             tally[(s.group, f"{s.context}|{s.choice.key}", s.choice.code)] += 1
             tally[(s.group, f"{s.context}|{s.choice.long_key}", s.choice.code)] += 1
             tally[(s.group, f"{s.context}|{s.choice.class_key}", s.choice.within)] += 1
+            if s.ruffing:
+                tally[(s.group, s.ruffing, "ruff" if s.context.startswith(Phase.RUFF.value) else "discard")] += 1
             for j, (feature, role) in enumerate(zip(s.suits, s.roles or ("",) * len(s.suits))):
                 for key in dict.fromkeys(("", f" {role}" if role else "", f" {auction_free(role)}" if role else "")):
                     if j == s.chosen:
@@ -200,7 +205,8 @@ class Fitted:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (the model's counts left out: see :meth:`DefenceModel.as_dict`)."""
         return {"records": self.records, "errors": self.errors, "alpha": str(self.model.alpha), "alphas": self.alphas,
-                "beta": str(self.model.beta), "betas": self.betas, "gamma": str(self.model.gamma), "gammas": self.gammas,
+                "beta": str(self.model.beta), "betas": self.betas,
+                "gamma": str(self.model.gamma), "gammas": self.gammas,
                 "provenance": dict(self.model.provenance), "overall": self.overall.as_dict(),
                 "phases": {k: v.as_dict() for k, v in self.phases.items()},
                 "groups": {k: v.as_dict() for k, v in self.groups.items()}}
@@ -241,7 +247,8 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     gamma = min(GAMMAS, key=lambda g: (gammas[str(g)], g))
     provenance = {"command": command, "corpus": corpus_digest([w.path for w in work]),
                   "split": work[0].halves.digest() if work else "", "records": sum(t.records for t in tallies),
-                  "alpha, beta and gamma chosen on": "the calibration half's validation part", "fitted on": f"the {half} half"}
+                  "alpha, beta and gamma chosen on": "the calibration half's validation part",
+                  "fitted on": f"the {half} half"}
     if half == EVALUATION:
         training, evaluation = evaluation, training + validation  # fitted on one half, scored on the other
         validation = []

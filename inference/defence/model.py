@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from inference.errors import InvalidArgumentError, OutputError
-from inference.defence.cards import (CHOOSES_SUIT, WAY, Choice, Observation, Situation, Way, allowed, allowed_within, candidate_suits,
-                    code_of, suit_feature, UNKNOWN_AUCTION)
+from inference.defence.cards import (CHOOSES_SUIT, WAY, Choice, Observation, Phase, Situation, Way, allowed,
+                                     allowed_within, candidate_suits, code_of, ruff_context, suit_feature,
+                                     UNKNOWN_AUCTION)
 
 __all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA", "DEFAULT_GAMMA", "auction_free"]
 
@@ -69,13 +70,21 @@ class DefenceModel:
 
     def code_probability(self, group: str, context: str, key: str, code: str, codes: tuple[str, ...]) -> Fraction:
         """The smoothed probability of ``code`` among the ``codes`` a holding's key allows in a context."""
-        table = self.counts.get(group, {}).get(f"{context}|{key}", {})
+        table = self.counts.get(group, {}).get(f"{context}|{key}" if key else context, {})
         total = sum(table.get(c, 0) for c in codes)
         return (table.get(code, 0) + self.alpha) / (total + self.alpha * len(codes))
 
     def evidence(self, observation: Observation, group: str = "human") -> Fraction:
-        """The weight the observed card gives the holding it came from (:meth:`card_evidence`)."""
-        return self.card_evidence(observation.situation, observation.holding, observation.card.index % 13, group)
+        """The weight the observed card gives the defender's hand then (:meth:`hand_evidence`)."""
+        return self.hand_evidence(observation.situation, observation.hand, observation.card.index % 13, group)
+
+    def hand_evidence(self, situation: Situation, hand: int, position: int, group: str = "human") -> Fraction:
+        """The weight a card gives the whole hand it came from (52-bit, then): :meth:`card_evidence` of the holding
+        in its suit, times on a discard :meth:`trump_choice` of the hand's trumps."""
+        p = self.card_evidence(situation, hand >> (13 * situation.card_suit) & 0x1FFF, position, group)
+        if situation.phase == Phase.DISCARD and situation.trump is not None and p:
+            p *= self.trump_choice(situation, hand >> (13 * situation.trump) & 0x1FFF, group)
+        return p
 
     def card_evidence(self, situation: Situation, holding: int, position: int, group: str = "human") -> Fraction:
         """The weight a card gives the holding it came from: its probability from the holding, times (on a lead
@@ -85,7 +94,19 @@ class DefenceModel:
         p = self.card_probability(situation, holding, position, group, WAY[situation.phase])
         if situation.phase in CHOOSES_SUIT:
             p *= self.suit_rate(group, situation.context, holding, situation.role)
+        if situation.phase == Phase.RUFF and p:
+            p *= self.trump_choice(situation, holding, group)
         return p
+
+    def trump_choice(self, situation: Situation, trumps: int, group: str = "human") -> Fraction:
+        """On a ruff or a discard (void in the suit led), the probability that a defender holding ``trumps``
+        (13-bit, then) chose to ruff or to discard as he did (:func:`~inference.defence.cards.ruff_context`);
+        1 when he had no choice (no trumps, notrump)."""
+        key = ruff_context(situation, trumps)
+        if key is None:
+            return Fraction(1)
+        code = "ruff" if situation.phase == Phase.RUFF else "discard"
+        return self.code_probability(group, key, "", code, ("discard", "ruff"))
 
     def suit_rate(self, group: str, context: str, holding: int, role: str = "") -> Fraction:
         """How often defenders in ``context`` chose a suit like ``holding`` when they held one (smoothed):

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from dealer import Card, CardSet, Deal, Seat
 from inference.rules.contract import Strain
-from inference.defence import DefenceModel, Phase, Situation, Way, classes, code_of, load_model, observations
+from inference.defence import (DefenceModel, Observation, Phase, Situation, Way, classes, code_of, load_model,
+                               observations)
 from inference.defence.evidence import DefenceEvidence
 from inference.defence.cards import (WAY, allowed, allowed_within, play_tricks, role_words, suit_role,
                                      suits_bid)
@@ -81,10 +82,13 @@ def random_model(rnd: random.Random) -> DefenceModel:
                 held = {f"L{n}T{t}": rnd.randrange(1, 9) for n in range(1, 7) for t in range(3) if t <= n}
                 counts["human"][f"{context}|suit held"] = held
                 counts["human"][f"{context}|suit chosen"] = {f: rnd.randrange(n + 1) for f, n in held.items()}
+                for ruff in (f"ruff or discard|{pw}|{over}" for pw in ("pw", "pl") for over in ("over", "under")):
+                    counts["human"][ruff] = {"ruff": rnd.randrange(9), "discard": rnd.randrange(9)}
                 for role in (r for r in ROLES if rnd.random() < 0.3):  # some roles counted apart
                     held = {f"L{n}T{t}": rnd.randrange(1, 9) for n in range(1, 7) for t in range(3) if t <= n}
                     counts["human"][f"{context}|suit held {role}"] = held
-                    counts["human"][f"{context}|suit chosen {role}"] = {f: rnd.randrange(n + 1) for f, n in held.items()}
+                    chosen = {f: rnd.randrange(n + 1) for f, n in held.items()}
+                    counts["human"][f"{context}|suit chosen {role}"] = chosen
     return DefenceModel(counts, Fraction(rnd.randrange(1, 4), 2), beta=Fraction(rnd.randrange(1, 9), 2),
                         gamma=Fraction(rnd.randrange(1, 9), 2))
 
@@ -390,8 +394,17 @@ def test_the_weighted_view_weighs_each_defenders_card_exactly(deal: Deal, declar
         first.add_auction(declarer.lho, rnd.choice(AUCTIONS), book="sayc")
         assert first.snapshot.bids is not None
     state = list(states)[-1] if cards else first
-    assert_weighted_equals_brute_force(state, deal, lambda ob: model.evidence(ob) if power == 1 else
-                                       Fraction(float(model.evidence(ob)) ** float(power)))
+
+    def tempered(p: Fraction) -> Fraction:
+        return p if power == 1 else Fraction(float(p) ** float(power))
+
+    def factor(ob: Observation) -> Fraction:  # the card, and on a discard the choice not to ruff, each tempered
+        card = tempered(model.card_evidence(ob.situation, ob.holding, ob.card.index % 13))
+        if ob.situation.phase != Phase.DISCARD or ob.situation.trump is None:
+            return card
+        return card * tempered(model.trump_choice(ob.situation, ob.hand >> (13 * ob.situation.trump) & 0x1FFF))
+
+    assert_weighted_equals_brute_force(state, deal, factor)
 
 
 def test_restricted_choice_in_the_weighted_view() -> None:
