@@ -375,7 +375,8 @@ class ModelDefence:
 
     Each best card weighs its probability under ``model`` (a
     :class:`~inference.defence.model.DefenceModel`: the card from its holding in its situation, times on
-    a lead or a discard the rate of a suit like it, :meth:`~inference.defence.model.DefenceModel.card_evidence`);
+    a lead or a discard the rate of a suit like it, and on a ruff or a discard the rate of that choice with
+    the trumps held, :meth:`~inference.defence.model.DefenceModel.hand_evidence`);
     ``model=None`` weighs them alike (the robustness defence). The draw's generator is seeded by ``seed``,
     the card's number and the seat, so every view of a deal meets the same choices in the same positions.
     The opening lead is ``opening`` when given (a record's lead), else chosen the same way among every

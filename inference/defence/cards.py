@@ -37,8 +37,10 @@ from inference.rules.trick import trick_winner
 from inference.io.records import parse_calls
 from inference.auction.context import omitted_passes
 
-__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of", "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of", "CHOOSES_SUIT",
-           "suit_feature", "candidate_suits", "suits_bid", "suit_role", "role_words", "ruff_context", "UNKNOWN_AUCTION"]
+__all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of",
+           "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of",
+           "CHOOSES_SUIT", "suit_feature", "candidate_suits", "suits_bid", "suit_role", "role_words", "ruff_context",
+           "UNKNOWN_AUCTION"]
 
 _SUIT = 0x1FFF
 
@@ -71,8 +73,9 @@ class Situation(NamedTuple):
     """The public facts of one defender's card: the phase, notrump or not, partner winning the trick so
     far (third and fourth hand, discards and ruffs; else False), the suit the card came from, the
     cards of that suit played before it (a 13-bit mask), the position of the best card of that suit
-    in the trick so far (None: none, or the trick is ruffed by a higher suit; on a discard, the
-    position of the trick's best trump when it is ruffed, else None), on a lead or a discard the
+    in the trick so far (None: none; -1 following suit to a trick ruffed already, so nothing of the
+    suit wins; on a ruff or a discard, the position of the trick's best trump when it is ruffed, else
+    None), on a lead or a discard the
     suit's role (:func:`suit_role`; else ""), and the trump suit (None: notrump)."""
 
     phase: Phase

@@ -10,7 +10,11 @@ by the holding's length too (:attr:`~inference.defence.cards.Choice.long_key`: r
 count, high from a doubleton), the length's counts shrunk towards it: ``(n + beta p) / (total + beta)``
 (a length seen rarely keeps the key's probability). A card's is its class code's,
 shared equally among the classes with that code, times its place's, shared equally among the inner
-cards. Every probability is an exact :class:`~fractions.Fraction`.
+cards. On a lead or a discard the suit's rate is kept too (``"<context>|suit chosen"`` and ``"|suit held"``
+by the suit's feature, and by its role); on a ruff or a discard by a defender holding trumps, how often
+he ruffed or discarded (``"ruff or discard|pw|over"``, by partner winning and whether a trump of his would
+win: :func:`~inference.defence.cards.ruff_context`). Every probability is an exact
+:class:`~fractions.Fraction`.
 
 The fitted model ships as data (``inference/data/defence/default.json``) with its provenance: the
 command, the corpus's digest, the split's digest and the date. Refitting is deterministic.
@@ -75,8 +79,12 @@ class DefenceModel:
         return (table.get(code, 0) + self.alpha) / (total + self.alpha * len(codes))
 
     def evidence(self, observation: Observation, group: str = "human") -> Fraction:
-        """The weight the observed card gives the defender's hand then (:meth:`hand_evidence`)."""
-        return self.hand_evidence(observation.situation, observation.hand, observation.card.index % 13, group)
+        """The weight the observed card gives the defender's hand then (:meth:`hand_evidence`; an observation
+        without the hand, only the holding: :meth:`card_evidence`)."""
+        ob = observation
+        if not ob.hand:
+            return self.card_evidence(ob.situation, ob.holding, ob.card.index % 13, group)
+        return self.hand_evidence(ob.situation, ob.hand, ob.card.index % 13, group)
 
     def hand_evidence(self, situation: Situation, hand: int, position: int, group: str = "human") -> Fraction:
         """The weight a card gives the whole hand it came from (52-bit, then): :meth:`card_evidence` of the holding
@@ -88,9 +96,10 @@ class DefenceModel:
 
     def card_evidence(self, situation: Situation, holding: int, position: int, group: str = "human") -> Fraction:
         """The weight a card gives the holding it came from: its probability from the holding, times (on a lead
-        or a discard) the rate at which defenders choose a suit like the holding (:meth:`suit_rate`). The choice of
-        suit is a *per-suit approximation*: the other suits the defender held weigh nothing (weighing each by
-        ``1 - rate`` was measured: no gain in bits, odds 40% slower)."""
+        or a discard) the rate at which defenders choose a suit like the holding (:meth:`suit_rate`), and on a ruff
+        the rate of ruffing with those trumps (:meth:`trump_choice`). The choice of suit is a *per-suit
+        approximation*: the other suits the defender held weigh nothing (weighing each by ``1 - rate`` was
+        measured: no gain in bits, odds 40% slower)."""
         p = self.card_probability(situation, holding, position, group, WAY[situation.phase])
         if situation.phase in CHOOSES_SUIT:
             p *= self.suit_rate(group, situation.context, holding, situation.role)

@@ -247,6 +247,9 @@ class TopCards:
 
         return Fraction(int(position == (holding & -holding).bit_length() - 1))
 
+    def hand_evidence(self, situation: Any, hand: int, position: int, group: str = "human") -> Any:
+        return self.card_evidence(situation, hand >> (13 * situation.card_suit) & 0x1FFF, position, group)
+
 
 @needs_solver
 def test_model_defence_plays_the_double_dummy_best_as_the_model_weighs() -> None:

@@ -26,8 +26,8 @@ from inference.rules.contract import Strain
 from inference.defence import (DefenceModel, Observation, Phase, Situation, Way, classes, code_of, load_model,
                                observations)
 from inference.defence.evidence import DefenceEvidence
-from inference.defence.cards import (WAY, allowed, allowed_within, play_tricks, role_words, suit_role,
-                                     suits_bid)
+from inference.defence.cards import (WAY, allowed, allowed_within, play_tricks, role_words, ruff_context,
+                                     situation_of, suit_role, suits_bid)
 from inference.defence.model import auction_free
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
@@ -226,6 +226,38 @@ def test_a_suits_rate_by_role_shrinks_towards_its_rate_by_feature() -> None:
         model.card_probability(situation, holding, 5, "human", Way.POSITION) * (8 + 4 * base) / 14)
     with pytest.raises(InvalidArgumentError, match="gamma must be above 0, not 0"):
         DefenceModel({}, gamma=Fraction(0))
+
+
+def test_ruff_or_discard_reads_the_trick_and_the_trumps_held() -> None:
+    """Dummy leads a diamond, East follows, declarer ruffs with the king of hearts, West discards a club: West
+    chose to discard, with partner losing the trick; with the ace of trumps he could have overruffed, with the
+    queen not; void in trumps, or in notrump, he had no choice. The model weighs the discard by the choice's
+    rate (and the card's own weight), and a ruff by the rate of ruffing."""
+    cards = [Card.parse(c) for c in ("D2", "D3", "HK", "C2")]
+    discard = situation_of(cards[:3], [Seat.N, Seat.E, Seat.S], Seat.W, cards[3], Strain.H, False)
+    assert (discard.phase, discard.best, discard.trump, discard.partner_winning) == (Phase.DISCARD, 1, 1, False)
+    ace, queen = 0b1, 0b100  # A=0 ... 2=12
+    assert ruff_context(discard, ace) == "ruff or discard|pl|over"
+    assert ruff_context(discard, queen) == "ruff or discard|pl|under"
+    assert ruff_context(discard, 0) is None
+    assert ruff_context(situation_of(cards[:3], [Seat.N, Seat.E, Seat.S], Seat.W, cards[3], Strain.NT, False),
+                        ace) is None
+    ruff = situation_of(cards[:1], [Seat.N], Seat.E, Card.parse("H3"), Strain.H, False)
+    assert (ruff.phase, ruff.best) == (Phase.RUFF, None) and ruff_context(ruff, 1 << 11) == "ruff or discard|pl|over"
+    follow = situation_of(cards[:1], [Seat.N], Seat.E, cards[1], Strain.H, False)
+    assert ruff_context(follow, ace) is None
+    counts = {"ruff or discard|pl|under": {"discard": 9, "ruff": 1},
+              "ruff or discard|pl|over": {"discard": 1, "ruff": 3}}
+    model = DefenceModel({"human": counts}, Fraction(1))
+    clubs = 1 << 12  # the two of clubs
+    hand = clubs << 39 | queen << 13  # the two of clubs and the queen of hearts
+    ob = Observation(Seat.W, discard, clubs, cards[3], hand)
+    assert model.evidence(ob) == model.card_evidence(discard, clubs, 12) * Fraction(9 + 1, 10 + 2)
+    with_ace = model.hand_evidence(discard, clubs << 39 | ace << 13, 12)
+    assert with_ace == model.card_evidence(discard, clubs, 12) * Fraction(1 + 1, 4 + 2)
+    assert model.hand_evidence(discard, clubs << 39, 12) == model.card_evidence(discard, clubs, 12)  # void in trumps
+    assert model.card_evidence(ruff, 1 << 11, 11) == model.card_probability(ruff, 1 << 11, 11, "human", Way.WINNING) * (
+        Fraction(3 + 1, 4 + 2))
 
 
 def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
