@@ -40,7 +40,7 @@ from inference.auction.context import omitted_passes
 __all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of",
            "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of",
            "CHOOSES_SUIT", "suit_feature", "candidate_suits", "suits_bid", "suit_role", "role_words", "ruff_context",
-           "UNKNOWN_AUCTION"]
+           "auction_free", "UNKNOWN_AUCTION"]
 
 _SUIT = 0x1FFF
 
@@ -269,6 +269,15 @@ def suit_role(suit: int, seat: Seat, declarer: Seat, trump: int | None, bids: Se
     play = ("L" if leads[seat.partner] & bit else "") + ("M" if leads[seat] & bit else "") + (
         "T" if trump == suit else "")
     return f"{auction}/{play or '-'}"
+
+
+def auction_free(role: str) -> str:
+    """A role with its auction part unknown (what a declarer who has not heard the auction sees).
+
+    >>> auction_free("pd/LT")
+    '?/LT'
+    """
+    return UNKNOWN_AUCTION + role[role.index("/"):] if "/" in role else role
 
 
 _ROLE_WORDS = {"p": "partner bid it", "m": "he bid it", "d": "declarer's side bid it", "-": "nobody bid it",

@@ -93,6 +93,7 @@ class DefenceEvidence:
     power: Fraction = DEFAULT_POWER
     _factors: dict[tuple[Situation, int, int], Fraction] = field(default_factory=dict, compare=False, repr=False)
     _weights: dict[tuple[Situation, int, int], Fraction] = field(default_factory=dict, compare=False, repr=False)
+    _trump_weights: dict[tuple[Situation, int], Fraction] = field(default_factory=dict, compare=False, repr=False)
     _steps: "OrderedDict[tuple[object, ...], dict[tuple[Seat, int], _Table]]" = field(
         default_factory=OrderedDict, compare=False, repr=False)
     _grids: dict[int, tuple[_Table, np.ndarray, int]] = field(default_factory=dict, compare=False, repr=False)
@@ -177,12 +178,11 @@ class DefenceEvidence:
     def trump_weight(self, situation: Situation, trumps: int) -> Fraction:
         """The factor a ruff-or-discard choice gives ``trumps`` (what the defender held then), to :attr:`power`."""
         assert isinstance(self.model, DefenceModel)
-        key = (situation, trumps, -1)
-        found = self._weights.get(key)
+        found = self._trump_weights.get((situation, trumps))
         if found is None:
             p = self.model.trump_choice(situation, trumps, self.group)
             found = p if self.power == 1 else Fraction(float(p) ** float(self.power))
-            self._weights[key] = found
+            self._trump_weights[(situation, trumps)] = found
         return found
 
     @property

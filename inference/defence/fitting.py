@@ -28,9 +28,9 @@ import numpy as np
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
 from inference.io.records import PlayRecord, read_records
-from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, candidate_suits, classes, observations,
-                                     ruff_context, suit_feature, suits_bid)
-from inference.defence.model import DefenceModel, auction_free
+from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, auction_free, candidate_suits, classes,
+                                     observations, ruff_context, suit_feature, suits_bid)
+from inference.defence.model import DefenceModel
 
 __all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "GAMMAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
            "corpus_digest", "BOOTSTRAP_SEED"]

@@ -32,10 +32,9 @@ from typing import Any, Mapping
 
 from inference.errors import InvalidArgumentError, OutputError
 from inference.defence.cards import (CHOOSES_SUIT, WAY, Choice, Observation, Phase, Situation, Way, allowed,
-                                     allowed_within, candidate_suits, code_of, ruff_context, suit_feature,
-                                     UNKNOWN_AUCTION)
+                                     allowed_within, code_of, ruff_context, suit_feature)
 
-__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA", "DEFAULT_GAMMA", "auction_free"]
+__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA", "DEFAULT_GAMMA"]
 
 #: The groups of players fitted apart.
 GROUPS = ("human", "robot")
@@ -136,15 +135,6 @@ class DefenceModel:
         held = tables.get(f"{context}|suit held {role}", {}).get(feature, 0)
         return (chosen + self.gamma * base) / (held + self.gamma)
 
-    def suit_probability(self, group: str, situation: Situation, hand: int, suit: int, trump: int | None,
-                         roles: Mapping[int, str] | None = None) -> Fraction:
-        """The probability of choosing ``suit`` among the suits of ``hand`` (52 bits) the defender could choose
-        from, in proportion to their rates (``roles``: each suit's role; for scoring a model; the weighted view
-        uses the rate alone)."""
-        rates = {t: self.suit_rate(group, situation.context, hand >> (13 * t) & 0x1FFF, (roles or {}).get(t, ""))
-                 for t in candidate_suits(hand, situation, trump)}
-        return rates[suit] / sum(rates.values())
-
     def card_probability(self, situation: Situation, holding: int, position: int, group: str, way: Way) -> Fraction:
         """The probability of the card at ``position`` (0: the ace) of ``holding`` in ``situation``; 0 if the
         holding lacks it."""
@@ -205,11 +195,6 @@ class DefenceModel:
                 fh.write("\n")
         except OSError as exc:
             raise OutputError.of(path, exc) from None
-
-
-def auction_free(role: str) -> str:
-    """A role with its auction part unknown (what a declarer who has not heard the auction sees)."""
-    return UNKNOWN_AUCTION + role[role.index("/"):] if "/" in role else role
 
 
 @lru_cache(maxsize=8)

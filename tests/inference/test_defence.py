@@ -26,9 +26,8 @@ from inference.rules.contract import Strain
 from inference.defence import (DefenceModel, Observation, Phase, Situation, Way, classes, code_of, load_model,
                                observations)
 from inference.defence.evidence import DefenceEvidence
-from inference.defence.cards import (WAY, allowed, allowed_within, play_tricks, role_words, ruff_context,
-                                     situation_of, suit_role, suits_bid)
-from inference.defence.model import auction_free
+from inference.defence.cards import (WAY, allowed, allowed_within, auction_free, play_tricks, role_words,
+                                     ruff_context, situation_of, suit_role, suits_bid)
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
 from inference.io.halves import CALIBRATION, EVALUATION, Halves, corpus_files
