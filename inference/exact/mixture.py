@@ -66,6 +66,7 @@ def _group(members: Group, first: int) -> Polynomial:
         with_claim = {k | i: -v for k, v in poly.items()}
         with_claim[i] = with_claim.get(i, Fraction(0)) + Fraction(members[j][1])
         poly = {k: v for k, v in {**poly, **with_claim}.items() if v}
+        _check_terms(poly)  # a long group doubles the terms at each member: refuse before they are many
     return poly
 
 

@@ -164,3 +164,16 @@ def test_power_two_sums_each_layouts_squared_weight() -> None:
     assert state.layouts(View("weighted", holdings=hw, power=2)).count() == sum(w * w for _, w in exp.weights)
     with pytest.raises(InvalidArgumentError, match="power"):
         View("weighted", power=0)
+
+
+def test_a_long_group_is_refused_before_its_terms_are_many() -> None:
+    """A group of 40 readings would expand to 2**40 terms: refused at once, not after hours."""
+    import time
+
+    from inference.claims.language import parse_claim
+
+    members = [(parse_claim(f"hcp(W) == {h}"), Fraction(h + 1)) for h in range(40)] + [(And(()), Fraction(1))]
+    start = time.perf_counter()
+    with pytest.raises(TooComplexError, match="dealer terms"):
+        expand([], [members])
+    assert time.perf_counter() - start < 5
