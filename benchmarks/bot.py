@@ -226,7 +226,7 @@ def _defence(job: Job, solver: Any, lead: Any, carding: Any, opening: Card | Non
     if kind == "model":
         name = job.get("defence_model") or "default"
         model = _MODELS.get(name) or _MODELS.setdefault(name, load_model(name))
-    from inference.defence.cards import suits_bid
+    from inference.auction.context import suits_bid
 
     bids = suits_bid(Seat(job["dealer"]), job["calls"], Seat(job["declarer"])) if job.get("calls") else None
     return ModelDefence(model, solver, opening=opening, seed=job["index"], bids=bids)

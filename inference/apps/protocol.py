@@ -14,8 +14,9 @@ new         ``hand``, ``declarer``, optional ``contract`` (default NT), ``viewer
 inference   an inference: ``name``, ``by`` (LHO, RHO, partner, N...), ``claim``, optional ``tag``,
             ``action``, ``kind``, ``fallbacks``, ``group``
 lead        read a lead: ``card``, optional ``agreement`` (default fourth-best-nt)
-auction     read an auction: ``dealer``, ``calls`` (space-separated), ``book``, optional ``vulnerable``
-            and ``explanations`` (a list: per call, its text or "")
+auction     read an auction: ``dealer``, ``calls`` (space-separated), ``book``, optional ``vulnerable``,
+            ``explanations`` (a list: per call, its text or "") and ``likelihood`` (``default``: the one
+            shipped with the book; a likelihood file; ``none``: each call's measured ratio)
 dummy       ``hand``; optional ``early`` (before the opening lead)
 play        ``card``, optional ``seat`` (must be the seat on turn)
 undo        optional ``to`` (a ply; default: the last event)
@@ -102,7 +103,8 @@ class Session:
         calls = r["calls"].split() if isinstance(r["calls"], str) else r["calls"]
         update = self._need().add_auction(r["dealer"], calls, book=r["book"],
                                           vulnerability=r["vulnerable"],
-                                          explanations=[e or None for e in r["explanations"] or ()])
+                                          explanations=[e or None for e in r["explanations"] or ()],
+                                          likelihood=None if r["likelihood"] == "none" else r["likelihood"])
         return {"event": update.event if update else None,
                 "statuses": [sc.as_dict() for sc in update.statuses] if update else []}
 
@@ -178,7 +180,8 @@ _FIELDS: dict[str, dict[str, tuple[str, bool, Any, Any]]] = {
              "group": (_TEXT, False, "lead", None)},
     "auction": {"dealer": (_TEXT, True, None, None), "calls": (_CALLS, True, None, None),
                 "book": (_TEXT, True, None, None), "vulnerable": (_TEXT, False, "", None),
-                "explanations": ("a list of claims", False, None, None)},
+                "explanations": ("a list of claims", False, None, None),
+                "likelihood": (_TEXT, False, "default", None)},
     "dummy": {"hand": (_TEXT, True, None, None), "early": (_BOOL, False, False, None)},
     "play": {"card": (_TEXT, True, None, None), "seat": (_TEXT, False, None, None)},
     "undo": {"to": (_WHOLE, False, None, (0, 10_000))},

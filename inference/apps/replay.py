@@ -13,6 +13,7 @@ from typing import Iterator
 
 from dealer import Card, Seat
 
+from inference.auction.likelihood import Likelihood
 from inference.auction.population import book_for
 from inference.errors import InferenceError, RecordError
 from inference.rules.lawful import Bounds
@@ -36,20 +37,21 @@ class Step:
 
 
 def replay_record(record: PlayRecord, viewer: Seat | None = None, book: "str | None" = None,
-                  defence_model: object = "default") -> Iterator[tuple[PlayState, Step]]:
+                  defence_model: object = "default", likelihood: "Likelihood | str | None" = "default"
+                  ) -> Iterator[tuple[PlayState, Step]]:
     """Replay ``record`` from ``viewer`` (default: declarer); yields (state, step) after each card.
 
     ``book``: read the record's auction with this bidding book before the lead (its event comes
     first in the first card's step; ``auto``: the book of the record's population,
     :func:`~inference.auction.population.book_for`). ``defence_model``: as
-    :class:`~inference.state.play.PlayState` takes it.
+    :class:`~inference.state.play.PlayState` takes it; ``likelihood``: as its ``add_auction`` does.
     """
     book = book_for(book, record.source, record.players)
     view = record.declarer if viewer is None else viewer
     state = PlayState(record.deal[view], declarer=record.declarer, contract=record.contract, viewer=view,
                       defence_model=defence_model)
     auction = state.add_auction(record.dealer, record.calls, book=book, vulnerability=record.vulnerable,
-                                explanations=record.explanations) if book and record.calls and record.dealer is not None else None
+                                explanations=record.explanations, likelihood=likelihood) if book and record.calls and record.dealer is not None else None
     for n, card in enumerate(record.play):
         trick, card_no = state.trick_number, len(state.snapshot.current.cards) + 1
         seat = state.to_play

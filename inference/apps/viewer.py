@@ -43,6 +43,7 @@ from inference.state.events import Update
 from inference.state.render import render_update
 
 if TYPE_CHECKING:
+    from inference.auction.likelihood import Likelihood
     from inference.claims.inferences import Inference
     from inference.state.play import PlayState
     from inference.io.records import PlayRecord
@@ -213,9 +214,11 @@ def _header(state: PlayState, title: str) -> dict[str, Any]:
 
 def record_page(record: PlayRecord, viewer: Seat | None = None,
                 claims: "Sequence[Sequence[str]] | None" = None, book: "str | None" = None,
-                defence_model: object = "default") -> dict[str, Any]:
+                defence_model: object = "default", likelihood: "Likelihood | str | None" = "default"
+                ) -> dict[str, Any]:
     """The viewer's data for a played record, from ``viewer`` (default: declarer); ``defence_model`` (as
-    :class:`~inference.state.play.PlayState` takes it) gives each defender's card its evidence line.
+    :class:`~inference.state.play.PlayState` takes it) gives each defender's card its evidence line;
+    ``likelihood`` weighs the defenders' auction (as ``PlayState.add_auction`` takes it).
 
     ``book``: read the auction with this bidding book (:mod:`inference.auction`): each call shows the
     claims it gives, and the claims are in force from the start of the play. ``claims``: instead, the
@@ -234,7 +237,8 @@ def record_page(record: PlayRecord, viewer: Seat | None = None,
         claims = [[f"{inf.claim} ({inf.tag.value.removeprefix('agreement-')}; {c.source})" for inf in c.inferences]
                   for c in reading.calls]
     state = None
-    for state, _ in replay_record(record, viewer, book=book, defence_model=defence_model):
+    for state, _ in replay_record(record, viewer, book=book, defence_model=defence_model,
+                                  likelihood=likelihood):
         pass
     if state is None:
         raise InconsistentCardsError(f"{record.label}: no card was played")

@@ -18,10 +18,11 @@ from typing import Sequence
 from dealer import Seat, Suit
 
 from inference.errors import InvalidArgumentError
-from inference.io.records import contract_from_auction
+from inference.io.records import contract_from_auction, parse_calls
 from inference.auction.book import CONTEXT_FIELDS, Rule
 
-__all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes"]
+__all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes",
+           "suits_bid"]
 
 _STRAIN_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "N": 4}
 _SUIT_OF = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C}
@@ -267,3 +268,23 @@ def omitted_passes(dealer: Seat, calls: Sequence[str], declarer: "Seat | str | N
         if found is None or found[1] == want:
             return k
     return 0
+
+
+def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None = None
+              ) -> tuple[int, int, int, int] | None:
+    """Per seat (N E S W), a 4-bit mask of the suits it bid in the auction (bit 0: spades); None when the
+    auction is not known (no dealer, no calls, a call that cannot be read). Leading passes a record dropped
+    are put back as ``declarer`` says (:func:`~inference.auction.context.omitted_passes`)."""
+    if dealer is None:
+        return None
+    try:
+        tokens = parse_calls(calls)
+    except ValueError:
+        return None
+    if not tokens:
+        return None
+    bids = [0, 0, 0, 0]
+    for k, call in enumerate(tokens, start=omitted_passes(dealer, tokens, declarer)):
+        if call[0] in "1234567" and call[1] in "SHDC":
+            bids[dealer.after(k)] |= 1 << "SHDC".index(call[1])
+    return bids[0], bids[1], bids[2], bids[3]

@@ -12,6 +12,7 @@ play                    :mod:`inference.commands.play`
 serve                   :mod:`inference.commands.serve` (the protocol: :mod:`inference.apps.protocol`)
 rules                   :mod:`inference.commands.rules`
 defence                 :mod:`inference.commands.defence`
+likelihood              :mod:`inference.commands.likelihood`
 view                    :mod:`inference.commands.view` (the page: :mod:`inference.apps.viewer_page`)
 ======================  =====================================================
 
@@ -42,7 +43,7 @@ __all__ = ["build_parser", "main"]
 
 #: The command modules, in the order ``kibitz --help`` lists their commands.
 _MODULES = ("number", "count", "deal", "dealer", "stats", "replay", "layouts", "serve", "play", "view", "rules",
-            "defence")
+            "defence", "likelihood")
 #: The module of each command.
 _MODULE_OF = {**{name: name for name in _MODULES if name != "layouts"}, "sample": "layouts", "odds": "layouts"}
 

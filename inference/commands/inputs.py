@@ -136,9 +136,11 @@ def refuse_record_options(path: str, board: str | None, record: int | None, seat
 
 
 def state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None,
-                book: str | None = None, defence_model: str | None = "default") -> PlayState:
+                book: str | None = None, defence_model: str | None = "default",
+                likelihood: str | None = "default") -> PlayState:
     """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view;
-    with ``book``, the record's auction read with it first; ``defence_model`` as :class:`PlayState` takes it."""
+    with ``book``, the record's auction read with it first (``likelihood`` as ``PlayState.add_auction`` takes
+    it); ``defence_model`` as :class:`PlayState` takes it."""
     if after < 0:
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
     if os.path.splitext(path)[1].lower() == ".toml":
@@ -156,7 +158,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     if book and rec.calls and rec.dealer is not None:
         state.add_auction(rec.dealer, rec.calls, book=book_for(book, rec.source, rec.players) or book,
                           vulnerability=rec.vulnerable,
-                          explanations=rec.explanations)
+                          explanations=rec.explanations, likelihood=likelihood)
     dummy = rec.declarer.partner
     if after == 0 and dummy != view:
         state.table_dummy(rec.deal[dummy], early=True)

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from inference.commands.options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
-                      add_record, add_seat, add_seed, add_view, defence_model)
+                      add_record, add_seat, add_seed, add_view, defence_model, add_likelihood,
+                      likelihood)
 
 if TYPE_CHECKING:
     from inference.state.play import PlayState
@@ -32,7 +33,8 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
 
     from dealer.rng import make_rng
 
-    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args))
+    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args),
+                        likelihood(args))
     space = state.layouts(args.view)  # built (and checked) before anything is written
     contract = _pbn_contract(state, args.file)
     rng = make_rng(args.seed)
@@ -49,7 +51,8 @@ def run_odds(args: argparse.Namespace, out: TextIO) -> int:
     """Print the exact odds after ``--after`` cards in ``--view`` (text, or JSON with ``--json``)."""
     from inference.commands.inputs import state_after
 
-    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args))
+    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args),
+                        likelihood(args))
     odds = state.odds(args.view)
     obj = odds.as_json()
     if args.json:
@@ -85,6 +88,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_seat(p)
     add_view(p)
     add_defence_model(p)
+    add_likelihood(p)
 
 
 def register(sub: Subparsers) -> None:

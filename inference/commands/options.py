@@ -62,6 +62,8 @@ __all__ = [
     "add_explain",
     "add_book",
     "add_defence_model",
+    "add_likelihood",
+    "likelihood",
     "add_progress",
     "progress_wanted",
     "defence_model",
@@ -228,6 +230,20 @@ def add_defence_model(p: argparse.ArgumentParser) -> None:
     p.add_argument("--defence-model", default="default", metavar="M",
                    help="weigh the weighted view by the defenders' cards with this model of real defenders: "
                         "'default' (shipped), a model file (.json), or 'none' (default: default)")
+
+
+def add_likelihood(p: argparse.ArgumentParser) -> None:
+    """``--likelihood L``: what weighs the weighted view by the defenders' auction."""
+    p.add_argument("--likelihood", default="default", metavar="L",
+                   help="weigh the defenders' hands in the weighted view by the auction's graded likelihood: "
+                        "'default' (the one shipped with the book), a likelihood file (.json), or 'none' (each "
+                        "call's measured ratio) (default: default)")
+
+
+def likelihood(args: argparse.Namespace) -> str | None:
+    """The ``--likelihood`` option as ``PlayState.add_auction`` takes it (None for 'none')."""
+    given: str | None = getattr(args, "likelihood", "default")
+    return None if given in (None, "none") else given
 
 
 def defence_model(args: argparse.Namespace) -> str | None:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from inference.errors import InvalidArgumentError
 from inference.commands.options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_progress, add_record, add_seat,
-                      add_workers, defence_model, progress_wanted)
+                      add_workers, defence_model, progress_wanted, add_likelihood, likelihood)
 
 if TYPE_CHECKING:
     from inference.apps.bulk import Summary
@@ -112,7 +112,8 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
             lines.append(f"{rec.label}: {rec.contract} by {rec.declarer.name_long}; viewer {view.name_long}"
                          + (f" ({rec.quirk})" if rec.quirk else ""))
         state = None
-        for state, step in replay_record(rec, view, book=args.book, defence_model=defence_model(args)):
+        for state, step in replay_record(rec, view, book=args.book, defence_model=defence_model(args),
+                                         likelihood=likelihood(args)):
             if not args.json:
                 reading = state.reading()
                 for update in step.updates:
@@ -228,6 +229,7 @@ def register(sub: Subparsers) -> None:
     add_file(p, "a scenario, a PBN/LIN file, or several files and folders (summary)", many=True)
     add_book(p)
     add_defence_model(p)
+    add_likelihood(p)
     p.add_argument("--summary", action="store_true",
                    help="only count: records read, rejected by reason, soundness violations, throughput "
                         "(the default for several files or a folder)")

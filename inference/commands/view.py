@@ -25,7 +25,7 @@ from dealer import DealerError, Seat
 
 from inference.errors import InferenceError, InvalidArgumentError
 from inference.commands.options import (Subparsers, add_book, add_defence_model, add_file, add_n, add_output, add_record, add_seat,
-                      defence_model, written_to)
+                      defence_model, written_to, add_likelihood, likelihood)
 
 if TYPE_CHECKING:
     from inference.io.records import PlayRecord
@@ -41,10 +41,10 @@ def _scenario_data(path: str | Path) -> dict[str, Any]:
 
 
 def _record_data(rec: PlayRecord, seat: str | None, book: str | None = None,
-                 model: str | None = "default") -> dict[str, Any]:
+                 model: str | None = "default", graded: str | None = "default") -> dict[str, Any]:
     from inference.apps.viewer import record_page
 
-    return record_page(rec, Seat.parse(seat) if seat else None, book=book, defence_model=model)
+    return record_page(rec, Seat.parse(seat) if seat else None, book=book, defence_model=model, likelihood=graded)
 
 
 def run_view(args: argparse.Namespace, out: TextIO) -> int:
@@ -57,7 +57,8 @@ def run_view(args: argparse.Namespace, out: TextIO) -> int:
             raise InvalidArgumentError("--board and --record pick one record; not with --all")
         if not args.output:
             raise InvalidArgumentError("--all writes a folder of pages: name it with -o DIR")
-        count, problems = write_all(args.file, Path(args.output), args.seat, args.n, args.book, defence_model(args))
+        count, problems = write_all(args.file, Path(args.output), args.seat, args.n, args.book, defence_model(args),
+                                    likelihood(args))
         out.write(f"wrote {count} page{'s' if count != 1 else ''} and {Path(args.output) / 'index.html'}"
                   + (f"; {len(problems)} not shown (listed in the index)" if problems else "") + "\n")
         return 0
@@ -72,7 +73,7 @@ def run_view(args: argparse.Namespace, out: TextIO) -> int:
         data = _scenario_data(path)
     else:
         rec = select_records(path, args.board, args.record)[0]  # neither given: the first replayable record
-        data = _record_data(rec, args.seat, args.book, defence_model(args))
+        data = _record_data(rec, args.seat, args.book, defence_model(args), likelihood(args))
     page = page_html(data)
     if args.output:
         _write(Path(args.output), page)
@@ -87,11 +88,13 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: int | None = None,
-              book: str | None = None, model: str | None = "default") -> tuple[int, list[str]]:
+              book: str | None = None, model: str | None = "default",
+              graded: str | None = "default") -> tuple[int, list[str]]:
     """A page for every scenario and record under ``paths`` in ``folder``, and ``folder/index.html``.
 
     Returns the number of pages written and, for each input that made no page, why. ``limit``: at
-    most this many pages; ``model``: the defence model of the evidence lines (None: none).
+    most this many pages; ``model``: the defence model of the evidence lines (None: none); ``graded``: the
+    auction's likelihood (as ``PlayState.add_auction`` takes it).
     """
     from inference.apps.bulk import record_files
     from inference.io.records import Skipped, read_records
@@ -137,7 +140,7 @@ def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: in
                 elif isinstance(item, Skipped):
                     problems.append(f"{file}, board {item.board} (record {item.index}): {item.reason}")
                 else:
-                    add(page_name(file.stem, item.board, item.index), lambda r=item: _record_data(r, seat, book, model), item.label)
+                    add(page_name(file.stem, item.board, item.index), lambda r=item: _record_data(r, seat, book, model, graded), item.label)
         except (InferenceError, DealerError) as exc:  # the file itself: unreadable, binary, too large
             problems.append(str(exc))
     if not entries and not problems:
@@ -164,6 +167,7 @@ def register(sub: Subparsers) -> None:
     add_seat(p)
     add_book(p)
     add_defence_model(p)
+    add_likelihood(p)
     p.add_argument("--all", action="store_true",
                    help="a page for every scenario and record under FILE..., and an index.html, in the folder -o DIR")
     add_n(p, "pages with --all", None, "every one")

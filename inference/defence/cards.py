@@ -34,8 +34,7 @@ from dealer import Card, Seat
 
 from inference.rules.contract import Strain
 from inference.rules.trick import trick_winner
-from inference.io.records import parse_calls
-from inference.auction.context import omitted_passes
+from inference.auction.context import suits_bid
 
 __all__ = ["Phase", "Way", "Situation", "Choice", "classes", "allowed", "allowed_within", "within_class", "code_of",
            "codes_for", "Observation", "observations", "defenders_situations", "play_tricks", "situation_of",
@@ -227,26 +226,6 @@ def ruff_context(situation: Situation, trumps: int) -> str | None:
 
 #: The auction part of a role when the auction is not known.
 UNKNOWN_AUCTION = "?"
-
-
-def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None = None
-              ) -> tuple[int, int, int, int] | None:
-    """Per seat (N E S W), a 4-bit mask of the suits it bid in the auction (bit 0: spades); None when the
-    auction is not known (no dealer, no calls, a call that cannot be read). Leading passes a record dropped
-    are put back as ``declarer`` says (:func:`~inference.auction.context.omitted_passes`)."""
-    if dealer is None:
-        return None
-    try:
-        tokens = parse_calls(calls)
-    except ValueError:
-        return None
-    if not tokens:
-        return None
-    bids = [0, 0, 0, 0]
-    for k, call in enumerate(tokens, start=omitted_passes(dealer, tokens, declarer)):
-        if call[0] in "1234567" and call[1] in "SHDC":
-            bids[dealer.after(k)] |= 1 << "SHDC".index(call[1])
-    return bids[0], bids[1], bids[2], bids[3]
 
 
 def suit_role(suit: int, seat: Seat, declarer: Seat, trump: int | None, bids: Sequence[int] | None,

@@ -71,6 +71,9 @@ class View:
     each layout's weight to that power: with 2, the view's count is the sum of the squared weights,
     so ``count(weighted) ** 2 / (count(lawful) * count(power 2))`` is the share of the lawful
     layouts the weighted view effectively keeps (its effective sample size over the number drawn).
+    ``factors`` weigh the weighted view's layouts further: in each group of (claim, weight), the first claim
+    that holds gives the layout its weight (none: 1), as a graded likelihood does (``hcp(E) == h`` for each
+    ``h``: :mod:`inference.auction.likelihood`).
     """
 
     kind: str = "lawful"
@@ -78,6 +81,7 @@ class View:
     weights: Mapping[Tag, Fraction] | None = None
     holdings: HoldingWeights | None = None
     power: int = 1
+    factors: tuple[tuple[tuple[Claim, Fraction], ...], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or self.kind not in VIEWS:
@@ -96,6 +100,12 @@ class View:
         if self.holdings is not None and not isinstance(self.holdings, HoldingWeights):
             raise InvalidArgumentError(f"invalid holdings {shown(self.holdings)}: expected HoldingWeights")
         check_int(self.power, "the power of the weights", InvalidArgumentError, lo=1, hi=4)
+        for group in self.factors:
+            for member in group:
+                w = member[1] if isinstance(member, tuple) and len(member) == 2 else None
+                if isinstance(w, bool) or not isinstance(w, (int, Fraction)) or w < 0:
+                    raise InvalidArgumentError(f"invalid factor {shown(member)}: expected (claim, an int or a "
+                                               "Fraction >= 0)")
 
     def weighing(self) -> HoldingWeights | None:
         """The holding weights to the view's power."""
@@ -127,7 +137,8 @@ def _view_claims(view: View, inferences: Sequence[Inference], claims: Mapping[st
             singles.append((claim, Fraction(inf.weight).limit_denominator(10 ** 6) ** view.power, Fraction(1)))
         else:
             singles.append((claim, weights[inf.tag], weights[Tag.INCONSISTENT]))
-    return singles, [members + [(And(()), weights[Tag.INCONSISTENT])] for members in groups.values()]
+    extra = [[(c, Fraction(w) ** view.power) for c, w in members] + [(And(()), Fraction(1))] for members in view.factors]
+    return singles, [members + [(And(()), weights[Tag.INCONSISTENT])] for members in groups.values()] + extra
 
 
 def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, Fraction]],

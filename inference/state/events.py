@@ -23,6 +23,7 @@ from typing import Protocol
 
 from dealer import Card, Seat
 
+from inference.auction.likelihood import AuctionWeights
 from inference.exact.position import Position
 from inference.claims.inferences import Inference, InferenceState, StatusChange
 from inference.rules.lawful import Bounds
@@ -142,6 +143,7 @@ class Snapshot:
     inferences: tuple[Inference, ...] = ()
     states: tuple[InferenceState, ...] = ()
     bids: tuple[int, int, int, int] | None = None  # each seat's suits bid in the auction read (4-bit), None: none read
+    auction: AuctionWeights | None = None  # the auction's graded likelihood of the defenders' hands, if weighed
 
     def position(self) -> Position:
         """What the viewer knows, for evaluating claims."""

@@ -34,14 +34,15 @@ from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
 from dealer.cards.cardset import SUIT_MASK
 from dealer.checks import check_bool, shown
 
-from inference.auction.book import Book
+from inference.auction.book import Book, available_books
+from inference.auction.likelihood import AuctionWeights, Likelihood, load_likelihood, shipped_likelihood
 from inference.auction.reading import auction_inferences
 from inference.claims.arguments import (
     cards_argument, contract_argument, inference_argument, seat_argument, voids_argument, won_argument,
 )
 from inference.claims.language import Claim
 from inference.rules.contract import Contract, Strain
-from inference.defence.cards import suits_bid
+from inference.auction.context import suits_bid
 from inference.defence.evidence import DefenceEvidence, defence_evidence, defenders_cards
 from inference.defence.reading import Reading, strongest_reading
 from inference.errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
@@ -308,11 +309,11 @@ class PlayState:
 
     def add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]") -> Update:
         """Take several inferences into account at once, as one event (one conflict check)."""
-        return self._add_inferences(inferences, self.snapshot.bids)
+        return self._add_inferences(inferences, self.snapshot.bids, self.snapshot.auction)
 
     def _add_inferences(self, inferences: "Sequence[Inference | Mapping[str, Any]]",
-                        bids: tuple[int, int, int, int] | None) -> Update:
-        """:meth:`add_inferences`, with the suits each seat bid as the event leaves them."""
+                        bids: tuple[int, int, int, int] | None, auction: AuctionWeights | None) -> Update:
+        """:meth:`add_inferences`, with the suits each seat bid and the auction's weights as the event leaves them."""
         built = [inference_argument(i, self.viewer, self.declarer) for i in inferences]
         snap = self.snapshot
         names = [i.name for i in snap.inferences]
@@ -325,22 +326,34 @@ class PlayState:
             raise InvalidArgumentError("no inference given")
         label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {possessive(self.name(i.by))} "
                           f"{i.action or i.kind})" for i in built)
-        new = self._advance(replace(snap, inferences=snap.inferences + tuple(built), bids=bids), label,
-                            added=frozenset(i.name for i in built))
+        new = self._advance(replace(snap, inferences=snap.inferences + tuple(built), bids=bids, auction=auction),
+                            label, added=frozenset(i.name for i in built))
         self._stack.append(new)
         return new.update
 
     def add_auction(self, dealer: "Seat | str", calls: Sequence[str], *, book: "Book | str | Path",
-                    vulnerability: str = "", explanations: "Sequence[str | None] | None" = None) -> Update | None:
+                    vulnerability: str = "", explanations: "Sequence[str | None] | None" = None,
+                    likelihood: "Likelihood | str | Path | None" = "default") -> Update | None:
         """Read an auction with a bidding book (and the calls' explanations) and add its claims about the
         other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. Leading
         passes the record dropped are put back, as the declarer says. The suits each seat bid are kept with the
         claims, for the defence model (a lead of partner's suit says less than a lead of a suit nobody bid); an
-        auction that gives no claim leaves them unknown, as if not heard."""
+        auction that gives no claim leaves them unknown, as if not heard.
+
+        In the weighted view each concealed defender's hand is weighed by the auction's graded likelihood
+        (:mod:`inference.auction.likelihood`) in place of his calls' measured ratios: ``"default"`` the one shipped
+        for a shipped book named by ``book`` (none for another book), a :class:`Likelihood` or its JSON file, or
+        None (the measured ratios, claim by claim). It weighs the view once two hands at most are concealed
+        (dummy seen); before, the measured ratios do (the graph would carry both defenders' exact HCP)."""
         inferences = [i for i in auction_inferences(dealer, calls, book, vulnerability, explanations, self.declarer)
                       if i.by != self.viewer]  # the viewer's own hand is known
         bids = suits_bid(seat_argument(dealer, "dealer"), calls, self.declarer)
-        return self._add_inferences(inferences, bids) if inferences else None
+        if not inferences:
+            return None
+        graded = _likelihood_argument(likelihood, book)
+        trump = None if self.strain == Strain.NT else int(self.strain)
+        weights = None if graded is None else graded.weights(inferences, self.declarer, self.viewer, bids, trump)
+        return self._add_inferences(inferences, bids, weights)
 
     def statuses(self) -> dict[str, InferenceState]:
         """Every inference's standing now, by name."""
@@ -405,11 +418,18 @@ class PlayState:
         snap = self.snapshot
         claims = {i.name: self._keeper.claims(i) for i in snap.inferences}
         v = view if isinstance(view, View) else View(str(view))
+        inferences = snap.inferences
+        position = snap.position()
+        if v.kind == "weighted" and snap.auction is not None and len(position.concealed) <= 2:
+            # the graded likelihood stands for the calls' ratios (two hands concealed: their exact HCP cost no state)
+            inferences = tuple(i for i in inferences if i.name not in snap.auction.replaces)
+            held = snap.auction.holdings
+            v = replace(v, factors=v.factors + snap.auction.factors,
+                        holdings=held if v.holdings is None else v.holdings.times(held))
         if v.kind == "weighted" and self._defence is not None and (snap.tricks or snap.current.cards):
             evidence = self.defence_weights()
             v = replace(v, holdings=evidence if v.holdings is None else v.holdings.times(evidence))
-        return layout_space(snap.position(), snap.inferences, claims, {st.name: st for st in snap.states},
-                            self.viewer, v)
+        return layout_space(position, inferences, claims, {st.name: st for st in snap.states}, self.viewer, v)
 
     @property
     def defence(self) -> "DefenceEvidence | None":
@@ -525,3 +545,14 @@ def _illegal(fault: Irregularity, where: str, led: Suit | None) -> IllegalPlayEr
         return IllegalPlayError(f"{where}: {on_turn.name_long} must follow suit in {led.name_long}, "
                                 f"holding {fault.holding.to_text()}, but played {c}")
     return RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")
+
+
+def _likelihood_argument(value: "Likelihood | str | Path | None", book: "Book | str | Path") -> Likelihood | None:
+    """The auction's likelihood :meth:`PlayState.add_auction` is given (``"default"``: the shipped book's, if any)."""
+    if value is None or isinstance(value, Likelihood):
+        return value
+    if isinstance(value, str) and value == "default":
+        return shipped_likelihood(book) if isinstance(book, str) and book in available_books() else None
+    if isinstance(value, (str, Path)):
+        return load_likelihood(value)
+    raise InvalidArgumentError(f"invalid likelihood {shown(value)}: expected 'default', a Likelihood, a file or None")

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "scipy", "pydantic", "networkx", "tqdm", "constraint", "inference.state.play", "inference.exact.layouts",
          "dealer.tables.exact", "dealer.tables.engine")
 COMMANDS = {"number", "count", "deal", "dealer", "stats", "replay", "sample", "odds", "serve", "play", "view",
-            "rules", "defence"}
+            "rules", "defence", "likelihood"}
 
 
 def imported_by(code: str) -> list[str]:

@@ -1,0 +1,285 @@
+"""The auction's likelihood of each defender's dealt HCP and suit lengths: graded, and calibrated on real hands.
+
+A book's claims say where a caller's HCP and lengths lie, each claim weighed by one measured likelihood
+ratio (true against false). That says nothing of where within a range the hand lies, real callers stray
+from it, and the claims of one defender's several calls overlap (his pass and his later pass say much the
+same): multiplied as if independent, they say too much. This module weighs each defender's hand once, by
+what his whole auction allows:
+
+* his **key**: the HCP interval his claims leave (over a fixed sample of hands, :func:`defender_key`), his
+  seat (declarer's left or right), and per suit the interval of its length, the suit's role in the auction
+  (``m`` he bid it, ``p`` his partner, ``d`` declarer's side, ``-`` nobody, ``?`` unknown) and whether it is
+  trumps;
+* per key, counted on the calibration half: the defenders' true HCP (or length) against what a lawful
+  layout would give when dummy is tabled (the law of 13 cards drawn from the 26 declarer does not see);
+  their ratio, shrunk towards 1 by :data:`ALPHA` pseudo-records, is the likelihood of the auction given the
+  HCP (or the length): :class:`Likelihood`.
+
+In the weighted view (:meth:`~inference.state.play.PlayState.add_auction`), a defender's HCP weighs each
+layout through one group of claims ``hcp(seat) == h`` (:attr:`~inference.exact.layouts.View.factors`) and
+his lengths through per-holding weights; his calls' measured ratios are then not applied as well (nothing
+counted twice). The claims themselves stay: their statuses, bounds and the agreement view are unchanged.
+Weights are exact rationals (thousandths, none below 1/1000: no lawful layout is excluded).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from dealer import Seat
+from dealer.cards.cardset import SUIT_MASK
+
+from inference.claims.features import Feature, evaluate, hand_values
+from inference.claims.inferences import Inference
+from inference.claims.language import Claim, parse_claim
+from inference.claims.weights import HoldingWeights
+from inference.errors import InvalidArgumentError
+
+__all__ = ["ALPHA", "SAMPLE_HANDS", "DefenderKey", "AuctionWeights", "Likelihood", "Tally", "defender_key",
+           "bidder_role", "lawful_laws", "load_likelihood", "shipped_likelihood"]
+
+#: Pseudo-records that shrink a key's ratios towards 1 (a key seen rarely says little).
+ALPHA = 20
+#: Hands in the fixed sample a defender's claims are read over (:func:`defender_key`).
+SAMPLE_HANDS = 40_000
+#: The weights' common denominator (and the smallest weight, as its inverse).
+DENOMINATOR = 1000
+_POINTS = (4, 3, 2, 1) + (0,) * 9
+_POPCOUNT = np.array([bin(h).count("1") for h in range(1 << 13)], dtype=np.int64)
+
+
+@lru_cache(maxsize=1)
+def _sample() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """The fixed sample of hands (52-bit masks, seeded), their HCP and their four suit lengths."""
+    order = np.argsort(np.random.default_rng(20261127).random((SAMPLE_HANDS, 52)), axis=1)[:, :13]
+    masks = (np.int64(1) << order.astype(np.int64)).sum(axis=1)
+    lengths = tuple(_POPCOUNT[masks >> (13 * s) & SUIT_MASK] for s in range(4))
+    return masks, hand_values(Feature.hcp(Seat.N), masks), lengths
+
+
+@dataclass(frozen=True)
+class DefenderKey:
+    """What one defender's auction says, as the likelihood's tables look it up: an HCP key, four length keys."""
+
+    hcp: str
+    lengths: tuple[str, str, str, str]
+
+
+def _interval(values: np.ndarray) -> str:
+    return f"{int(values.min())}-{int(values.max())}"
+
+
+def bidder_role(bids: Sequence[int] | None, suit: int, seat: Seat, declarer: Seat) -> str:
+    """Who bid ``suit`` as ``seat`` sees it: ``m`` he, ``p`` partner, ``d`` declarer's side, ``-`` nobody, ``?``."""
+    if bids is None:
+        return "?"
+    if bids[seat] >> suit & 1:
+        return "m"
+    if bids[seat.partner] >> suit & 1:
+        return "p"
+    return "d" if (bids[declarer] | bids[declarer.partner]) >> suit & 1 else "-"
+
+
+def defender_key(claims: Sequence[Claim], seat: Seat, declarer: Seat, bids: Sequence[int] | None,
+                 trump: int | None) -> DefenderKey:
+    """The key of ``seat``'s auction: his claims (those that read his hand only) taken in order over the fixed
+    sample of hands, a claim that no sampled hand meets with the earlier ones left out; the intervals of HCP and
+    of each suit's length over the hands left (``-`` when no claim was read)."""
+    masks, hcp, lengths = _sample()
+    kept = np.ones(len(masks), dtype=bool)
+    read = 0
+    for claim in claims:
+        if claim.seats() != {seat}:
+            continue
+        truth = evaluate(claim, lambda f: hand_values(f, masks), len(masks))
+        if (kept & truth).any():
+            kept &= truth
+            read += 1
+    side = "lho" if seat == declarer.lho else "rho"
+    roles = [bidder_role(bids, s, seat, declarer) + (" T" if s == trump else " -") for s in range(4)]
+    if not read:
+        return DefenderKey(f"{side} -", tuple(f"- {r}" for r in roles))  # type: ignore[arg-type]
+    return DefenderKey(f"{side} {_interval(hcp[kept])}",
+                       tuple(f"{_interval(lengths[s][kept])} {roles[s]}" for s in range(4)))  # type: ignore[arg-type]
+
+
+def lawful_laws(visible: int) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The law of a defender's HCP (38 values) and of each suit's length (14) when declarer sees ``visible``
+    (26 cards, a 52-bit mask): 13 cards drawn from the 26 others."""
+    unseen = [i for i in range(52) if not visible >> i & 1]
+    n = len(unseen)
+    if n != 26:
+        raise InvalidArgumentError(f"expected 26 visible cards, got {52 - n}")
+    ways = np.zeros((14, 38), dtype=object)
+    ways[0, 0] = 1
+    for i in unseen:
+        v = _POINTS[i % 13]
+        ways[1:, v:] = ways[1:, v:] + ways[:-1, :38 - v]
+    total = comb(n, 13)
+    hcp = np.array([float(Fraction(int(x), total)) for x in ways[13]])
+    per_suit = []
+    for s in range(4):
+        u = sum(1 for i in unseen if i // 13 == s)
+        per_suit.append(np.array([comb(u, k) * comb(n - u, 13 - k) / total for k in range(14)]))
+    return hcp, tuple(per_suit)
+
+
+@dataclass
+class Tally:
+    """Per key: the defenders' true values counted, and what lawful layouts would give (the mutable fit)."""
+
+    hcp: dict[str, np.ndarray] = field(default_factory=dict)
+    hcp_lawful: dict[str, np.ndarray] = field(default_factory=dict)
+    lengths: dict[str, np.ndarray] = field(default_factory=dict)
+    lengths_lawful: dict[str, np.ndarray] = field(default_factory=dict)
+    records: int = 0
+
+    def add(self, key: DefenderKey, hcp: int, lengths: Sequence[int], visible: int) -> None:
+        """Count one defender's hand under its key."""
+        law_hcp, law_lengths = lawful_laws(visible)
+        _bump(self.hcp, self.hcp_lawful, key.hcp, hcp, law_hcp)
+        for s in range(4):
+            _bump(self.lengths, self.lengths_lawful, key.lengths[s], lengths[s], law_lengths[s])
+
+    def merge(self, other: "Tally") -> None:
+        """Add another tally's counts (files counted apart)."""
+        for mine, theirs in ((self.hcp, other.hcp), (self.hcp_lawful, other.hcp_lawful),
+                             (self.lengths, other.lengths), (self.lengths_lawful, other.lengths_lawful)):
+            for k, v in theirs.items():
+                mine[k] = mine[k] + v if k in mine else v.copy()
+        self.records += other.records
+
+
+def _bump(counts: dict[str, np.ndarray], lawful: dict[str, np.ndarray], key: str, value: int, law: np.ndarray) -> None:
+    if key not in counts:
+        counts[key] = np.zeros(len(law))
+        lawful[key] = np.zeros(len(law))
+    counts[key][value] += 1
+    lawful[key] += law
+
+
+def _ratios(counts: np.ndarray, lawful: np.ndarray, alpha: float) -> tuple[int, ...]:
+    """Thousandths of ``(count + alpha law / n) / (law (1 + alpha / n))`` per value (1 where no layout has it)."""
+    n = max(float(counts.sum()), 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = (counts + alpha * lawful / n) / (lawful * (1 + alpha / n))
+    w = np.where(lawful > 1e-12, w, 1.0)
+    return tuple(max(1, int(round(x * DENOMINATOR))) for x in w)
+
+
+@dataclass(frozen=True)
+class AuctionWeights:
+    """What a heard auction weighs the weighted view's layouts by: per defender one group of ``hcp == h`` claims
+    and his lengths' per-holding weights; ``replaces`` names the inferences whose measured ratios it stands for."""
+
+    factors: tuple[tuple[tuple[Claim, Fraction], ...], ...]
+    holdings: HoldingWeights
+    replaces: frozenset[str]
+    keys: tuple[tuple[Seat, DefenderKey], ...]
+
+
+@dataclass(frozen=True)
+class Likelihood:
+    """Per key, the auction's likelihood of a defender's HCP (38 thousandths) and of a suit's length (14)."""
+
+    book: str
+    hcp: Mapping[str, tuple[int, ...]]
+    lengths: Mapping[str, tuple[int, ...]]
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def fitted(cls, tally: Tally, book: str, provenance: Mapping[str, Any] | None = None,
+               alpha: float = ALPHA) -> "Likelihood":
+        """The likelihood a tally gives, shrunk by ``alpha`` pseudo-records."""
+        return cls(book, {k: _ratios(v, tally.hcp_lawful[k], alpha) for k, v in sorted(tally.hcp.items())},
+                   {k: _ratios(v, tally.lengths_lawful[k], alpha) for k, v in sorted(tally.lengths.items())},
+                   dict(provenance or {}, alpha=alpha, records=tally.records))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form (the file shipped as ``data/auction/<book>.likelihood.json``)."""
+        return {"book": self.book, "denominator": DENOMINATOR, "provenance": dict(self.provenance),
+                "hcp": {k: list(v) for k, v in self.hcp.items()},
+                "lengths": {k: list(v) for k, v in self.lengths.items()}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "<likelihood>") -> "Likelihood":
+        """Read the JSON form back; :class:`~inference.errors.InvalidArgumentError` names what is wrong."""
+        try:
+            if data["denominator"] != DENOMINATOR:
+                raise ValueError(f"denominator {data['denominator']!r}, expected {DENOMINATOR}")
+            hcp = {str(k): tuple(int(x) for x in v) for k, v in data["hcp"].items()}
+            lengths = {str(k): tuple(int(x) for x in v) for k, v in data["lengths"].items()}
+            if any(len(v) != 38 or min(v) < 1 for v in hcp.values()) or any(
+                    len(v) != 14 or min(v) < 1 for v in lengths.values()):
+                raise ValueError("expected 38 HCP and 14 length weights per key, each at least 1")
+            return cls(str(data["book"]), hcp, lengths, dict(data.get("provenance", {})))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidArgumentError(f"invalid likelihood {where}: {exc}") from None
+
+    def as_json(self) -> str:
+        """The JSON form as text, a key's weights on one line."""
+        text = json.dumps(self.as_dict(), indent=1)
+        return re.sub(r"\[\s*([0-9,\s]*?)\s*\]", lambda m: "[" + ", ".join(m.group(1).replace(",", " ").split()) + "]",
+                      text) + "\n"
+
+    def save(self, path: "str | Path") -> None:
+        """Write the JSON form."""
+        Path(path).write_text(self.as_json(), encoding="utf-8")
+
+    def weights(self, inferences: Sequence[Inference], declarer: Seat, viewer: Seat, bids: Sequence[int] | None,
+                trump: int | None) -> AuctionWeights | None:
+        """The weights of the concealed defenders' auctions (None when no key of theirs is in the tables)."""
+        factors: list[tuple[tuple[Claim, Fraction], ...]] = []
+        tables: dict[tuple[Seat, int], tuple[np.ndarray, int]] = {}
+        replaces: set[str] = set()
+        keys: list[tuple[Seat, DefenderKey]] = []
+        for seat in (declarer.lho, declarer.rho):
+            if seat == viewer:
+                continue
+            own = [i for i in inferences if i.by == seat]
+            key = defender_key([i.claims(viewer, declarer)[0] for i in own], seat, declarer, bids, trump)
+            hcp = self.hcp.get(key.hcp)
+            if hcp is not None:
+                factors.append(tuple((parse_claim(f"hcp({seat.name}) == {h}", viewer=viewer, declarer=declarer),
+                                      Fraction(w, DENOMINATOR)) for h, w in enumerate(hcp) if w != DENOMINATOR))
+            for s in range(4):
+                law = self.lengths.get(key.lengths[s])
+                if law is not None:
+                    tables[(seat, s)] = (np.array(law, dtype=np.int64)[_POPCOUNT], DENOMINATOR)
+            if hcp is not None or any((seat, s) in tables for s in range(4)):
+                replaces.update(i.name for i in own)
+                keys.append((seat, key))
+        if not keys:
+            return None
+        return AuctionWeights(tuple(f for f in factors if f), HoldingWeights.from_arrays(tables), frozenset(replaces),
+                              tuple(keys))
+
+
+def load_likelihood(path: "str | Path") -> Likelihood:
+    """A likelihood from its JSON file."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidArgumentError(f"cannot read the likelihood {str(p)!r}: {exc}") from None
+    return Likelihood.from_dict(data, repr(str(p)))
+
+
+@lru_cache(maxsize=8)
+def shipped_likelihood(book: str) -> Likelihood | None:
+    """The likelihood shipped for a book of that name (``data/auction/<book>.likelihood.json``), or None."""
+    from importlib import resources
+
+    res = resources.files("inference") / "data" / "auction" / f"{book}.likelihood.json"
+    if not res.is_file():
+        return None
+    return Likelihood.from_dict(json.loads(res.read_text(encoding="utf-8")), f"{book}.likelihood.json")

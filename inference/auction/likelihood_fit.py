@@ -1,0 +1,167 @@
+"""The auction's likelihood (:mod:`inference.auction.likelihood`) fitted on a corpus's calibration half, scored on the other.
+
+Every record with a deal and an auction counts (its play unread; ``population``: only that population's,
+:mod:`inference.auction.population`): declarer and the strain are the auction's, and the cards declarer sees
+when dummy is tabled are declarer's and dummy's. The score is, per defender, the bits the likelihood gives
+his true HCP and his true suit lengths over a lawful layout's law: ``log2(w(true) / sum over v of law(v)
+w(v))``, averaged (0: it says nothing; negative: it misleads). The shrinking (:data:`ALPHAS`) is chosen by
+that score on the calibration half's validation part, fitted on the rest; the likelihood shipped is then
+fitted on the whole calibration half and scored on the evaluation half.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from dealer import DealerError
+
+from inference.auction.book import Book, load_book
+from inference.auction.likelihood import DefenderKey, Likelihood, Tally, defender_key, lawful_laws
+from inference.auction.population import POPULATIONS, population
+from inference.auction.reading import auction_inferences
+from inference.auction.context import suits_bid
+from inference.io.halves import CALIBRATION, CorpusFile, corpus_files
+from inference.io.records import AuctionRecord, contract_from_auction, read_auctions
+from inference.errors import InvalidArgumentError
+from inference.rules.contract import Strain
+
+__all__ = ["ALPHAS", "LikelihoodWork", "FileTally", "FittedLikelihood", "tally_file", "fit_likelihood", "score"]
+
+#: The shrinking tried on the validation part (pseudo-records, :data:`~inference.auction.likelihood.ALPHA`).
+ALPHAS = (5, 20, 80, 320)
+
+#: One evaluation defender: his key, true HCP and lengths, and the 52-bit mask declarer sees.
+Item = tuple[DefenderKey, int, tuple[int, int, int, int], int]
+
+
+@dataclass(frozen=True)
+class LikelihoodWork:
+    """One file to tally with a book."""
+
+    file: CorpusFile
+    book: Book
+    population: str | None = None
+
+
+@dataclass
+class FileTally:
+    """One file's counts (calibration half but its validation part; the validation part) and its validation and
+    evaluation defenders."""
+
+    tally: Tally = field(default_factory=Tally)
+    validation_tally: Tally = field(default_factory=Tally)
+    validation: list[Item] = field(default_factory=list)
+    evaluation: list[Item] = field(default_factory=list)
+
+
+def _defenders(rec: AuctionRecord, book: Book) -> list[Item]:
+    """Each defender of a record: key, true HCP and lengths, what declarer sees (none if the auction is unread)."""
+    found = contract_from_auction(rec.dealer, rec.calls)
+    if found is None:
+        return []
+    contract, declarer = found
+    try:
+        inferences = auction_inferences(rec.dealer, rec.calls, book, rec.vulnerable, rec.explanations, declarer)
+    except (ValueError, DealerError):
+        return []
+    bids = suits_bid(rec.dealer, rec.calls, declarer)
+    trump = None if contract.strain == Strain.NT else int(contract.strain)
+    visible = rec.deal[declarer].mask | rec.deal[declarer.partner].mask
+    out: list[Item] = []
+    for seat in (declarer.lho, declarer.rho):
+        claims = [i.claims(declarer, declarer)[0] for i in inferences if i.by == seat]
+        hand = rec.deal[seat]
+        shape = hand.shape
+        out.append((defender_key(claims, seat, declarer, bids, trump), hand.hcp,
+                    (shape[0], shape[1], shape[2], shape[3]), visible))
+    return out
+
+
+def tally_file(work: LikelihoodWork) -> FileTally:
+    """Count one file's calibration defenders, keep its evaluation ones (a pure function of ``work``)."""
+    out = FileTally()
+    for item in read_auctions(work.file.path):
+        if not isinstance(item, AuctionRecord) or not item.calls:
+            continue
+        if work.population is not None and population(item.source, item.players) != work.population:
+            continue
+        defenders = _defenders(item, work.book)
+        if not defenders:
+            continue
+        if work.file.half(item.index) != CALIBRATION:
+            out.evaluation.extend(defenders)
+            continue
+        validation = work.file.halves.in_validation(work.file.name, item.index)
+        tally = out.validation_tally if validation else out.tally
+        tally.records += 1
+        for key, hcp, lengths, visible in defenders:
+            tally.add(key, hcp, lengths, visible)
+        if validation:
+            out.validation.extend(defenders)
+    return out
+
+
+def score(likelihood: Likelihood, items: Iterable[Item]) -> dict[str, float]:
+    """Mean bits a defender the likelihood gives his true HCP and his true lengths (see the module)."""
+    hcp_bits = length_bits = 0.0
+    n = 0
+    for key, hcp, lengths, visible in items:
+        law_hcp, law_lengths = lawful_laws(visible)
+        n += 1
+        w = likelihood.hcp.get(key.hcp)
+        if w is not None:
+            hcp_bits += math.log2(w[hcp] / sum(p * x for p, x in zip(law_hcp, w)))
+        for s in range(4):
+            wl = likelihood.lengths.get(key.lengths[s])
+            if wl is not None:
+                length_bits += math.log2(wl[lengths[s]] / sum(p * x for p, x in zip(law_lengths[s], wl)))
+    return {"defenders": n, "hcp": hcp_bits / max(n, 1), "lengths": length_bits / max(n, 1)}
+
+
+@dataclass(frozen=True)
+class FittedLikelihood:
+    """The fitted likelihood and its evaluation half's score."""
+
+    likelihood: Likelihood
+    score: dict[str, float]
+    #: Per shrinking tried, its validation score (bits of HCP plus bits of lengths a defender).
+    alphas: dict[int, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of what ``kibitz likelihood --json`` prints."""
+        return {"book": self.likelihood.book, "provenance": dict(self.likelihood.provenance),
+                "keys": {"hcp": len(self.likelihood.hcp), "lengths": len(self.likelihood.lengths)},
+                "validation": {str(a): b for a, b in self.alphas.items()}, "evaluation": self.score}
+
+
+def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
+                   jobs: int = 1, scheduler: str | None = None, command: str = "",
+                   population: str | None = None) -> FittedLikelihood:
+    """Fit the likelihood on the calibration half of the records under ``paths``, score it on the evaluation half."""
+    the_book = load_book(book)
+    if population is not None and population not in POPULATIONS:
+        raise InvalidArgumentError(f"unknown population {population!r} (expected one of {', '.join(POPULATIONS)})")
+    work = [LikelihoodWork(f, the_book, population) for f in corpus_files(paths)]
+    from inference.distributed import run_files
+
+    tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="likelihood",
+                        progress=f"likelihood {the_book.name}" if progress else None)
+    training, whole = Tally(), Tally()
+    for t in tallies:  # in file order: the same sums as one pass
+        training.merge(t.tally)
+        whole.merge(t.tally)
+        whole.merge(t.validation_tally)
+    validation = [i for t in tallies for i in t.validation]
+    alphas = {}
+    for a in ALPHAS:
+        trial = score(Likelihood.fitted(training, the_book.name, alpha=a), validation)
+        alphas[a] = trial["hcp"] + trial["lengths"]
+    best = max(ALPHAS, key=lambda a: (alphas[a], -a))
+    provenance = {"command": command, "split": work[0].file.halves.digest() if work else "",
+                  "fitted on": "the calibration half" + (f", {population}" if population else ""),
+                  "alpha chosen on": "the calibration half's validation part"}
+    likelihood = Likelihood.fitted(whole, the_book.name, provenance, alpha=best)
+    return FittedLikelihood(likelihood, score(likelihood, (i for t in tallies for i in t.evaluation)), alphas)

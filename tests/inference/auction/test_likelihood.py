@@ -1,0 +1,161 @@
+"""The auction's graded likelihood: keys, lawful laws, fitting, its JSON form, and the weighted view it weighs."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from dealer import CardSet, Deal, Seat
+from inference.auction.likelihood import (DENOMINATOR, DefenderKey, Likelihood, Tally, defender_key, lawful_laws,
+                                          load_likelihood, shipped_likelihood)
+from inference.claims.language import parse_claim
+from inference.errors import InvalidArgumentError
+from inference.exact.layouts import View
+from inference.state.play import PlayState
+from tests.inference.test_inferences import ending
+from tests.inference.test_layouts import assert_space_equals_brute_force
+
+DEAL = Deal.from_pbn("N:AKQ2.AK2.AK2.AK2 JT98.QJT.QJT.QJT 7654.987.987.987 3.6543.6543.6543")
+
+
+def claims(*texts: str) -> list:
+    return [parse_claim(t, viewer=Seat.S, declarer=Seat.S) for t in texts]
+
+
+def test_key_reads_the_defenders_own_claims() -> None:
+    """South declares: West is his LHO. A claim on another seat is not West's; one that contradicts the
+    earlier ones is left out."""
+    bids = (0, 0, 0, 0b0001)  # West bid spades
+    key = defender_key(claims("hcp(W) >= 12 && hcp(W) <= 14", "spades(W) >= 5", "hcp(E) >= 20", "hcp(W) >= 30"),
+                       Seat.W, Seat.S, bids, 1)
+    assert key.hcp == "lho 12-14"
+    low, high = (int(x) for x in key.lengths[0].split()[0].split("-"))
+    assert low == 5 and 6 <= high <= 9 and key.lengths[0].endswith(" m -")
+    assert key.lengths[1].endswith(" - T")  # hearts: nobody bid them, trumps
+    none = defender_key(claims("hcp(E) >= 20"), Seat.W, Seat.S, None, None)
+    assert none == DefenderKey("lho -", ("- ? -",) * 4)
+    assert defender_key([], Seat.E, Seat.S, (0, 0, 0b0010, 0), None).lengths[1] == "- d -"  # declarer bid hearts
+
+
+def test_lawful_laws_are_the_laws_of_13_cards_of_the_26_unseen() -> None:
+    visible = DEAL[Seat.N].mask | DEAL[Seat.S].mask
+    hcp, lengths = lawful_laws(visible)
+    assert abs(hcp.sum() - 1) < 1e-12 and all(abs(x.sum() - 1) < 1e-12 for x in lengths)
+    unseen = CardSet(DEAL[Seat.E].mask | DEAL[Seat.W].mask)
+    assert abs(float(np.arange(38) @ hcp) - unseen.hcp / 2) < 1e-9  # each unseen card is a defender's half the time
+    u = unseen.length(0)
+    assert abs(lengths[0][2] - comb(u, 2) * comb(26 - u, 11) / comb(26, 13)) < 1e-12
+    # every honour seen by declarer: a defender has 0 HCP for sure
+    honours = [i for i in range(52) if i % 13 < 4]
+    spots = [i for i in range(52) if i % 13 >= 4][:10]
+    no_honours = lawful_laws(sum(1 << i for i in honours + spots))[0]
+    assert no_honours[0] == pytest.approx(1.0)
+    with pytest.raises(InvalidArgumentError, match="26 visible"):
+        lawful_laws(DEAL[Seat.N].mask)
+
+
+def test_fitted_weights_are_true_counts_over_lawful_ones_shrunk() -> None:
+    tally = Tally()
+    visible = DEAL[Seat.N].mask | DEAL[Seat.S].mask
+    east = DEAL[Seat.E]
+    h, spades = east.hcp, east.length(0)
+    key = DefenderKey("lho 10-12", ("5-6 m -", "0-4 - -", "0-4 p -", "0-3 d T"))
+    for _ in range(200):
+        tally.add(key, h, east.shape, visible)
+    tally.records = 200
+    like = Likelihood.fitted(tally, "test", alpha=20)
+    w = like.hcp["lho 10-12"]
+    law = lawful_laws(visible)[0]
+    expected = (200 + 20 * law[h]) / (200 * law[h] * (1 + 20 / 200))
+    assert w[h] == round(expected * DENOMINATOR) > DENOMINATOR
+    assert all(x < DENOMINATOR for v, x in enumerate(w) if v != h and law[v] > 0) and min(w) >= 1
+    assert all(x == DENOMINATOR for v, x in enumerate(w) if law[v] == 0)
+    assert like.lengths["5-6 m -"][spades] > DENOMINATOR > like.lengths["5-6 m -"][spades + 1]
+    # counts that are exactly what lawful layouts give: weight 1 everywhere
+    even = Tally(hcp={"k": law * 50}, hcp_lawful={"k": law * 50}, lengths={}, lengths_lawful={}, records=50)
+    assert set(Likelihood.fitted(even, "test").hcp["k"]) == {DENOMINATOR}
+
+
+def test_json_round_trip_and_bad_files(tmp_path) -> None:
+    like = Likelihood("b", {"lho -": tuple(range(1, 39))}, {"- ? -": tuple(range(1, 15))}, {"records": 3})
+    path = tmp_path / "x.json"
+    like.save(path)
+    assert load_likelihood(path) == like
+    bad = like.as_dict()
+    bad["hcp"]["lho -"] = [0] * 38
+    path.write_text(__import__("json").dumps(bad))
+    with pytest.raises(InvalidArgumentError, match="at least 1"):
+        load_likelihood(path)
+    with pytest.raises(InvalidArgumentError, match="cannot read the likelihood"):
+        load_likelihood(tmp_path / "missing.json")
+
+
+def test_shipped_likelihoods_load() -> None:
+    for book in ("sayc", "natural-wide", "robots"):
+        like = shipped_likelihood(book)
+        assert like is not None and like.book == book and like.hcp and like.lengths
+    assert shipped_likelihood("no-such-book") is None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_factors_weigh_layouts_exactly(seed: int) -> None:
+    """A group of ``hcp == h`` claims and per-holding length weights: every count and odd equals brute force."""
+    rnd = random.Random(seed)
+    cards = list(range(52))
+    rnd.shuffle(cards)
+    deal = Deal.from_masks([sum(1 << c for c in cards[13 * k: 13 * k + 13]) for k in range(4)])
+    state = ending(deal, Seat(seed % 4), 36 + seed, rnd)
+    lho = state.declarer.lho
+    table = {h: Fraction(rnd.randrange(1, 9), 4) for h in range(38)}
+    group = tuple((parse_claim(f"hcp({lho.name}) == {h}", viewer=state.viewer, declarer=state.declarer), w)
+                  for h, w in table.items())
+    view = View("weighted", factors=(group,))
+    assert_space_equals_brute_force(state, state.layouts(view), lambda hands: table[hands[lho].hcp], seed)
+
+
+def test_view_factors_are_checked() -> None:
+    claim = parse_claim("hcp(W) == 3")
+    with pytest.raises(InvalidArgumentError, match="invalid factor"):
+        View("weighted", factors=(((claim, 0.5),),))  # type: ignore[arg-type]
+
+
+def test_add_auction_weighs_the_defenders_by_the_likelihood() -> None:
+    """The graded likelihood replaces the calls' measured ratios in the weighted view only, once dummy is seen
+    (before, with three hands concealed, the ratios weigh it); undo drops it."""
+    auction = ["1H", "1S", "2H", "2S", "3H", "P", "P", "P"]
+    graded = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
+    plain = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
+    up = graded.add_auction("N", auction, book="sayc")
+    plain.add_auction("N", auction, book="sayc", likelihood=None)
+    assert up is not None and graded.snapshot.auction is not None and plain.snapshot.auction is None
+    names = {i.name for i in graded.snapshot.inferences if i.by in (Seat.E, Seat.W)}
+    assert names and graded.snapshot.auction.replaces == names
+    assert graded.odds("weighted") == plain.odds("weighted")  # three hands concealed: the measured ratios
+    for state in (graded, plain):
+        state.table_dummy(DEAL[Seat.S], early=True)
+    assert graded.odds("lawful") == plain.odds("lawful")
+    assert graded.layouts("agreement").count() == plain.layouts("agreement").count()
+    assert graded.odds("weighted").holder != plain.odds("weighted").holder
+    for card in DEAL[Seat.E]:  # soundness: no true holding excluded
+        assert graded.odds("weighted").holder[card][Seat.E] > 0
+    graded.pop()
+    graded.pop()
+    assert graded.snapshot.auction is None and not graded.snapshot.inferences
+
+
+def test_add_auction_likelihood_argument() -> None:
+    state = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
+    with pytest.raises(InvalidArgumentError, match="invalid likelihood"):
+        state.add_auction("N", ["1H", "P", "P", "P"], book="sayc", likelihood=3)  # type: ignore[arg-type]
+    assert not state.snapshot.inferences  # nothing changed
+
+
+def test_keys_are_the_same_for_every_permutation_of_equal_claims() -> None:
+    texts = ["hcp(W) >= 6", "hcp(W) <= 10", "hearts(W) >= 4"]
+    keys = {defender_key(claims(*p), Seat.W, Seat.S, None, None) for p in itertools.permutations(texts)}
+    assert len(keys) == 1
