@@ -1,10 +1,11 @@
 """Auction benchmark (issue 13, item 5): adding a whole auction's claims before the opening lead.
 
-Run: ``python benchmarks/auction.py [--records 200] [--book sayc] [--corpus PATH]``. Takes every k-th
+Run: ``python benchmarks/auction.py [--records 200] [--book sayc] [--corpus PATH] [--likelihood none]``. Takes every k-th
 played record of the corpus (spread over all its folders; k so that about ``--records`` are taken),
 builds declarer's play state before the opening lead (three hands concealed: dummy, LHO, RHO) and
 times ``PlayState.add_auction`` with the book and the record's explanations: one event adding every
-claim about the three concealed hands. Prints the median, 90th percentile and maximum time, the
+claim about the three concealed hands, and the keys of the auction's graded likelihood (``--likelihood
+none``: without it; :mod:`inference.auction.likelihood`). Prints the median, 90th percentile and maximum time, the
 claims added, and how many auctions were refused (an error such as ``TooComplexError``) by kind.
 Each auction is timed once (the first add is the cost a player pays); the machine is shared, so
 compare figures taken in one run.
@@ -42,7 +43,9 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=200)
     parser.add_argument("--book", default="sayc")
     parser.add_argument("--corpus", default=DEFAULT_CORPUS)
+    parser.add_argument("--likelihood", default="default", help="the auction's likelihood: default or none")
     args = parser.parse_args()
+    likelihood = None if args.likelihood == "none" else args.likelihood
     records = played_records(Path(args.corpus), args.records)
     times: list[float] = []
     claims: list[int] = []
@@ -52,7 +55,8 @@ def main() -> None:
         start = time.perf_counter()
         try:
             update = state.add_auction(rec.declarer if rec.dealer is None else rec.dealer, rec.calls, book=args.book,
-                                       vulnerability=rec.vulnerable, explanations=rec.explanations)
+                                       vulnerability=rec.vulnerable, explanations=rec.explanations,
+                                       likelihood=likelihood)
         except InferenceError as exc:
             refused[type(exc).__name__] += 1
             times.append(time.perf_counter() - start)
@@ -60,8 +64,8 @@ def main() -> None:
         times.append(time.perf_counter() - start)
         claims.append(len(state.snapshot.inferences) if update is not None else 0)
     times.sort()
-    print(f"auction benchmark: {len(records)} played corpus records, book {args.book}, declarer's view before "
-          f"the lead; {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+    print(f"auction benchmark: {len(records)} played corpus records, book {args.book} (likelihood "
+          f"{args.likelihood}), declarer's view before the lead; {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d')}")
     print()
     print(f"{'':32} {'value':>10}")
