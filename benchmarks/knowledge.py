@@ -1,7 +1,8 @@
 """Knowledge benchmark: how much each view knows about who holds each unseen card, on the evaluation half.
 
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--every] [--book sayc]
-[--corpus PATH] [--seed 1] [--defence-model M] [--power P] [--views lawful,both,...] [--half calibration]``.
+[--corpus PATH] [--seed 1] [--defence-model M] [--power P] [--views lawful,both,...] [--half calibration]
+[--likelihood none]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
 split (:mod:`inference.io.halves`), one a file (``--every``: all of them), files shuffled with ``--seed``, the
 first ``--records``. Each is replayed
@@ -80,26 +81,29 @@ def evaluation_records(corpus: str, n: int, seed: int, half: str = EVALUATION, e
     return out[:n]
 
 
-def state_for(rec: PlayRecord, auction: bool, model: object, truth: str, book: str) -> PlayState:
-    """Declarer's state at the start of play with what the view hears (``model``: the defence model, or None)."""
+def state_for(rec: PlayRecord, auction: bool, model: object, truth: str, book: str,
+              likelihood: str | None = "default") -> PlayState:
+    """Declarer's state at the start of play with what the view hears (``model``: the defence model, or None;
+    ``likelihood``: the auction's, as ``add_auction`` takes it)."""
     state = PlayState(str(rec.deal[rec.declarer]), declarer=rec.declarer, contract=str(rec.contract),
                       defence_model=model)
     if auction and rec.calls and rec.dealer is not None:
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
-                          explanations=rec.explanations)
+                          explanations=rec.explanations, likelihood=likelihood)
     if truth:
         state.add_inferences(tight_claims(rec, lengths="lengths" in truth, hcp="HCP" in truth))
     return state
 
 
 def record_bits(rec: PlayRecord, book: str, timings: dict[str, list[float]], views: list[str],
-                defence_model: object = "default") -> dict[str, tuple[float, int, int]]:
+                defence_model: object = "default", likelihood: str | None = "default"
+                ) -> dict[str, tuple[float, int, int]]:
     """Per view: the record's summed bits, (decision, card) pairs, and true cards given probability 0."""
     holder = {Card.from_index(i): s for s in Seat for i in range(52) if rec.deal[s].mask >> i & 1}
     out = {}
     for name in views:
         auction, model, view, truth = VIEWS[name]
-        state = state_for(rec, auction, defence_model if model else None, truth, book)
+        state = state_for(rec, auction, defence_model if model else None, truth, book, likelihood)
         bits, pairs, zeros = 0.0, 0, 0
         for i, card in enumerate(rec.play):
             if i >= 1 and state.to_play in (rec.declarer, rec.declarer.partner):
@@ -144,6 +148,8 @@ def main() -> None:
     ap.add_argument("--every", action="store_true",
                     help="every complete record of the half (at most --records), not the first of each file")
     ap.add_argument("--views", default=",".join(DEFAULT_VIEWS), help=f"some of {', '.join(SHORT)}")
+    ap.add_argument("--likelihood", default="default",
+                    help="the auction's graded likelihood: default (shipped with the book), a file, or none")
     args = ap.parse_args()
     unknown = set(args.views.split(",")) - set(SHORT)
     if unknown:
@@ -160,7 +166,8 @@ def main() -> None:
     for k, rec in enumerate(records, 1):
         print(f"{k}/{len(records)} {rec.label}", file=sys.stderr, flush=True)
         try:
-            found = record_bits(rec, args.book, timings, views, model)
+            found = record_bits(rec, args.book, timings, views, model,
+                                None if args.likelihood == "none" else args.likelihood)
         except Exception as exc:  # noqa: BLE001  (counted and shown, never fatal)
             failed.append(f"{rec.label}: {type(exc).__name__}: {str(exc)[:200]}")
             continue
@@ -175,7 +182,7 @@ def report(args: argparse.Namespace, records: list[PlayRecord], per: dict[str, l
     print(f"# Kibitz knowledge benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {len(records) - len(failed)} {args.half}-half records "
           f"({'every record' if args.every else 'one a file'}) "
-          f"(seed {args.seed}, book {args.book}, defence model {args.defence_model}"
+          f"(seed {args.seed}, book {args.book}, defence model {args.defence_model}, likelihood {args.likelihood}"
           f"{'' if args.power is None else f', power {args.power}'}), {seconds:.0f} s")
     print()
     print("| view | (decision, card) pairs | bits a card [95%] | lawful's bits removed | true cards at p=0 | odds median |")
