@@ -159,3 +159,31 @@ def test_keys_are_the_same_for_every_permutation_of_equal_claims() -> None:
     texts = ["hcp(W) >= 6", "hcp(W) <= 10", "hearts(W) >= 4"]
     keys = {defender_key(claims(*p), Seat.W, Seat.S, None, None) for p in itertools.permutations(texts)}
     assert len(keys) == 1
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_a_likelihoods_weights_are_exact_against_brute_force(seed: int) -> None:
+    """Both defenders' HCP and lengths weighed by a likelihood's tables: the weighted view's counts and odds
+    equal brute force over every lawful layout, each weighed by the product of its tables' entries."""
+    rnd = random.Random(seed)
+    cards = list(range(52))
+    rnd.shuffle(cards)
+    deal = Deal.from_masks([sum(1 << c for c in cards[13 * k: 13 * k + 13]) for k in range(4)])
+    state = ending(deal, Seat(seed % 4), 37, rnd)
+    hcp = {key: tuple(rnd.randrange(1, 3000) for _ in range(38)) for key in ("lho -", "rho -")}
+    lengths = {"- ? -": tuple(rnd.randrange(1, 3000) for _ in range(14))}
+    like = Likelihood("test", hcp, lengths)
+    weights = like.weights([], state.declarer, state.viewer, None, None)
+    assert weights is not None and not weights.replaces
+    view = View("weighted", factors=weights.factors, holdings=weights.holdings)
+    sides = {state.declarer.lho: hcp["lho -"], state.declarer.rho: hcp["rho -"]}
+
+    def weight(hands: dict) -> Fraction:
+        out = Fraction(1)
+        for seat, table in sides.items():
+            out *= Fraction(table[hands[seat].hcp], DENOMINATOR)
+            for s in range(4):
+                out *= Fraction(lengths["- ? -"][hands[seat].length(s)], DENOMINATOR)
+        return out
+
+    assert_space_equals_brute_force(state, state.layouts(view), weight, seed)
