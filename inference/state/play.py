@@ -326,6 +326,11 @@ class PlayState:
             raise InvalidArgumentError("no inference given")
         label = "; ".join(f"inference {i.name}: {i.claim} ({i.tag.value}, from {possessive(self.name(i.by))} "
                           f"{i.action or i.kind})" for i in built)
+        if auction is not None and auction is not snap.auction:
+            keys = ", ".join(f"{self.name(seat)} (claims: {key.hcp.split(' ', 1)[1].replace('-', ' to ')} HCP)"
+                             if not key.hcp.endswith(" -") else f"{self.name(seat)} (no claim read)"
+                             for seat, key in auction.keys)
+            label += f"; the auction's likelihood weighs {keys} in the weighted view once dummy is seen"
         new = self._advance(replace(snap, inferences=snap.inferences + tuple(built), bids=bids, auction=auction),
                             label, added=frozenset(i.name for i in built))
         self._stack.append(new)
