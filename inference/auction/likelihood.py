@@ -44,7 +44,7 @@ from inference.claims.language import Claim, parse_claim
 from inference.claims.weights import HoldingWeights
 from inference.errors import InvalidArgumentError
 
-__all__ = ["ALPHA", "SAMPLE_HANDS", "DefenderKey", "AuctionWeights", "Likelihood", "Tally", "defender_key",
+__all__ = ["ALPHA", "SAMPLE_HANDS", "DENOMINATOR", "HCP_KEY", "LENGTH_KEY", "DefenderKey", "AuctionWeights", "Likelihood", "Tally", "defender_key",
            "bidder_role", "lawful_laws", "load_likelihood", "shipped_likelihood"]
 
 #: Pseudo-records that shrink a key's ratios towards 1 (a key seen rarely says little).
@@ -53,6 +53,9 @@ ALPHA = 20
 SAMPLE_HANDS = 40_000
 #: The weights' common denominator (and the smallest weight, as its inverse).
 DENOMINATOR = 1000
+#: The forms of the keys :func:`defender_key` writes (a likelihood's tables are refused with others).
+HCP_KEY = re.compile(r"(lho|rho) (\d+-\d+|-)")
+LENGTH_KEY = re.compile(r"(\d+-\d+|-) [mpd?-] [T-]")
 _POINTS = (4, 3, 2, 1) + (0,) * 9
 _POPCOUNT = np.array([bin(h).count("1") for h in range(1 << 13)], dtype=np.int64)
 
@@ -196,6 +199,16 @@ class Likelihood:
     lengths: Mapping[str, tuple[int, ...]]
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for what, tables, size, form in (("HCP", self.hcp, 38, HCP_KEY), ("length", self.lengths, 14, LENGTH_KEY)):
+            for key, row in tables.items():
+                if not isinstance(key, str) or not form.fullmatch(key):
+                    raise InvalidArgumentError(f"invalid {what} key {key!r}: not the form defender_key writes")
+                if (len(row) != size or any(isinstance(w, bool) or not isinstance(w, int) for w in row)
+                        or min(row) < 1):
+                    raise InvalidArgumentError(f"invalid {what} weights for {key!r}: expected {size} integers, each at "
+                                               f"least 1 (thousandths), got {list(row)[:40]!r}")
+
     @classmethod
     def fitted(cls, tally: Tally, book: str, provenance: Mapping[str, Any] | None = None,
                alpha: float = ALPHA) -> "Likelihood":
@@ -214,15 +227,15 @@ class Likelihood:
     def from_dict(cls, data: Mapping[str, Any], where: str = "<likelihood>") -> "Likelihood":
         """Read the JSON form back; :class:`~inference.errors.InvalidArgumentError` names what is wrong."""
         try:
+            missing = [k for k in ("book", "denominator", "hcp", "lengths") if k not in data]
+            if missing:
+                raise ValueError(f"missing field {missing[0]!r}")
             if data["denominator"] != DENOMINATOR:
                 raise ValueError(f"denominator {data['denominator']!r}, expected {DENOMINATOR}")
-            hcp = {str(k): tuple(int(x) for x in v) for k, v in data["hcp"].items()}
-            lengths = {str(k): tuple(int(x) for x in v) for k, v in data["lengths"].items()}
-            if any(len(v) != 38 or min(v) < 1 for v in hcp.values()) or any(
-                    len(v) != 14 or min(v) < 1 for v in lengths.values()):
-                raise ValueError("expected 38 HCP and 14 length weights per key, each at least 1")
+            hcp = {k: tuple(v) for k, v in data["hcp"].items()}
+            lengths = {k: tuple(v) for k, v in data["lengths"].items()}
             return cls(str(data["book"]), hcp, lengths, dict(data.get("provenance", {})))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (TypeError, ValueError, AttributeError, InvalidArgumentError) as exc:
             raise InvalidArgumentError(f"invalid likelihood {where}: {exc}") from None
 
     def as_json(self) -> str:
@@ -248,16 +261,15 @@ class Likelihood:
             own = [i for i in inferences if i.by == seat]
             key = defender_key([i.claims(viewer, declarer)[0] for i in own], seat, declarer, bids, trump)
             hcp = self.hcp.get(key.hcp)
-            if hcp is not None:
-                factors.append(tuple((parse_claim(f"hcp({seat.name}) == {h}", viewer=viewer, declarer=declarer),
-                                      Fraction(w, DENOMINATOR)) for h, w in enumerate(hcp) if w != DENOMINATOR))
-            for s in range(4):
-                law = self.lengths.get(key.lengths[s])
-                if law is not None:
-                    tables[(seat, s)] = (np.array(law, dtype=np.int64)[_POPCOUNT], DENOMINATOR)
-            if hcp is not None or any((seat, s) in tables for s in range(4)):
-                replaces.update(i.name for i in own)
-                keys.append((seat, key))
+            laws = [law for law in (self.lengths.get(k) for k in key.lengths) if law is not None]
+            if hcp is None or len(laws) < 4:  # a key not met in the fit: his calls' ratios stay
+                continue
+            factors.append(tuple((parse_claim(f"hcp({seat.name}) == {h}", viewer=viewer, declarer=declarer),
+                                  Fraction(w, DENOMINATOR)) for h, w in enumerate(hcp) if w != DENOMINATOR))
+            for s, law in enumerate(laws):
+                tables[(seat, s)] = (np.array(law, dtype=np.int64)[_POPCOUNT], DENOMINATOR)
+            replaces.update(i.name for i in own)
+            keys.append((seat, key))
         if not keys:
             return None
         return AuctionWeights(tuple(f for f in factors if f), HoldingWeights.from_arrays(tables), frozenset(replaces),
@@ -282,4 +294,8 @@ def shipped_likelihood(book: str) -> Likelihood | None:
     res = resources.files("inference") / "data" / "auction" / f"{book}.likelihood.json"
     if not res.is_file():
         return None
-    return Likelihood.from_dict(json.loads(res.read_text(encoding="utf-8")), f"{book}.likelihood.json")
+    try:
+        data = json.loads(res.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InvalidArgumentError(f"cannot read the likelihood shipped for {book!r}: {exc}") from None
+    return Likelihood.from_dict(data, f"{book}.likelihood.json")

@@ -28,7 +28,7 @@ from inference.io.records import AuctionRecord, contract_from_auction, read_auct
 from inference.errors import InvalidArgumentError
 from inference.rules.contract import Strain
 
-__all__ = ["ALPHAS", "LikelihoodWork", "FileTally", "FittedLikelihood", "tally_file", "fit_likelihood", "score"]
+__all__ = ["ALPHAS", "Item", "LikelihoodWork", "FileTally", "FittedLikelihood", "tally_file", "fit_likelihood", "score"]
 
 #: The shrinking tried on the validation part (pseudo-records, :data:`~inference.auction.likelihood.ALPHA`).
 ALPHAS = (5, 20, 80, 320)

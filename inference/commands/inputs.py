@@ -20,6 +20,7 @@ from inference.errors import InvalidArgumentError, RecordError
 
 if TYPE_CHECKING:
     from dealer.spec.language import Script
+    from inference.auction.likelihood import Likelihood
     from dealer.lang.statements import ScriptSyntax
 
     from inference.state.play import PlayState
@@ -137,7 +138,7 @@ def refuse_record_options(path: str, board: str | None, record: int | None, seat
 
 def state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None,
                 book: str | None = None, defence_model: str | None = "default",
-                likelihood: str | None = "default") -> PlayState:
+                likelihood: "Likelihood | str | None" = "default") -> PlayState:
     """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view;
     with ``book``, the record's auction read with it first (``likelihood`` as ``PlayState.add_auction`` takes
     it); ``defence_model`` as :class:`PlayState` takes it."""

@@ -29,7 +29,10 @@ import argparse
 import os
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Callable, Iterator, TextIO, TypeAlias
+
+if TYPE_CHECKING:
+    from inference.auction.likelihood import Likelihood
 
 __all__ = [
     "written_to",
@@ -240,10 +243,15 @@ def add_likelihood(p: argparse.ArgumentParser) -> None:
                         "call's measured ratio) (default: default)")
 
 
-def likelihood(args: argparse.Namespace) -> str | None:
-    """The ``--likelihood`` option as ``PlayState.add_auction`` takes it (None for 'none')."""
+def likelihood(args: argparse.Namespace) -> "Likelihood | str | None":
+    """The ``--likelihood`` option as ``PlayState.add_auction`` takes it: None for 'none', 'default', or the file
+    read once (:class:`~inference.errors.InvalidArgumentError` naming it when it cannot be)."""
     given: str | None = getattr(args, "likelihood", "default")
-    return None if given in (None, "none") else given
+    if given in (None, "none", "default"):
+        return None if given in (None, "none") else "default"
+    from inference.auction.likelihood import load_likelihood
+
+    return load_likelihood(given)
 
 
 def defence_model(args: argparse.Namespace) -> str | None:

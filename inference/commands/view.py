@@ -28,6 +28,7 @@ from inference.commands.options import (Subparsers, add_book, add_defence_model,
                       defence_model, written_to, add_likelihood, likelihood)
 
 if TYPE_CHECKING:
+    from inference.auction.likelihood import Likelihood
     from inference.io.records import PlayRecord
 
 __all__ = ["register", "run_view", "write_all"]
@@ -41,7 +42,7 @@ def _scenario_data(path: str | Path) -> dict[str, Any]:
 
 
 def _record_data(rec: PlayRecord, seat: str | None, book: str | None = None,
-                 model: str | None = "default", graded: str | None = "default") -> dict[str, Any]:
+                 model: str | None = "default", graded: "Likelihood | str | None" = "default") -> dict[str, Any]:
     from inference.apps.viewer import record_page
 
     return record_page(rec, Seat.parse(seat) if seat else None, book=book, defence_model=model, likelihood=graded)
@@ -89,7 +90,7 @@ def _write(path: Path, text: str) -> None:
 
 def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: int | None = None,
               book: str | None = None, model: str | None = "default",
-              graded: str | None = "default") -> tuple[int, list[str]]:
+              graded: "Likelihood | str | None" = "default") -> tuple[int, list[str]]:
     """A page for every scenario and record under ``paths`` in ``folder``, and ``folder/index.html``.
 
     Returns the number of pages written and, for each input that made no page, why. ``limit``: at

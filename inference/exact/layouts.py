@@ -34,6 +34,7 @@ import numpy as np
 from dealer import CARDS, Card, Deal, Seat
 from dealer.arrays import INT64_LIMIT, exact_ints
 from dealer.checks import check_int, shown
+from dealer.lang.expr import Node
 from dealer.rng import RandomSource
 
 from inference.claims.language import And, Claim
@@ -100,10 +101,13 @@ class View:
         if self.holdings is not None and not isinstance(self.holdings, HoldingWeights):
             raise InvalidArgumentError(f"invalid holdings {shown(self.holdings)}: expected HoldingWeights")
         check_int(self.power, "the power of the weights", InvalidArgumentError, lo=1, hi=4)
+        if not isinstance(self.factors, tuple) or not all(isinstance(g, tuple) for g in self.factors):
+            raise InvalidArgumentError(f"invalid factors {shown(self.factors)}: expected a tuple of groups (tuples)")
         for group in self.factors:
             for member in group:
-                w = member[1] if isinstance(member, tuple) and len(member) == 2 else None
-                if isinstance(w, bool) or not isinstance(w, (int, Fraction)) or w < 0:
+                ok = isinstance(member, tuple) and len(member) == 2 and isinstance(member[0], Node)
+                weight: object = member[1] if ok else None
+                if isinstance(weight, bool) or not isinstance(weight, (int, Fraction)) or weight < 0:
                     raise InvalidArgumentError(f"invalid factor {shown(member)}: expected (claim, an int or a "
                                                "Fraction >= 0)")
 

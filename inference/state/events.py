@@ -19,15 +19,17 @@ Seats are named as the viewer speaks of them (:func:`relative_name`): ``LHO``, `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from dealer import Card, Seat
 
-from inference.auction.likelihood import AuctionWeights
 from inference.exact.position import Position
 from inference.claims.inferences import Inference, InferenceState, StatusChange
 from inference.rules.lawful import Bounds
 from inference.rules.trick import Trick
+
+if TYPE_CHECKING:
+    from inference.auction.likelihood import AuctionWeights
 
 __all__ = ["Change", "Update", "Snapshot", "SeatNames", "Viewpoint", "relative_name", "agree", "possessive"]
 

@@ -358,7 +358,7 @@ class PlayState:
         graded = _likelihood_argument(likelihood, book)
         trump = None if self.strain == Strain.NT else int(self.strain)
         weights = None if graded is None else graded.weights(inferences, self.declarer, self.viewer, bids, trump)
-        return self._add_inferences(inferences, bids, weights)
+        return self._add_inferences(inferences, bids, self.snapshot.auction if weights is None else weights)
 
     def statuses(self) -> dict[str, InferenceState]:
         """Every inference's standing now, by name."""

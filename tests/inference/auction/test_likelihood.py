@@ -77,8 +77,8 @@ def test_fitted_weights_are_true_counts_over_lawful_ones_shrunk() -> None:
     assert all(x == DENOMINATOR for v, x in enumerate(w) if law[v] == 0)
     assert like.lengths["5-6 m -"][spades] > DENOMINATOR > like.lengths["5-6 m -"][spades + 1]
     # counts that are exactly what lawful layouts give: weight 1 everywhere
-    even = Tally(hcp={"k": law * 50}, hcp_lawful={"k": law * 50}, lengths={}, lengths_lawful={}, records=50)
-    assert set(Likelihood.fitted(even, "test").hcp["k"]) == {DENOMINATOR}
+    even = Tally(hcp={"lho 3-9": law * 50}, hcp_lawful={"lho 3-9": law * 50}, lengths={}, lengths_lawful={}, records=50)
+    assert set(Likelihood.fitted(even, "test").hcp["lho 3-9"]) == {DENOMINATOR}
 
 
 def test_json_round_trip_and_bad_files(tmp_path) -> None:
@@ -187,3 +187,54 @@ def test_a_likelihoods_weights_are_exact_against_brute_force(seed: int) -> None:
         return out
 
     assert_space_equals_brute_force(state, state.layouts(view), weight, seed)
+
+
+def test_every_shipped_likelihood_weighs_a_real_auction() -> None:
+    """The shipped tables are in the form the keys are written in: an auction with calls by both defenders
+    finds both keys in each of them."""
+    auction = ["1H", "1S", "2H", "2S", "3H", "P", "P", "P"]
+    for book in ("sayc", "natural-wide", "robots"):
+        state = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
+        state.add_auction("N", auction, book=book)
+        weights = state.snapshot.auction
+        assert weights is not None and {seat for seat, _ in weights.keys} == {Seat.E, Seat.W}, book
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"hcp": {"lho -": [1e400] * 38}}, "38 integers"),
+    ({"hcp": {"lho -": [1.7] * 38}}, "38 integers"),
+    ({"hcp": {"lho -": [5] * 37}}, "38 integers"),
+    ({"hcp": {"north 0-11": [5] * 38}}, "invalid HCP key 'north 0-11'"),
+    ({"lengths": {"- ? -": [0] * 14}}, "at least 1"),
+    ({"denominator": 100}, "denominator 100"),
+])
+def test_bad_likelihood_files_are_refused_with_the_value(tmp_path, bad: dict, message: str) -> None:
+    data = {"book": "b", "denominator": DENOMINATOR, "hcp": {}, "lengths": {}, **bad}
+    path = tmp_path / "bad.json"
+    path.write_text(__import__("json").dumps(data))
+    with pytest.raises(InvalidArgumentError, match=message):
+        load_likelihood(path)
+    missing = tmp_path / "missing-field.json"
+    missing.write_text('{"book": "b", "hcp": {}, "lengths": {}}')
+    with pytest.raises(InvalidArgumentError, match="missing field 'denominator'"):
+        load_likelihood(missing)
+
+
+def test_a_likelihood_built_in_code_is_checked() -> None:
+    with pytest.raises(InvalidArgumentError, match="at least 1"):
+        Likelihood("b", {"lho -": (0,) * 38}, {})
+
+
+def test_view_factors_must_be_groups_of_claims() -> None:
+    with pytest.raises(InvalidArgumentError, match="invalid factors"):
+        View("weighted", factors=(5,))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="invalid factor"):
+        View("weighted", factors=((("hcp(W) == 3", Fraction(1)),),))  # type: ignore[arg-type]
+
+
+def test_a_later_auction_without_a_likelihood_keeps_the_weights() -> None:
+    state = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
+    state.add_auction("N", ["1H", "1S", "2H", "2S", "3H", "P", "P", "P"], book="sayc")
+    kept = state.snapshot.auction
+    state.add_inferences([dict(name="a lead", by="LHO", claim="hcp(LHO) >= 1")])
+    assert kept is not None and state.snapshot.auction is kept
