@@ -17,7 +17,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Iterator, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, NonNegativeInt, ValidationError, field_validator
 
@@ -32,6 +32,9 @@ from inference.state.leads import lead_interpretations, load_lead_agreement
 from inference.state.events import Update
 from inference.state.play import PlayState
 from inference.state.render import iconic
+
+if TYPE_CHECKING:
+    from inference.auction.likelihood import Likelihood
 
 __all__ = ["Scenario", "Expectation", "StartPosition", "load_scenario", "parse_scenario", "run_scenario",
            "ScenarioRun", "Check", "scenario_events", "by_after", "InferenceEntry", "LeadEntry", "AuctionEntry",
@@ -454,8 +457,10 @@ def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) 
     return out
 
 
-def add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list[Update]:
-    """Add an ``[[inference]]``, ``[[lead]]`` or ``[auction]`` entry to ``state``; return the updates it made.
+def add_entry(entry: Any, state: PlayState, path: str, text: str | None,
+              likelihood: "Likelihood | str | None" = "default") -> list[Update]:
+    """Add an ``[[inference]]``, ``[[lead]]`` or ``[auction]`` entry to ``state``; return the updates it made
+    (``likelihood``: the auction's, as :meth:`~inference.state.play.PlayState.add_auction` takes it).
 
     A rejected entry raises :class:`~inference.errors.ScenarioError` naming ``path``, the entry's
     line in ``text`` (when given) and the field.
@@ -463,7 +468,7 @@ def add_entry(entry: Any, state: PlayState, path: str, text: str | None) -> list
     try:
         if isinstance(entry, AuctionEntry):
             update = state.add_auction(entry.dealer, entry.calls, book=entry.book, vulnerability=entry.vulnerable,
-                                       explanations=[e or None for e in entry.explanations])
+                                       explanations=[e or None for e in entry.explanations], likelihood=likelihood)
             return [update] if update is not None else []
         if isinstance(entry, LeadEntry):
             card = Card.parse(entry.card)
@@ -526,9 +531,10 @@ def _check_inferences(exp: Expectation, label: str, state: PlayState) -> list[Ch
     return out
 
 
-def run_scenario(path: str | Path, defence_model: object = "default") -> ScenarioRun:
+def run_scenario(path: str | Path, defence_model: object = "default",
+                 likelihood: "Likelihood | str | None" = "default") -> ScenarioRun:
     """Replay a scenario file and check every expectation (``defence_model`` as
-    :class:`~inference.state.play.PlayState` takes it)."""
+    :class:`~inference.state.play.PlayState` takes it, ``likelihood`` as its ``add_auction`` does)."""
     p = Path(path)
     text = read_scenario_text(p)
     scenario = parse_scenario(text, str(p))
@@ -543,7 +549,7 @@ def run_scenario(path: str | Path, defence_model: object = "default") -> Scenari
             run.updates.append((label, update))
         seen.add(label)
         for entry in adds.get(label, []):
-            for new_update in add_entry(entry, state, str(p), text):
+            for new_update in add_entry(entry, state, str(p), text, likelihood):
                 run.updates.append((label, new_update))
         for exp in wanted.get(label, []):
             run.checks.extend(_check(exp, label, state.bounds(), update))

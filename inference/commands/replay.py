@@ -190,7 +190,7 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
     from inference.state.render import render_bounds, render_update
     from inference.apps.scenario import run_scenario
 
-    run = run_scenario(path, defence_model(args))
+    run = run_scenario(path, defence_model(args), likelihood(args))
     state = run.state
     lines = []
     if args.json:

@@ -386,3 +386,26 @@ def test_a_general_rule_speaks_once_for_each_caller() -> None:
     assert len(general) >= 4 and {c.context.caller for c in general} == {Seat.E, Seat.W}
     names = [i.name for i in reading.inferences if "unopposed" in i.name]
     assert len(names) == 2 and {n[0] for n in names} == {"E", "W"}
+
+
+def test_scenario_and_protocol_take_the_likelihood(tmp_path: Path) -> None:
+    """``run_scenario(..., likelihood=None)`` and the protocol's ``"likelihood": "none"`` keep the calls' ratios."""
+    path = tmp_path / "s.toml"
+    path.write_text('''title = "auction"
+declarer = "S"
+contract = "4S"
+[hands]
+S = "AKQ2.K32.Q32.432"
+[auction]
+dealer = "W"
+calls = "Pass 1NT Pass 4S Pass Pass Pass"
+book = "sayc"
+''')
+    assert run_scenario(path).state.snapshot.auction is not None
+    assert run_scenario(path, likelihood=None).state.snapshot.auction is None
+    for given, weighed in (("default", True), ("none", False)):
+        session = Session()
+        session.handle({"cmd": "new", "hand": "AKQ2.K32.Q32.432", "declarer": "S", "contract": "4S"})
+        session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass 1NT Pass 4S Pass Pass Pass", "book": "sayc",
+                        "likelihood": given})
+        assert session.state is not None and (session.state.snapshot.auction is not None) == weighed
