@@ -146,7 +146,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
     if os.path.splitext(path)[1].lower() == ".toml":
         refuse_record_options(path, board, record, seat)
-        return _scenario_state_after(path, after, defence_model)
+        return _scenario_state_after(path, after, defence_model, likelihood)
     from inference.auction.population import book_for
     from inference.state.play import PlayState
 
@@ -170,18 +170,19 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     return state
 
 
-def _scenario_state_after(path: str, after: int, defence_model: str | None = "default") -> PlayState:
+def _scenario_state_after(path: str, after: int, defence_model: str | None = "default",
+                          likelihood: "Likelihood | str | None" = "default") -> PlayState:
     from inference.apps.scenario import add_entry, by_after, parse_scenario, read_scenario_text, scenario_events
 
     text = read_scenario_text(path)
     scenario = parse_scenario(text, path)
-    adds = by_after([*scenario.inference, *scenario.lead])
+    adds = by_after([*scenario.inference, *scenario.lead, *([scenario.auction] if scenario.auction else [])])
     has_dummy = scenario.declarer.partner in scenario.hands and scenario.declarer.partner != (
         scenario.viewer if scenario.viewer is not None else scenario.declarer)
     played = 0
     for label, st, update in scenario_events(scenario, path, text, defence_model):
         for entry in adds.get(label, []):
-            add_entry(entry, st, path, text)
+            add_entry(entry, st, path, text, likelihood)
         if update is not None and update.card is not None:
             played += 1
         if played > after:

@@ -409,3 +409,24 @@ book = "sayc"
         session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass 1NT Pass 4S Pass Pass Pass", "book": "sayc",
                         "likelihood": given})
         assert session.state is not None and (session.state.snapshot.auction is not None) == weighed
+
+
+def test_odds_of_a_scenario_read_its_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``kibitz odds SCENARIO --view agreement`` holds the scenario's ``[auction]`` claims: fewer layouts."""
+    path = tmp_path / "s.toml"
+    path.write_text('''title = "auction"
+declarer = "S"
+contract = "4S"
+[hands]
+S = "AKQ2.K32.Q32.432"
+N = "J543.AQ4.AK4.AK5"
+[auction]
+dealer = "W"
+calls = "Pass 1NT Pass 4S Pass Pass Pass"
+book = "sayc"
+''')
+    counts = {}
+    for view in ("lawful", "agreement"):
+        assert main(["odds", str(path), "--view", view, "--json"]) == 0
+        counts[view] = json.loads(capsys.readouterr().out)["layouts"]
+    assert 0 < counts["agreement"] < counts["lawful"]
