@@ -67,9 +67,8 @@ def test_add_auction_statuses_follow_the_cards() -> None:
     assert state.statuses()["W passed in first or second seat: at most 11 HCP (call 1)"].status.value == "active"
 
 
-def test_scenario_auction_table(tmp_path: Path) -> None:
-    path = tmp_path / "s.toml"
-    path.write_text('''title = "auction"
+#: A scenario whose auction gives claims about both defenders.
+SCENARIO = '''title = "auction"
 declarer = "S"
 contract = "4S"
 [hands]
@@ -78,7 +77,12 @@ S = "AKQ2.K32.Q32.432"
 dealer = "W"
 calls = "Pass 1NT Pass 4S Pass Pass Pass"
 book = "sayc"
-[[expect]]
+'''
+
+
+def test_scenario_auction_table(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO + '''[[expect]]
 after = "start"
 status = { "W passed in first or second seat: at most 11 HCP (call 1)" = "active" }
 ''')
@@ -391,16 +395,7 @@ def test_a_general_rule_speaks_once_for_each_caller() -> None:
 def test_scenario_and_protocol_take_the_likelihood(tmp_path: Path) -> None:
     """``run_scenario(..., likelihood=None)`` and the protocol's ``"likelihood": "none"`` keep the calls' ratios."""
     path = tmp_path / "s.toml"
-    path.write_text('''title = "auction"
-declarer = "S"
-contract = "4S"
-[hands]
-S = "AKQ2.K32.Q32.432"
-[auction]
-dealer = "W"
-calls = "Pass 1NT Pass 4S Pass Pass Pass"
-book = "sayc"
-''')
+    path.write_text(SCENARIO)
     assert run_scenario(path).state.snapshot.auction is not None
     assert run_scenario(path, likelihood=None).state.snapshot.auction is None
     for given, weighed in (("default", True), ("none", False)):
@@ -414,17 +409,7 @@ book = "sayc"
 def test_odds_of_a_scenario_read_its_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``kibitz odds SCENARIO --view agreement`` holds the scenario's ``[auction]`` claims: fewer layouts."""
     path = tmp_path / "s.toml"
-    path.write_text('''title = "auction"
-declarer = "S"
-contract = "4S"
-[hands]
-S = "AKQ2.K32.Q32.432"
-N = "J543.AQ4.AK4.AK5"
-[auction]
-dealer = "W"
-calls = "Pass 1NT Pass 4S Pass Pass Pass"
-book = "sayc"
-''')
+    path.write_text(SCENARIO.replace('[auction]', 'N = "J543.AQ4.AK4.AK5"\n[auction]'))
     counts = {}
     for view in ("lawful", "agreement"):
         assert main(["odds", str(path), "--view", view, "--json"]) == 0
