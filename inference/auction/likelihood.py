@@ -44,8 +44,9 @@ from inference.claims.language import Claim, parse_claim
 from inference.claims.weights import HoldingWeights
 from inference.errors import InvalidArgumentError
 
-__all__ = ["ALPHA", "SAMPLE_HANDS", "DENOMINATOR", "HCP_KEY", "LENGTH_KEY", "DefenderKey", "AuctionWeights", "Likelihood", "Tally", "defender_key",
-           "bidder_role", "lawful_laws", "load_likelihood", "shipped_likelihood"]
+__all__ = ["ALPHA", "SAMPLE_HANDS", "DENOMINATOR", "HCP_KEY", "LENGTH_KEY", "DefenderKey", "AuctionWeights",
+           "Likelihood", "Tally", "defender_key", "bidder_role", "lawful_laws", "load_likelihood", "sample_digest",
+           "shipped_likelihood"]
 
 #: Pseudo-records that shrink a key's ratios towards 1 (a key seen rarely says little).
 ALPHA = 20
@@ -67,6 +68,14 @@ def _sample() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
     masks = (np.int64(1) << order.astype(np.int64)).sum(axis=1)
     lengths = tuple(_POPCOUNT[masks >> (13 * s) & SUIT_MASK] for s in range(4))
     return masks, hand_values(Feature.hcp(Seat.N), masks), lengths
+
+
+def sample_digest() -> str:
+    """A short hash of the fixed sample of hands: a likelihood records the one its keys were read over (numpy's
+    generator drawing other hands would make keys differ; the tests compare the shipped files' with this)."""
+    import hashlib
+
+    return hashlib.sha256(_sample()[0].astype("<i8").tobytes()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -215,7 +224,7 @@ class Likelihood:
         """The likelihood a tally gives, shrunk by ``alpha`` pseudo-records."""
         return cls(book, {k: _ratios(v, tally.hcp_lawful[k], alpha) for k, v in sorted(tally.hcp.items())},
                    {k: _ratios(v, tally.lengths_lawful[k], alpha) for k, v in sorted(tally.lengths.items())},
-                   dict(provenance or {}, alpha=alpha, records=tally.records))
+                   dict(provenance or {}, alpha=alpha, records=tally.records, sample=sample_digest()))
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form (the file shipped as ``data/auction/<book>.likelihood.json``)."""

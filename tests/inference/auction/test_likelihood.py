@@ -12,7 +12,7 @@ import pytest
 
 from dealer import CardSet, Deal, Seat
 from inference.auction.likelihood import (DENOMINATOR, DefenderKey, Likelihood, Tally, defender_key, lawful_laws,
-                                          load_likelihood, shipped_likelihood)
+                                          load_likelihood, sample_digest, shipped_likelihood)
 from inference.claims.language import parse_claim
 from inference.errors import InvalidArgumentError
 from inference.exact.layouts import View
@@ -238,3 +238,11 @@ def test_a_later_auction_without_a_likelihood_keeps_the_weights() -> None:
     kept = state.snapshot.auction
     state.add_inferences([dict(name="a lead", by="LHO", claim="hcp(LHO) >= 1")])
     assert kept is not None and state.snapshot.auction is kept
+
+
+def test_the_shipped_keys_were_read_over_this_sample() -> None:
+    """A numpy whose generator drew other hands would make the keys differ from the shipped tables' silently:
+    each shipped file records the digest of the sample its keys were read over."""
+    for book in ("sayc", "natural-wide", "robots"):
+        like = shipped_likelihood(book)
+        assert like is not None and like.provenance["sample"] == sample_digest(), book
