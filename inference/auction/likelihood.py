@@ -36,9 +36,9 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from dealer import Seat
-from dealer.cards.cardset import SUIT_MASK
+from dealer.cards.card import HCP_BY_INDEX
 
-from inference.claims.features import Feature, evaluate, hand_values
+from inference.claims.features import Feature, Kind, evaluate, hand_values, holding_values
 from inference.claims.inferences import Inference
 from inference.claims.language import Claim, parse_claim
 from inference.claims.weights import HoldingWeights
@@ -57,8 +57,8 @@ DENOMINATOR = 1000
 #: The forms of the keys :func:`defender_key` writes (a likelihood's tables are refused with others).
 HCP_KEY = re.compile(r"(lho|rho) (\d+-\d+|-)")
 LENGTH_KEY = re.compile(r"(\d+-\d+|-) [mpd?-] [T-]")
-_POINTS = (4, 3, 2, 1) + (0,) * 9
-_POPCOUNT = np.array([bin(h).count("1") for h in range(1 << 13)], dtype=np.int64)
+#: The length of each 13-bit holding.
+_LENGTH_OF = holding_values(Kind.LENGTH, 0, np.arange(1 << 13))
 
 
 @lru_cache(maxsize=1)
@@ -66,7 +66,7 @@ def _sample() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
     """The fixed sample of hands (52-bit masks, seeded), their HCP and their four suit lengths."""
     order = np.argsort(np.random.default_rng(20261127).random((SAMPLE_HANDS, 52)), axis=1)[:, :13]
     masks = (np.int64(1) << order.astype(np.int64)).sum(axis=1)
-    lengths = tuple(_POPCOUNT[masks >> (13 * s) & SUIT_MASK] for s in range(4))
+    lengths = tuple(hand_values(Feature.length(Seat.N, s), masks) for s in range(4))
     return masks, hand_values(Feature.hcp(Seat.N), masks), lengths
 
 
@@ -124,9 +124,10 @@ def defender_key(claims: Sequence[Claim], seat: Seat, declarer: Seat, bids: Sequ
                        tuple(f"{_interval(lengths[s][kept])} {roles[s]}" for s in range(4)))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=8)  # both defenders of a record share it
 def lawful_laws(visible: int) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     """The law of a defender's HCP (38 values) and of each suit's length (14) when declarer sees ``visible``
-    (26 cards, a 52-bit mask): 13 cards drawn from the 26 others."""
+    (26 cards, a 52-bit mask): 13 cards drawn from the 26 others (read-only arrays)."""
     unseen = [i for i in range(52) if not visible >> i & 1]
     n = len(unseen)
     if n != 26:
@@ -134,7 +135,7 @@ def lawful_laws(visible: int) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     ways = np.zeros((14, 38), dtype=object)
     ways[0, 0] = 1
     for i in unseen:
-        v = _POINTS[i % 13]
+        v = HCP_BY_INDEX[i]
         ways[1:, v:] = ways[1:, v:] + ways[:-1, :38 - v]
     total = comb(n, 13)
     hcp = np.array([float(Fraction(int(x), total)) for x in ways[13]])
@@ -142,6 +143,8 @@ def lawful_laws(visible: int) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
     for s in range(4):
         u = sum(1 for i in unseen if i // 13 == s)
         per_suit.append(np.array([comb(u, k) * comb(n - u, 13 - k) / total for k in range(14)]))
+    for law in (hcp, *per_suit):
+        law.setflags(write=False)
     return hcp, tuple(per_suit)
 
 
@@ -276,7 +279,7 @@ class Likelihood:
             factors.append(tuple((parse_claim(f"hcp({seat.name}) == {h}", viewer=viewer, declarer=declarer),
                                   Fraction(w, DENOMINATOR)) for h, w in enumerate(hcp) if w != DENOMINATOR))
             for s, law in enumerate(laws):
-                tables[(seat, s)] = (np.array(law, dtype=np.int64)[_POPCOUNT], DENOMINATOR)
+                tables[(seat, s)] = (np.array(law, dtype=np.int64)[_LENGTH_OF], DENOMINATOR)
             replaces.update(i.name for i in own)
             keys.append((seat, key))
         if not keys:

@@ -17,7 +17,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from inference.commands.options import Subparsers, add_file, add_json, add_progress, add_workers, progress_wanted
+from inference.commands.options import (Subparsers, add_file, add_json, add_progress, add_workers, existing_paths,
+                                        progress_wanted)
 
 if TYPE_CHECKING:
     from inference.defence.fitting import Fitted, Score
@@ -45,11 +46,8 @@ def run_defence(args: argparse.Namespace, out: TextIO) -> int:
     from pathlib import Path
 
     from inference.defence.fitting import fit
-    from inference.errors import InvalidArgumentError
 
-    for f in args.file:
-        if not Path(f).exists():
-            raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
+    existing_paths(args.file)
     show = progress_wanted(args)
     command = "kibitz defence " + " ".join(Path(f).name or f for f in args.file)
     if args.half != "calibration":

@@ -15,7 +15,7 @@ import argparse
 import json
 from typing import TextIO
 
-from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers,
+from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
                                         progress_wanted, written_to)
 
 __all__ = ["register", "run_likelihood"]
@@ -41,11 +41,8 @@ def run_likelihood(args: argparse.Namespace, out: TextIO) -> int:
     from pathlib import Path
 
     from inference.auction.likelihood_fit import fit_likelihood
-    from inference.errors import InvalidArgumentError
 
-    for f in args.file:
-        if not Path(f).exists():
-            raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
+    existing_paths(args.file)
     command = "kibitz likelihood " + " ".join(Path(f).name or f for f in args.file) + f" --book {args.book}"
     if args.population:
         command += f" --population {args.population}"

@@ -66,6 +66,7 @@ __all__ = [
     "add_book",
     "add_defence_model",
     "add_likelihood",
+    "existing_paths",
     "likelihood",
     "add_progress",
     "progress_wanted",
@@ -125,6 +126,16 @@ def agreement_names(folder: str) -> list[str]:
     """Names of the agreements shipped in ``inference/data/<folder>`` (as ``inference.state.leads.available_agreements``)."""
     base = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", folder)
     return sorted(name[:-5] for name in os.listdir(base) if name.endswith(".toml"))
+
+
+def existing_paths(paths: list[str]) -> list[str]:
+    """``paths`` (a command's FILE arguments), each checked to exist: else the error naming the first missing."""
+    from inference.errors import InvalidArgumentError
+
+    for f in paths:
+        if not os.path.exists(f):
+            raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
+    return paths
 
 
 def add_file(p: argparse.ArgumentParser, what: str, *, many: bool = False) -> None:

@@ -16,8 +16,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, progress_wanted,
-                      written_to)
+from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
+                                        progress_wanted, written_to)
 
 if TYPE_CHECKING:
     from inference.auction.calibration import Calibration
@@ -49,16 +49,11 @@ def register(sub: Subparsers) -> None:
 
 def run_rules(args: argparse.Namespace, out: TextIO) -> int:
     """Calibrate the book on the files and print the table (or JSON)."""
-    from pathlib import Path
-
     from inference.auction.book import load_book
     from inference.auction.calibration import calibrate
-    from inference.errors import InvalidArgumentError
 
     book = load_book(args.book)
-    for f in args.file:
-        if not Path(f).exists():
-            raise InvalidArgumentError(f"no such file or folder {f!r} (FILE)")
+    existing_paths(args.file)
     show = progress_wanted(args)
     result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler, half=args.half,
                        population=args.population, by_population=args.by_population)
