@@ -200,10 +200,16 @@ def code_of(way: Way, holding: int, card: int, gone: int, best: int | None) -> C
 CHOOSES_SUIT = frozenset({Phase.OPENING_LEAD, Phase.LEAD, Phase.DISCARD})
 
 
-def suit_feature(holding: int) -> str:
-    """What a suit's choice is modelled on: its length (6 for six or more) and how many of A K Q it holds
-    (2 for two or three): ``"L4T1"``."""
-    return f"L{min(holding.bit_count(), 6)}T{min((holding & 0b111).bit_count(), 2)}"
+def suit_feature(holding: int, gone: int = 0) -> str:
+    """What a suit's choice is modelled on: its length (6 for six or more), how many of A K Q it holds
+    (2 for two or three), and its top (``gone``: the suit's cards played already): ``s`` a sequence of two or
+    more equal cards headed by one of the four best cards still out, ``a`` the best card alone, ``h`` the
+    second or third best alone, ``x`` none of these: ``"L4T1h"``."""
+    top = classes(holding, gone)[0] if holding else 0
+    above = (top & -top) - 1 & ~holding & ~gone & 0x1FFF  # the cards still out above the top card
+    rank = above.bit_count()
+    shape = "s" if top.bit_count() > 1 and rank <= 3 else "a" if rank == 0 else "h" if rank <= 2 else "x"
+    return f"L{min(holding.bit_count(), 6)}T{min((holding & 0b111).bit_count(), 2)}{shape}"
 
 
 def candidate_suits(hand: int, situation: Situation, trump: int | None) -> list[int]:

@@ -8,7 +8,7 @@ the posterior over layouts is the prior times the likelihood of the play the def
 
 The choice of suit on a lead or a discard depends on every suit the defender held; it is a *per-suit
 approximation*: the chosen suit's holding is weighed by the rate at which real defenders choose a
-suit like it (its length and top honours) in its role (who bid it, who led it, trumps:
+suit like it (its length, honours and top) in its role (who bid it, who led it, trumps:
 :func:`~inference.defence.cards.suit_role`), and the suits he did not choose weigh nothing. A discard
 by a defender void in the suit led also weighs his trump holding by the rate of discarding rather
 than ruffing from it. Each (seat, suit) table of products is then set on a grid of ``bits`` bits relative to its

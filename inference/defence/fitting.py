@@ -92,7 +92,8 @@ def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
             suits = candidate_suits(ob.hand, sit, trump)
             holdings = [ob.hand >> (13 * t) & 0x1FFF for t in suits]
             roles = tuple(ob.roles[t] for t in suits)
-            seen = seen._replace(suits=tuple(suit_feature(h) for h in holdings), chosen=suits.index(int(ob.card.suit)),
+            features = tuple(suit_feature(h, ob.played >> (13 * t) & 0x1FFF) for h, t in zip(holdings, suits))
+            seen = seen._replace(suits=features, chosen=suits.index(int(ob.card.suit)),
                                  roles=roles,
                                  all_cards=sum(h.bit_count() for h in holdings),
                                  all_classes=sum(len(classes(h, ob.played >> (13 * t) & 0x1FFF))

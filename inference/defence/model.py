@@ -34,8 +34,10 @@ from inference.errors import InvalidArgumentError, OutputError
 from inference.defence.cards import (CHOOSES_SUIT, WAY, Choice, Observation, Phase, Situation, Way, allowed,
                                      allowed_within, code_of, ruff_context, suit_feature)
 
-__all__ = ["DefenceModel", "load_model", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA", "DEFAULT_GAMMA"]
+__all__ = ["DefenceModel", "load_model", "FORMAT", "GROUPS", "DEFAULT_ALPHA", "DEFAULT_BETA", "DEFAULT_GAMMA"]
 
+#: The form of a model file (``/2``: a suit's choice by its length, honours and top, :func:`suit_feature`).
+FORMAT = "kibitz-defence-model/2"
 #: The groups of players fitted apart.
 GROUPS = ("human", "robot")
 #: The smoothing: what each allowed code's count starts from.
@@ -101,7 +103,7 @@ class DefenceModel:
         measured: no gain in bits, odds 40% slower)."""
         p = self.card_probability(situation, holding, position, group, WAY[situation.phase])
         if situation.phase in CHOOSES_SUIT:
-            p *= self.suit_rate(group, situation.context, holding, situation.role)
+            p *= self.suit_rate(group, situation.context, holding, situation.role, situation.gone)
         if situation.phase == Phase.RUFF and p:
             p *= self.trump_choice(situation, holding, group)
         return p
@@ -116,11 +118,11 @@ class DefenceModel:
         code = "ruff" if situation.phase == Phase.RUFF else "discard"
         return self.code_probability(group, key, "", code, ("discard", "ruff"))
 
-    def suit_rate(self, group: str, context: str, holding: int, role: str = "") -> Fraction:
+    def suit_rate(self, group: str, context: str, holding: int, role: str = "", gone: int = 0) -> Fraction:
         """How often defenders in ``context`` chose a suit like ``holding`` when they held one (smoothed):
         ``(chosen + alpha) / (held + 2 alpha)``, by :func:`~inference.defence.cards.suit_feature`; with the suit's
         ``role`` (:func:`~inference.defence.cards.suit_role`), the counts of that role shrunk towards it."""
-        return self.rate(group, context, suit_feature(holding), role)
+        return self.rate(group, context, suit_feature(holding, gone), role)
 
     def rate(self, group: str, context: str, feature: str, role: str = "") -> Fraction:
         """:meth:`suit_rate` for a suit's feature (and role): ``(chosen + gamma r) / (held + gamma)`` over the
@@ -164,7 +166,7 @@ class DefenceModel:
 
     def as_dict(self) -> dict[str, Any]:
         """The model as JSON-ready data (counts sorted; ``alpha`` as ``"n/d"``)."""
-        return {"format": "kibitz-defence-model/1", "alpha": str(self.alpha), "beta": str(self.beta),
+        return {"format": FORMAT, "alpha": str(self.alpha), "beta": str(self.beta),
                 "gamma": str(self.gamma),
                 "provenance": dict(self.provenance),
                 "counts": {g: {k: dict(sorted(v.items())) for k, v in sorted(t.items())}
@@ -173,8 +175,11 @@ class DefenceModel:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], source: str = "<model>") -> "DefenceModel":
         """A model from :meth:`as_dict`'s form (a clear error, naming ``source``, for anything else)."""
-        if not isinstance(data, Mapping) or data.get("format") != "kibitz-defence-model/1":
-            raise InvalidArgumentError(f"{source}: not a defence model (expected format 'kibitz-defence-model/1')")
+        if isinstance(data, Mapping) and data.get("format") == "kibitz-defence-model/1":
+            raise InvalidArgumentError(f"{source}: a defence model of an older form (kibitz-defence-model/1: suits "
+                                       f"chosen by length and honours only); fit it again with 'kibitz defence'")
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise InvalidArgumentError(f"{source}: not a defence model (expected format {FORMAT!r})")
         try:
             counts = {str(g): {str(k): {str(c): int(n) for c, n in v.items()} for k, v in t.items()}
                       for g, t in data["counts"].items()}

@@ -27,7 +27,7 @@ from inference.defence import (DefenceModel, Observation, Phase, Situation, Way,
                                observations)
 from inference.defence.evidence import DefenceEvidence
 from inference.defence.cards import (WAY, allowed, allowed_within, auction_free, play_tricks, role_words,
-                                     ruff_context, situation_of, suit_role, suits_bid)
+                                     ruff_context, situation_of, suit_feature, suit_role, suits_bid)
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
 from inference.io.halves import CALIBRATION, EVALUATION, Halves, corpus_files
@@ -213,18 +213,29 @@ def test_the_suits_bid_and_each_suits_role() -> None:
 def test_a_suits_rate_by_role_shrinks_towards_its_rate_by_feature() -> None:
     """A lead of partner's suit is counted apart; a role never counted keeps the feature's rate."""
     context = "opening lead|nt|-"
-    counts = {f"{context}|suit held": {"L3T0": 90}, f"{context}|suit chosen": {"L3T0": 18},
-              f"{context}|suit held p/-": {"L3T0": 10}, f"{context}|suit chosen p/-": {"L3T0": 8}}
+    counts = {f"{context}|suit held": {"L3T0x": 90}, f"{context}|suit chosen": {"L3T0x": 18},
+              f"{context}|suit held p/-": {"L3T0x": 10}, f"{context}|suit chosen p/-": {"L3T0x": 8}}
     model = DefenceModel({"human": counts}, Fraction(1), gamma=Fraction(4))
     base = Fraction(18 + 1, 90 + 2)
-    assert model.rate("human", context, "L3T0") == base == model.rate("human", context, "L3T0", "-/-")
-    assert model.rate("human", context, "L3T0", "p/-") == (8 + 4 * base) / (10 + 4)
+    assert model.rate("human", context, "L3T0x") == base == model.rate("human", context, "L3T0x", "-/-")
+    assert model.rate("human", context, "L3T0x", "p/-") == (8 + 4 * base) / (10 + 4)
     situation = Situation(Phase.OPENING_LEAD, True, False, 1, 0, None, "p/-")
-    holding = 0b0000011100000  # 9 8 7: three cards, no A K Q (L3T0)
+    holding = 0b0000011100000  # 9 8 7: three cards, no A K Q, no top (L3T0x)
     assert model.card_evidence(situation, holding, 5) == (
         model.card_probability(situation, holding, 5, "human", Way.POSITION) * (8 + 4 * base) / 14)
     with pytest.raises(InvalidArgumentError, match="gamma must be above 0, not 0"):
         DefenceModel({}, gamma=Fraction(0))
+
+
+@pytest.mark.parametrize("cards, gone, feature", [
+    ("AK", "", "L2T2s"), ("AQ", "", "L2T2a"), ("KQ7", "", "L3T2s"), ("K72", "", "L3T1h"), ("Q762", "", "L4T1h"),
+    ("J1098", "", "L4T0s"), ("J762", "", "L4T0x"), ("9", "", "L1T0x"), ("QJ", "A", "L2T1s"), ("Q7", "AK", "L2T1a"),
+    ("J7", "AQ", "L2T0h"), ("T9876542", "", "L6T0x")])
+def test_a_suits_feature_reads_its_length_honours_and_top(cards: str, gone: str, feature: str) -> None:
+    """The top of a suit is read among the cards still out: Q-7 after the A and K are gone holds the best card."""
+    def mask(text: str) -> int:
+        return sum(1 << "AKQJT98765432".index(c) for c in text.replace("10", "T"))
+    assert suit_feature(mask(cards), mask(gone)) == feature
 
 
 def test_ruff_or_discard_reads_the_trick_and_the_trumps_held() -> None:
@@ -267,10 +278,12 @@ def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
     assert again == DefenceModel(model.counts, model.alpha, {}, model.beta, model.gamma) == model
     with pytest.raises(InvalidArgumentError, match="not a defence model"):
         DefenceModel.from_dict({"format": "x"}, "m.json")
+    with pytest.raises(InvalidArgumentError, match="m.json: a defence model of an older form .* fit it again"):
+        DefenceModel.from_dict({"format": "kibitz-defence-model/1", "counts": {}}, "m.json")
     with pytest.raises(InvalidArgumentError, match="m.json: a malformed"):
-        DefenceModel.from_dict({"format": "kibitz-defence-model/1", "counts": {"human": {"k": {"c": "x"}}}}, "m.json")
+        DefenceModel.from_dict({"format": "kibitz-defence-model/2", "counts": {"human": {"k": {"c": "x"}}}}, "m.json")
     with pytest.raises(InvalidArgumentError, match="must not be negative"):
-        DefenceModel.from_dict({"format": "kibitz-defence-model/1", "counts": {"human": {"k": {"c": -1}}}})
+        DefenceModel.from_dict({"format": "kibitz-defence-model/2", "counts": {"human": {"k": {"c": -1}}}})
     with pytest.raises(InvalidArgumentError, match="alpha must be above 0"):
         DefenceModel({}, Fraction(0))
     with pytest.raises(InvalidArgumentError, match="beta must be above 0, not -1"):
