@@ -22,7 +22,7 @@ from inference.io.records import contract_from_auction, parse_calls
 from inference.auction.book import CONTEXT_FIELDS, Rule
 
 __all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes",
-           "suits_bid"]
+           "suits_bid", "illegal_call"]
 
 _STRAIN_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "N": 4}
 _SUIT_OF = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C}
@@ -248,6 +248,37 @@ def placeholders(binding: dict[str, str], params: dict[str, int | str], trump: s
             other = pair[1] if binding[var] == pair[0] else pair[0]
             values[f"other_{var}"] = _SUIT_OF[other].name_long
     return values
+
+
+def illegal_call(dealer: Seat, calls: Sequence[str]) -> tuple[int, str] | None:
+    """The first call the laws do not allow, as (index, why), or None: a bid not higher than the last, a
+    double not of an opponent's bid, a redouble not of an opponent's double, a call after the auction ended
+    (a pass after it is let be: some records' operators add one).
+
+    >>> illegal_call(Seat.N, ["1S", "1H"]), illegal_call(Seat.N, ["1S", "X", "XX", "2C"])
+    ((1, 'a bid must be higher than 1S'), None)
+    """
+    top: str | None = None  # the last bid
+    last: tuple[str, Seat] | None = None  # the last call other than a pass, and its caller
+    passes = 0
+    for i, token in enumerate(call_token(c) for c in calls):
+        caller = dealer.after(i)
+        if passes >= (3 if last else 4) and token != "P":
+            return i, "the auction has ended"
+        if token == "P":
+            passes += 1
+            continue
+        by_opponent = last is not None and last[1] not in (caller, caller.partner)
+        if token == "X" and not (by_opponent and last is not None and last[0][0].isdigit()):
+            return i, "a double must follow an opponent's bid"
+        if token == "XX" and not (by_opponent and last is not None and last[0] == "X"):
+            return i, "a redouble must follow an opponent's double"
+        if token[0].isdigit():
+            if top is not None and (token[0], _STRAIN_RANK[token[1]]) <= (top[0], _STRAIN_RANK[top[1]]):
+                return i, f"a bid must be higher than {top}"
+            top = token
+        last, passes = (token, caller), 0
+    return None
 
 
 def omitted_passes(dealer: Seat, calls: Sequence[str], declarer: "Seat | str | None") -> int:

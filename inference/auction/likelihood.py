@@ -44,7 +44,7 @@ from inference.claims.language import Claim, parse_claim
 from inference.claims.weights import HoldingWeights
 from inference.errors import InvalidArgumentError
 
-__all__ = ["ALPHA", "SAMPLE_HANDS", "DENOMINATOR", "HCP_KEY", "LENGTH_KEY", "DefenderKey", "AuctionWeights",
+__all__ = ["ALPHA", "SAMPLE_HANDS", "DENOMINATOR", "MAX_WEIGHT", "HCP_KEY", "LENGTH_KEY", "DefenderKey", "AuctionWeights",
            "Likelihood", "Tally", "defender_key", "bidder_role", "lawful_laws", "load_likelihood", "sample_digest",
            "shipped_likelihood"]
 
@@ -54,6 +54,8 @@ ALPHA = 20
 SAMPLE_HANDS = 40_000
 #: The weights' common denominator (and the smallest weight, as its inverse).
 DENOMINATOR = 1000
+#: The largest weight a likelihood file may give (in thousandths: a million to one).
+MAX_WEIGHT = 10 ** 9
 #: The forms of the keys :func:`defender_key` writes (a likelihood's tables are refused with others).
 HCP_KEY = re.compile(r"(lho|rho) (\d+-\d+|-)")
 LENGTH_KEY = re.compile(r"(\d+-\d+|-) [mpd?-] [T-]")
@@ -212,14 +214,21 @@ class Likelihood:
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.book, str) or not self.book:
+            raise InvalidArgumentError(f"invalid likelihood book {self.book!r}: expected the name of a book")
+        if not isinstance(self.provenance, Mapping):
+            raise InvalidArgumentError(f"invalid likelihood provenance {self.provenance!r}: expected a mapping")
         for what, tables, size, form in (("HCP", self.hcp, 38, HCP_KEY), ("length", self.lengths, 14, LENGTH_KEY)):
+            if not isinstance(tables, Mapping):
+                raise InvalidArgumentError(f"invalid likelihood {what} table {tables!r:.80}: expected a mapping of "
+                                           "keys to weights")
             for key, row in tables.items():
                 if not isinstance(key, str) or not form.fullmatch(key):
                     raise InvalidArgumentError(f"invalid {what} key {key!r}: not the form defender_key writes")
-                if (len(row) != size or any(isinstance(w, bool) or not isinstance(w, int) for w in row)
-                        or min(row) < 1):
-                    raise InvalidArgumentError(f"invalid {what} weights for {key!r}: expected {size} integers, each at "
-                                               f"least 1 (thousandths), got {list(row)[:40]!r}")
+                if (not isinstance(row, (tuple, list)) or len(row) != size
+                        or any(isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= MAX_WEIGHT for w in row)):
+                    raise InvalidArgumentError(f"invalid {what} weights for {key!r}: expected {size} integers from 1 "
+                                               f"to {MAX_WEIGHT} (thousandths), got {row!r:.200}")
 
     @classmethod
     def fitted(cls, tally: Tally, book: str, provenance: Mapping[str, Any] | None = None,
@@ -244,16 +253,16 @@ class Likelihood:
                 raise ValueError(f"missing field {missing[0]!r}")
             if data["denominator"] != DENOMINATOR:
                 raise ValueError(f"denominator {data['denominator']!r}, expected {DENOMINATOR}")
-            hcp = {k: tuple(v) for k, v in data["hcp"].items()}
-            lengths = {k: tuple(v) for k, v in data["lengths"].items()}
-            return cls(str(data["book"]), hcp, lengths, dict(data.get("provenance", {})))
+            hcp, lengths = (({k: tuple(v) if isinstance(v, list) else v for k, v in data[name].items()}
+                             if isinstance(data[name], Mapping) else data[name]) for name in ("hcp", "lengths"))
+            return cls(data["book"], hcp, lengths, data.get("provenance", {}))
         except (TypeError, ValueError, AttributeError, InvalidArgumentError) as exc:
             raise InvalidArgumentError(f"invalid likelihood {where}: {exc}") from None
 
     def as_json(self) -> str:
         """The JSON form as text, a key's weights on one line."""
         text = json.dumps(self.as_dict(), indent=1)
-        return re.sub(r"\[\s*([0-9,\s]*?)\s*\]", lambda m: "[" + ", ".join(m.group(1).replace(",", " ").split()) + "]",
+        return re.sub(r"\[\n\s*([0-9,\s]*?)\s*\]", lambda m: "[" + ", ".join(m.group(1).replace(",", " ").split()) + "]",
                       text) + "\n"
 
     def save(self, path: "str | Path") -> None:

@@ -27,7 +27,7 @@ from inference.errors import InferenceError, InvalidArgumentError
 from inference.claims.inferences import Inference, Tag
 from inference.io.records import parse_calls
 from inference.auction.book import Book, Rule, load_book, render
-from inference.auction.context import CallContext, contexts, match, omitted_passes, placeholders
+from inference.auction.context import CallContext, contexts, illegal_call, match, omitted_passes, placeholders
 from inference.auction.measures import Level, load_measures, measured_weight
 from inference.auction.explanations import read_explanation
 
@@ -114,6 +114,11 @@ def read_auction(dealer: "Seat | str", calls: Sequence[str], book: "Book | str |
     except ValueError as exc:
         raise InvalidArgumentError(f"calls: {exc}") from None
     calls = ["Pass"] * dropped + list(calls)
+    fault = illegal_call(first, calls)
+    if fault is not None:
+        i, why = fault
+        raise InvalidArgumentError(f"calls: call {i + 1 - dropped} ({calls[i]!r} by {first.after(i).name_long}) is "
+                                   f"not legal: {why}")
     notes = [None] * dropped + list(explanations or ())
     out: list[CallReading] = []
     for ctx in contexts(first, calls, vulnerability):

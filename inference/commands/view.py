@@ -34,11 +34,12 @@ if TYPE_CHECKING:
 __all__ = ["register", "run_view", "write_all"]
 
 
-def _scenario_data(path: str | Path) -> dict[str, Any]:
+def _scenario_data(path: str | Path, model: str | None = "default",
+                   graded: "Likelihood | str | None" = "default") -> dict[str, Any]:
     from inference.apps.scenario import run_scenario
     from inference.apps.viewer import scenario_page
 
-    return scenario_page(run_scenario(path))
+    return scenario_page(run_scenario(path, model, graded))
 
 
 def _record_data(rec: PlayRecord, seat: str | None, book: str | None = None,
@@ -71,7 +72,7 @@ def run_view(args: argparse.Namespace, out: TextIO) -> int:
     if Path(path).suffix.lower() == ".toml":
         if args.board is not None or args.record is not None or args.seat:
             raise InvalidArgumentError("--board, --record and --seat are for PBN/LIN files; a scenario names its viewer")
-        data = _scenario_data(path)
+        data = _scenario_data(path, defence_model(args), likelihood(args))
     else:
         rec = select_records(path, args.board, args.record)[0]  # neither given: the first replayable record
         data = _record_data(rec, args.seat, args.book, defence_model(args), likelihood(args))
@@ -130,7 +131,7 @@ def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: in
     for scen in scenarios:
         if limit is not None and len(entries) >= limit:
             break
-        add(page_name(scen.stem), lambda s=scen: _scenario_data(s), str(scen))
+        add(page_name(scen.stem), lambda s=scen: _scenario_data(s, model, graded), str(scen))
     for file in records:
         try:
             for item in read_records(file):

@@ -181,8 +181,11 @@ class DefenceModel:
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise InvalidArgumentError(f"{source}: not a defence model (expected format {FORMAT!r})")
         try:
-            counts = {str(g): {str(k): {str(c): int(n) for c, n in v.items()} for k, v in t.items()}
+            counts = {str(g): {str(k): {str(c): _count(n, f"{g}/{k}/{c}") for c, n in v.items()} for k, v in t.items()}
                       for g, t in data["counts"].items()}
+            provenance = data.get("provenance", {})
+            if not isinstance(provenance, Mapping):
+                raise ValueError(f"provenance {provenance!r:.80}: expected a mapping")
             alpha = Fraction(str(data.get("alpha", DEFAULT_ALPHA)))
             beta = Fraction(str(data.get("beta", DEFAULT_BETA)))
             gamma = Fraction(str(data.get("gamma", DEFAULT_GAMMA)))
@@ -190,7 +193,7 @@ class DefenceModel:
             raise InvalidArgumentError(f"{source}: a malformed defence model ({exc})") from None
         if any(n < 0 for t in counts.values() for v in t.values() for n in v.values()):
             raise InvalidArgumentError(f"{source}: a defence model's counts must not be negative")
-        return cls(counts, alpha, dict(data.get("provenance", {})), beta, gamma)
+        return cls(counts, alpha, dict(provenance), beta, gamma)
 
     def save(self, path: "str | Path") -> None:
         """Write the model as JSON (an error writing it names the file)."""
@@ -202,6 +205,13 @@ class DefenceModel:
             raise OutputError.of(path, exc) from None
 
 
+def _count(n: object, where: str) -> int:
+    """A model file's count: an exact integer (a float, a string or a bool is refused)."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise ValueError(f"count {where} is {n!r}: expected an integer")
+    return n
+
+
 @lru_cache(maxsize=8)
 def load_model(name: str = "default") -> DefenceModel:
     """A shipped model by name (``default``), or a model file by path."""
@@ -209,7 +219,10 @@ def load_model(name: str = "default") -> DefenceModel:
         path = Path(name)
         if not path.is_file():
             raise InvalidArgumentError(f"no defence model file {name!r}")
-        text, source = path.read_text(encoding="utf-8"), name
+        try:
+            text, source = path.read_text(encoding="utf-8"), name
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidArgumentError(f"cannot read the defence model {name!r}: {exc}") from None
     else:
         found = resources.files("inference").joinpath("data", "defence", f"{name}.json")
         if not found.is_file():

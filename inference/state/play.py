@@ -34,7 +34,7 @@ from dealer import Card, CardSet, Deal, Hand, InvalidCardError, Seat, Suit
 from dealer.cards.cardset import SUIT_MASK
 from dealer.checks import check_bool, shown
 
-from inference.auction.book import Book, available_books
+from inference.auction.book import Book, available_books, load_book
 from inference.auction.likelihood import AuctionWeights, Likelihood, load_likelihood, shipped_likelihood
 from inference.auction.reading import auction_inferences
 from inference.claims.arguments import (
@@ -347,15 +347,15 @@ class PlayState:
 
         In the weighted view each concealed defender's hand is weighed by the auction's graded likelihood
         (:mod:`inference.auction.likelihood`) in place of his calls' measured ratios: ``"default"`` the one shipped
-        for a shipped book named by ``book`` (none for another book), a :class:`Likelihood` or its JSON file, or
-        None (the measured ratios, claim by claim). It weighs the view once two hands at most are concealed
+        for a shipped book named by ``book`` (none for another book), a :class:`Likelihood` or its JSON file (fitted
+        for that book: another book's is refused), or None or ``"none"`` (the measured ratios, claim by claim). It weighs the view once two hands at most are concealed
         (dummy seen); before, the measured ratios do (the graph would carry both defenders' exact HCP)."""
         inferences = [i for i in auction_inferences(dealer, calls, book, vulnerability, explanations, self.declarer)
                       if i.by != self.viewer]  # the viewer's own hand is known
         bids = suits_bid(seat_argument(dealer, "dealer"), calls, self.declarer)
+        graded = _likelihood_argument(likelihood, book)
         if not inferences:
             return None
-        graded = _likelihood_argument(likelihood, book)
         trump = None if self.strain == Strain.NT else int(self.strain)
         weights = None if graded is None else graded.weights(inferences, self.declarer, self.viewer, bids, trump)
         return self._add_inferences(inferences, bids, self.snapshot.auction if weights is None else weights)
@@ -554,10 +554,17 @@ def _illegal(fault: Irregularity, where: str, led: Suit | None) -> IllegalPlayEr
 
 def _likelihood_argument(value: "Likelihood | str | Path | None", book: "Book | str | Path") -> Likelihood | None:
     """The auction's likelihood :meth:`PlayState.add_auction` is given (``"default"``: the shipped book's, if any)."""
-    if value is None or isinstance(value, Likelihood):
-        return value
+    if value is None or isinstance(value, str) and value == "none":
+        return None
     if isinstance(value, str) and value == "default":
         return shipped_likelihood(book) if isinstance(book, str) and book in available_books() else None
     if isinstance(value, (str, Path)):
-        return load_likelihood(value)
-    raise InvalidArgumentError(f"invalid likelihood {shown(value)}: expected 'default', a Likelihood, a file or None")
+        value = load_likelihood(value)
+    if not isinstance(value, Likelihood):
+        raise InvalidArgumentError(f"invalid likelihood {shown(value)}: expected 'default', a Likelihood, a file, "
+                                   "'none' or None")
+    name = load_book(book).name
+    if value.book != name:
+        raise InvalidArgumentError(f"the likelihood was fitted for the book {value.book!r}, not for {name!r}, the "
+                                   "book the auction is read with")
+    return value

@@ -284,6 +284,15 @@ def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
         DefenceModel.from_dict({"format": "kibitz-defence-model/2", "counts": {"human": {"k": {"c": "x"}}}}, "m.json")
     with pytest.raises(InvalidArgumentError, match="must not be negative"):
         DefenceModel.from_dict({"format": "kibitz-defence-model/2", "counts": {"human": {"k": {"c": -1}}}})
+    for count in (2.7, "12", True):
+        with pytest.raises(InvalidArgumentError, match=f"count human/k/c is {count!r}: expected an integer"):
+            DefenceModel.from_dict({"format": "kibitz-defence-model/2", "counts": {"human": {"k": {"c": count}}}})
+    with pytest.raises(InvalidArgumentError, match="provenance 'hello': expected a mapping"):
+        DefenceModel.from_dict({"format": "kibitz-defence-model/2", "counts": {}, "provenance": "hello"}, "m.json")
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"format": "\xe9"}')
+    with pytest.raises(InvalidArgumentError, match="cannot read the defence model"):
+        load_model(str(latin))
     with pytest.raises(InvalidArgumentError, match="alpha must be above 0"):
         DefenceModel({}, Fraction(0))
     with pytest.raises(InvalidArgumentError, match="beta must be above 0, not -1"):

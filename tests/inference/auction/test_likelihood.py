@@ -89,7 +89,7 @@ def test_json_round_trip_and_bad_files(tmp_path) -> None:
     bad = like.as_dict()
     bad["hcp"]["lho -"] = [0] * 38
     path.write_text(__import__("json").dumps(bad))
-    with pytest.raises(InvalidArgumentError, match="at least 1"):
+    with pytest.raises(InvalidArgumentError, match="integers from 1 to"):
         load_likelihood(path)
     with pytest.raises(InvalidArgumentError, match="cannot read the likelihood"):
         load_likelihood(tmp_path / "missing.json")
@@ -152,7 +152,14 @@ def test_add_auction_likelihood_argument() -> None:
     state = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
     with pytest.raises(InvalidArgumentError, match="invalid likelihood"):
         state.add_auction("N", ["1H", "P", "P", "P"], book="sayc", likelihood=3)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="invalid likelihood 3"):  # checked when no call gives a claim too
+        state.add_auction("N", ["P", "P", "P", "P"], book="sayc", likelihood=3)  # type: ignore[arg-type]
+    robots = shipped_likelihood("robots")
+    with pytest.raises(InvalidArgumentError, match="fitted for the book 'robots', not for 'sayc'"):
+        state.add_auction("N", ["1H", "P", "P", "P"], book="sayc", likelihood=robots)
     assert not state.snapshot.inferences  # nothing changed
+    state.add_auction("N", ["1H", "P", "P", "P"], book="sayc", likelihood="none")  # as the CLI's none: the ratios
+    assert state.snapshot.inferences and state.snapshot.auction is None
 
 
 def test_keys_are_the_same_for_every_permutation_of_equal_claims() -> None:
@@ -205,7 +212,12 @@ def test_every_shipped_likelihood_weighs_a_real_auction() -> None:
     ({"hcp": {"lho -": [1.7] * 38}}, "38 integers"),
     ({"hcp": {"lho -": [5] * 37}}, "38 integers"),
     ({"hcp": {"north 0-11": [5] * 38}}, "invalid HCP key 'north 0-11'"),
-    ({"lengths": {"- ? -": [0] * 14}}, "at least 1"),
+    ({"lengths": {"- ? -": [0] * 14}}, "from 1 to"),
+    ({"lengths": {"- ? -": [10 ** 20] * 14}}, "from 1 to 1000000000"),
+    ({"lengths": {"- ? -": 5}}, "invalid length weights for '- \\? -'"),
+    ({"hcp": [1, 2]}, "HCP table \\[1, 2\\]: expected a mapping"),
+    ({"book": 7}, "invalid likelihood book 7"),
+    ({"provenance": "hello"}, "provenance 'hello': expected a mapping"),
     ({"denominator": 100}, "denominator 100"),
 ])
 def test_bad_likelihood_files_are_refused_with_the_value(tmp_path, bad: dict, message: str) -> None:
@@ -221,7 +233,7 @@ def test_bad_likelihood_files_are_refused_with_the_value(tmp_path, bad: dict, me
 
 
 def test_a_likelihood_built_in_code_is_checked() -> None:
-    with pytest.raises(InvalidArgumentError, match="at least 1"):
+    with pytest.raises(InvalidArgumentError, match="from 1 to"):
         Likelihood("b", {"lho -": (0,) * 38}, {})
 
 

@@ -12,6 +12,7 @@ from dealer import Seat
 from inference.auction.calibration import calibrate, claim_prior
 from inference.auction.measures import wilson
 from inference.commands import main
+from inference.errors import InvalidArgumentError
 from inference.state.play import PlayState
 from inference.apps.protocol import Session
 from inference.apps.scenario import run_scenario
@@ -415,3 +416,46 @@ def test_odds_of_a_scenario_read_its_auction(tmp_path: Path, capsys: pytest.Capt
         assert main(["odds", str(path), "--view", view, "--json"]) == 0
         counts[view] = json.loads(capsys.readouterr().out)["layouts"]
     assert 0 < counts["agreement"] < counts["lawful"]
+
+
+@pytest.mark.parametrize("calls, message", [
+    (["1S", "1S"], "call 2 \\('1S' by east\\) is not legal: a bid must be higher than 1S"),
+    (["1S", "P", "1H"], "call 3 \\('1H' by south\\) is not legal: a bid must be higher than 1S"),
+    (["P", "X"], "call 2 \\('X' by east\\) is not legal: a double must follow an opponent's bid"),
+    (["1S", "P", "X"], "a double must follow an opponent's bid"),
+    (["1S", "X", "X"], "a double must follow an opponent's bid"),
+    (["1S", "XX"], "a redouble must follow an opponent's double"),
+    (["1S", "X", "P", "XX"], "a redouble must follow an opponent's double"),
+    (["1NT", "P", "P", "P", "2C"], "call 5 \\('2C' by north\\) is not legal: the auction has ended"),
+    (["P", "P", "P", "P", "1C"], "the auction has ended"),
+])
+def test_an_illegal_auction_is_refused_with_its_call(calls: list[str], message: str) -> None:
+    """A call the laws do not allow is refused, named by its number and caller; the state is unchanged."""
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    with pytest.raises(InvalidArgumentError, match=message):
+        state.add_auction("N", calls, book="sayc")
+    assert not state.snapshot.inferences
+
+
+def test_legal_auctions_and_a_records_extra_pass_are_read() -> None:
+    """Doubles, redoubles and bids over them are read; a pass after the end (some operators add one) is let be."""
+    from inference.auction.context import illegal_call
+
+    for calls in (["1S", "X", "XX", "2C", "P", "P", "X", "P", "P", "P"], ["P", "2NT", "P", "P", "P", "P"],
+                  ["1C", "P", "P", "X", "P", "P", "XX", "P", "P", "P"]):
+        assert illegal_call(Seat.N, calls) is None, calls
+    state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
+    state.add_auction("W", ["Pass", "1NT", "Pass", "4S", "Pass", "Pass", "Pass", "Pass"], book="sayc")
+    assert state.snapshot.inferences
+
+
+def test_view_of_a_scenario_takes_the_likelihood_and_the_model(tmp_path: Path) -> None:
+    """``kibitz view SCENARIO --likelihood none`` makes the page without the graded likelihood's line."""
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+    pages = {}
+    for given in ("default", "none"):
+        out = tmp_path / f"{given}.html"
+        assert main(["view", str(path), "--likelihood", given, "-o", str(out)]) == 0
+        pages[given] = out.read_text()
+    assert "likelihood weighs" in pages["default"] and "likelihood weighs" not in pages["none"]
