@@ -67,6 +67,10 @@ class Budget:
     order_search_from: int = 20_000_000
     #: Deals one call may ask for (draw more in batches with one generator).
     deals_at_once: int = 1_000_000
+    #: Deals a ``kibitz dealer`` run may produce: it keeps them in memory (some 80 bytes each) for its actions.
+    run_deals: int = 20_000_000
+    #: Cells of a ``frequency`` table (rows, or rows times columns) a script may ask for.
+    frequency_cells: int = 10_000_000
     #: Deals of the superset an estimated count draws.
     draws: int = 100_000
     #: The same when the filter asks the double-dummy solver (some 0.04 s a deal).

@@ -17,6 +17,8 @@ def wilson(accepted: int, drawn: int, z: float = 1.959964) -> tuple[float, float
 
     >>> [round(x, 3) for x in wilson(95, 100)]
     [0.888, 0.978]
+    >>> wilson(0, 300)[0], wilson(300, 300)[1]
+    (0.0, 1.0)
     """
     if drawn == 0:
         return (0.0, 1.0)
@@ -24,4 +26,6 @@ def wilson(accepted: int, drawn: int, z: float = 1.959964) -> tuple[float, float
     denom = 1 + z * z / drawn
     centre = (p + z * z / (2 * drawn)) / denom
     half = z * math.sqrt(p * (1 - p) / drawn + z * z / (4 * drawn * drawn)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if accepted == 0 else max(0.0, centre - half)  # exactly the ends when none or all were accepted:
+    high = 1.0 if accepted == drawn else min(1.0, centre + half)  # the rounding of centre - half is not 0
+    return (low, high)

@@ -44,8 +44,7 @@ from dealer.lang.frozen import frozen
 __all__ = [
     "Function", "Dialect", "BASE_FUNCTIONS", "DEALER_FUNCTIONS", "SPEC_DIALECT", "MAX_DEPTH", "MAX_CONSTANT",
     "MAX_TEXT_CHARS", "Parser", "Token", "parse_expression", "parse_condition", "parse_card_text", "parse_strain",
-    "decimal_value",
-]
+    "decimal_value"]
 
 #: The deepest nesting of parentheses, ``!`` and unary ``-`` a text may have.
 MAX_DEPTH = 100
@@ -362,8 +361,10 @@ class Parser:
                 while self.tok.kind == "op" and self.tok.text == op.text:
                     op_tok = self.next()
                     items.append(self.expr(prec + 1))
-                left = _CONNECTIVES[op.text](tuple(self.as_cond(x, op_tok) for x in items),
-                                             pos=self.pos(t.offset))
+                conds = [self.as_cond(x, op_tok) for x in items]
+                while op.text == "^^" and self.dialect.full and len(conds) > 2:  # dealer's ^^: binary, from the left
+                    conds[:2] = [Xor((conds[0], conds[1]), pos=self.pos(t.offset))]
+                left = _CONNECTIVES[op.text](tuple(conds), pos=self.pos(t.offset))
             elif op.text in COMPARE_OPS:
                 self.next()
                 right = self.expr(prec + 1)

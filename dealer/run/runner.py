@@ -31,7 +31,7 @@ import numpy as np
 from dealer.budget import current
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from dealer.cards.seat import Seat
-from dealer.errors import DealerError
+from dealer.errors import DealerError, ImpossibleSpecError
 from dealer.lang.double_dummy import (
     STRAINS, double_dummy_tables, double_dummy_tricks, forget_solved, lead_names, par_contracts, solve_for,
     strains_read,
@@ -72,11 +72,12 @@ def _frequency_text(action: Frequency, values: list[np.ndarray]) -> str:
     out = [f"Frequency {label}:\n"]
     if len(action.axes) == 1:
         (_, low, high), v = action.axes[0], values[0]
-        below, above = int((v < low).sum()), int((v > high).sum())
+        tally = np.bincount(np.clip(v, low - 1, high + 1) - (low - 1), minlength=high - low + 3)  # one pass
+        below, above = int(tally[0]), int(tally[-1])
         if below:
             out.append(f"Low\t{below:8d}\n")
         for x in range(low, high + 1):
-            out.append(f"{x:5d}\t{int((v == x).sum()):8d}\n")
+            out.append(f"{x:5d}\t{int(tally[x - low + 1]):8d}\n")
         if above:
             out.append(f"High\t{above:8d}\n")
         return "".join(out)
@@ -224,7 +225,10 @@ class _Production:
                 return self.selected.deals, self.selected.used
         head = self.selected.deals if self.selected is not None else np.zeros((0, 4), dtype=np.uint64)
         used = self.selected.used if self.selected is not None else 0
-        rest, generated = self.run.produce(produce - len(head), generate - used, rng)
+        try:
+            rest, generated = self.run.produce(produce - len(head), generate - used, rng)
+        except ImpossibleSpecError:  # a condition never true: dealer would generate them all and keep none
+            return head, generate
         return np.concatenate([head, rest]), used + generated
 
     def plan(self) -> Plan:
@@ -238,7 +242,10 @@ class _Production:
                                             f"({current().select_deals:,}) random deals")
         else:
             first = Step("deal and select", "not tried: the condition asks the double-dummy solver")
-        plan = self.run.plan
+        try:
+            plan = self.run.plan
+        except ImpossibleSpecError as exc:
+            return Plan("deal and select", True, selection=f"none: {exc}", steps=(first,))
         return dataclasses.replace(plan, steps=(first, *plan.steps))
 
 
@@ -301,6 +308,8 @@ def _deal_values(action: object, masks: np.ndarray, counts: Counts, memo: dict[i
                 tables if isinstance(item, DoubleDummyRow) else
                 np.array(par_contracts(masks, item.vulnerable, action.pos), dtype=object)
                 if isinstance(item, ParContract) else None for item in action.items]
+    if isinstance(action, Print) and action.expr is not None:  # printcompact EXPR, printoneline EXPR
+        return [evaluate(action.expr, masks, counts, memo, rng)]
     return []
 
 
@@ -323,7 +332,13 @@ def _deal_text(action: object, batch: np.ndarray, first: int, values: list[np.nd
     if action.kind == "printpbn":
         return pbn_text(batch, first + 1, f"Hand simulated by kibitz dealer with file {source}, seed {seed_value}",
                         syntax.dealer, syntax.vulnerable)
-    return compact_text(batch) if action.kind == "printcompact" else oneline_text(batch)
+    text = compact_text(batch) if action.kind == "printcompact" else oneline_text(batch)
+    if not part or part[0] is None:
+        return text
+    rows = text.splitlines(keepends=True)  # dealer prints EXPR's value after each deal:
+    if action.kind == "printcompact":  # on a line of its own after the four hands
+        return "".join("".join(rows[4 * i:4 * i + 4]) + f"{int(v)}\n" for i, v in enumerate(part[0]))
+    return "".join(rows[i][:-1] + f"{int(v)}\n" for i, v in enumerate(part[0]))  # at the end of the line
 
 
 def _run_text(action: object, masks: np.ndarray, counts: Counts, memo: dict[int, np.ndarray],
@@ -351,6 +366,21 @@ def _run_text(action: object, masks: np.ndarray, counts: Counts, memo: dict[int,
     return evaltable_text(double_dummy_tables(masks, action.pos))
 
 
+def _check_frequencies(actions: Sequence[object]) -> None:
+    """Refuse a ``frequency`` whose bounds are reversed or whose table passes the budget's ``frequency_cells``."""
+    for action in actions:
+        if not isinstance(action, Frequency):
+            continue
+        cells = 1
+        for _, low, high in action.axes:
+            if high < low:
+                raise DealerError(f"{action.pos}: frequency: the high bound {high} is below the low bound {low}")
+            cells *= high - low + 3
+        if cells > current().frequency_cells:
+            raise DealerError(f"{action.pos}: frequency: a table of {cells:,} cells, more than the budget's "
+                              f"frequency_cells ({current().frequency_cells:,}); narrow its bounds")
+
+
 def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,
                source: str = "<script>", limit: int | None = None, text: str = "", generate: int | None = None,
                quiet: bool = False, verbose: bool = True, count: bool = False, explain: bool = False
@@ -371,6 +401,10 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         generate = syntax.generate if syntax.generate is not None else DEFAULT_GENERATE
     if n < 0:
         raise DealerError(f"invalid produce {n}: expected a number of deals >= 0")
+    if n > current().run_deals:
+        raise DealerError(f"produce {n:,}: a run keeps its deals in memory (some 80 bytes each) and may produce at "
+                          f"most {current().run_deals:,} (the budget's run_deals); run it in parts with other seeds")
+    _check_frequencies(syntax.actions)
     if generate < 0:
         raise DealerError(f"invalid generate {generate}: expected a number of deals >= 0")
     masks, generated = production.deals(n, generate, rng)
@@ -382,7 +416,15 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         out.write(production.plan().text() + "\n")
     if not count:
         return None
-    result = production.run.count(seed=rng)
+    try:
+        result = production.run.count(seed=rng)
+    except ImpossibleSpecError as exc:
+        from dealer.run.script_dealer import CountResult as Result
+
+        out.write(f"impossible: {exc}\n")
+        result = Result(True, 0, 0.0, 0.0, 0.0, 0)
+        out.write(f"{result.text()}\n")
+        return result
     if result.exact and result.deals == 0:
         out.write(f"impossible: {production.run.dealer.explain_empty()}\n")
     out.write(f"{result.text()}\n")

@@ -156,10 +156,10 @@ def check_evaluable(nodes: Sequence[Node], actions: Sequence[Action],
     for n in leads:
         leader, held = n.seat.lho, len((predeals or {}).get(n.seat.lho, (CardSet(), Pos()))[0])
         if held != 13:
-            raise SpecError(f"line {n.pos.line}, column {n.pos.column}: {n}: the opening leader, "
+            raise SpecError(f"{n.pos}: {n}: the opening leader, "
                             f"{leader.name_long}, must be predealt all 13 cards (the script predeals {held})")
         if leader != leads[0].seat.lho:
-            raise SpecError(f"line {n.pos.line}, column {n.pos.column}: {n}: every leadtricks of a script must "
+            raise SpecError(f"{n.pos}: {n}: every leadtricks of a script must "
                             f"have the same opening leader ({leads[0]} has {leads[0].seat.lho.name_long})")
 
 

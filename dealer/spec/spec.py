@@ -460,6 +460,13 @@ class DealSpec:
         (and those whose HCP a condition across seats reads) keep HCP on their tables' axis: conditions
         across seats read it there (:mod:`dealer.spec.cross`).
         """
+        seen = CardSet()
+        for seat in Seat:  # the same card predealt to two seats: named where the second predeal is
+            cards, where = predeals.get(seat, (CardSet(), Pos()))
+            if seen & cards:
+                raise SpecError(f"{where}: predeal: {(seen & cards).to_text()} dealt to {seat.name_long} and to "
+                                "another seat")
+            seen = seen | cards
         parts = split_conditions(conditions, predeals, residual, counts, side_counts, hcp_seats)
         seats = {}
         for seat, p in parts.items():

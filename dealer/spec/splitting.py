@@ -370,9 +370,12 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
                 raise _refusal(c, seats)
             seat = next(iter(seats))
             if isinstance(c, HasCard):
+                _never_if(c, c.card in forbidden.get(seat, CardSet())
+                          or any(c.card in cards for other, cards in predeal.items() if other != seat))
                 predeal[seat] = predeal.get(seat, CardSet()) | CardSet([c.card])
                 continue
             if isinstance(c, Not) and isinstance(c.item, HasCard):
+                _never_if(c, c.item.card in predeal.get(seat, CardSet()))
                 forbidden[seat] = forbidden.get(seat, CardSet()) | CardSet([c.item.card])
                 continue
             f = _suit_filter(c, counts)  # any condition on one suit's holding alone is a filter on it
@@ -407,6 +410,14 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
         out[seat] = SeatParts(predeal.get(seat, CardSet()), forbidden.get(seat, CardSet()), cond, holdings,
                               None if points == STANDARD.points else points, side)
     return out
+
+
+def _never_if(c: Cond, never: bool) -> None:
+    """Raise :class:`~dealer.errors.ImpossibleSpecError` when ``never``: a card condition the other conditions or
+    the predealt cards make false (the card is elsewhere), so no deal meets the spec."""
+    if never:
+        raise ImpossibleSpecError(f"{c.pos}: the condition {c} is never true with the others: the card is "
+                                  "predealt to, or asked of, another seat")
 
 
 def _all_of(fns: list[Callable[[CardSet], Any]]) -> Callable[[CardSet], Any]:

@@ -34,7 +34,6 @@ from inference.commands.options import Subparsers, add_explain, add_json, add_se
 
 if TYPE_CHECKING:
     from dealer.run.script_dealer import ScriptDealer
-    from dealer.spec.spec import DealSpec
 
 __all__ = ["JSON_KEYS", "register", "run_count", "fraction_text", "completions"]
 
@@ -49,21 +48,20 @@ def fraction_text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def completions(spec: "DealSpec") -> int | None:
-    """How many ways the cards the spec does not predeal can complete its predealt hands (None: nothing
+def completions(run: "ScriptDealer") -> int | None:
+    """How many ways the cards the script's ``predeal`` statements leave can complete their hands (None: nothing
     predealt): the deals ``dealer`` draws from, whose share meeting the condition its "Produced / Generated"
-    estimates."""
-    from math import factorial
+    estimates. A ``hascard`` condition is a condition here, as in ``dealer``, not a predealt card."""
+    return run.space if run.syntax.predeals else None
 
-    from dealer import Seat
 
-    vacancies = [13 - spec.seat(s).predeal.mask.bit_count() for s in Seat]
-    if sum(vacancies) == 52:
-        return None
-    ways = factorial(sum(vacancies))
-    for v in vacancies:
-        ways //= factorial(v)
-    return ways
+def _one_in(prob: Fraction) -> str:
+    """``1 / prob`` for people, exactly: its digits where it is whole, else rounded to one decimal."""
+    odds = 1 / prob
+    if odds.denominator == 1:
+        return f"{odds.numerator:,}"
+    tenths = round(odds * 10)
+    return f"{tenths // 10:,}.{tenths % 10}"
 
 
 def _given_predeal(deals: int, ways: int) -> str:
@@ -101,7 +99,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
     constrained = dealer.count_constrained()
     prob = Fraction(deals) / D
     reason = dealer.explain_empty()
-    ways = completions(run.spec)
+    ways = completions(run)
     if args.json:
         obj: dict[str, object] = {
             "deals": int(deals) if isinstance(deals, int) else str(deals),
@@ -125,7 +123,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
     print(f"spec:         {run.spec}", file=out)
     print(f"deals:        {deals:,}" if isinstance(deals, int) else f"deals:        {deals}", file=out)
     print(f"probability:  {fraction_text(prob)}", file=out)
-    print(f"              = {float(prob):.6g}" + (f"  (1 in {float(1 / prob):,.1f})" if prob else ""), file=out)
+    print(f"              = {float(prob):.6g}" + (f"  (1 in {_one_in(prob)})" if prob else ""), file=out)
     if ways and isinstance(deals, int):
         print(f"given:        {_given_predeal(deals, ways)}", file=out)
     if dealer.tracked:
@@ -146,7 +144,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
 
     result = run.count(draws=args.draws, seed=args.seed)
     elapsed = time.perf_counter() - start
-    ways = completions(run.spec)
+    ways = completions(run)
     filtered = " && ".join(str(c) for c in run.residual)
     if args.json:
         obj: dict[str, object] = {

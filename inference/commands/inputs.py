@@ -40,8 +40,14 @@ def read_spec_text(spec: str | None, spec_file: str | None) -> tuple[str, str]:
         return read_text(spec_file, "spec file", InvalidFileError), spec_file
     if spec is None:
         raise InvalidArgumentError("no spec given: pass it as an argument or with -f FILE")
+    if spec == "-":  # as dealer: the script on standard input
+        import sys
+
+        return sys.stdin.read(), "<stdin>"
     if os.path.isfile(spec):
         return read_spec_text(None, spec)
+    if os.path.isdir(spec):
+        raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: it is a folder")
     if _looks_like_a_path(spec):
         raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
                                    "function such as hcp(north))")

@@ -262,3 +262,84 @@ def test_the_actions_of_a_run_ask_the_solver_once(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(runner_module, "solve_for", lambda masks, strains, pos=None: None)
     alone = output()
     assert shared == alone and calls == [(3, 4), (3, 4), (3, 4)]  # each action asked for its own strain
+
+
+def test_printoneline_and_printcompact_print_their_value(tmp_path: Path) -> None:
+    """As in dealer: ``printoneline EXPR`` ends each deal's line with the value, ``printcompact (EXPR)`` prints it
+    on a line of its own after the four hands; the value is the deal's own (read back from the hands)."""
+    path = tmp_path / "values.dl"
+    path.write_text("produce 3\ncondition hcp(north) > 10\naction printoneline hcp(north), printcompact (hcp(south))\n")
+    status, out, _ = run("dealer", "-s", "4", str(path))
+    assert status == 0
+    lines = out.splitlines()
+    for k in range(3):
+        oneline, compact, value = lines[6 * k], lines[6 * k + 1:6 * k + 5], lines[6 * k + 5]
+        north = oneline.split()[1]
+        assert oneline.split()[-1] == str(_hcp(north)) and int(oneline.split()[-1]) > 10
+        assert compact[2].startswith("s ") and value == str(_hcp(compact[2].split()[1]))
+
+
+def _hcp(hand: str) -> int:
+    return sum({"A": 4, "K": 3, "Q": 2, "J": 1}.get(c, 0) for c in hand)
+
+
+def test_a_card_condition_the_predeal_makes_false_gives_no_deal(tmp_path: Path) -> None:
+    """``predeal north SA`` with ``hascard(south, SA)``: no deal, as in dealer (every deal generated, none
+    produced), and an exact count of 0 naming the condition, not an error."""
+    path = tmp_path / "never.dl"
+    path.write_text("predeal north SA\ncondition hascard(south, SA)\nproduce 2\naction printoneline\n")
+    status, out, err = run("dealer", "-s", "1", "-g", "5000", "--count", str(path))
+    assert status == 0 and err == "" and "Generated 5000 hands\nProduced 0 hands\n" in out
+    assert "impossible: " in out and "never.dl:2:11" in out and "count: exact 0 deals" in out
+    status, out, _ = run("count", "--json", str(path))
+    assert status == 0 and json.loads(out)["deals"] == 0
+    for text in ("condition hascard(south, SA) && !hascard(south, SA)\n", "hascard(south, SA) && hascard(west, SA)"):
+        status, out, _ = run("count", "--json", text)
+        assert status == 0 and json.loads(out)["deals"] == 0, text
+
+
+def test_a_card_predealt_twice_is_named_where_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "twice.dl"
+    path.write_text("predeal north SA\npredeal south SA\ncondition hcp(north) > 5\n")
+    for command in ("count", "dealer"):
+        status, _, err = run(command, str(path))
+        assert status == 2 and f"{path}:2:" in err and "SA dealt to south and to another seat" in err, command
+
+
+def test_sizes_past_the_budget_are_refused_before_dealing(tmp_path: Path) -> None:
+    """A run keeps its deals (the budget's run_deals) and its frequency tables (frequency_cells) in memory."""
+    path = tmp_path / "big.dl"
+    path.write_text("condition hcp(north) >= 0\naction average hcp(north)\n")
+    status, _, err = run("dealer", "-p", "1000000000", str(path))
+    assert status == 2 and "produce 1,000,000,000" in err and "run_deals" in err
+    path.write_text("produce 2\naction frequency \"x\" (hcp(north), 0, 100000000)\n")
+    status, _, err = run("dealer", str(path))
+    assert status == 2 and "big.dl:2:8: frequency: a table of 100,000,003 cells" in err
+    path.write_text("produce 2\naction frequency \"x\" (hcp(north), 10, 5)\n")
+    status, _, err = run("dealer", str(path))
+    assert status == 2 and "high bound 5 is below the low bound 10" in err
+
+
+def test_count_reads_standard_input_and_names_a_folder(tmp_path: Path) -> None:
+    status, out, _ = run("count", "-", stdin="hcp(north) >= 37\n")
+    assert status == 0 and "(1 in 158,753,389,900)" in out  # exact: 1 / 158753389900
+    status, _, err = run("count", str(tmp_path))
+    assert status == 2 and "it is a folder" in err
+
+
+def test_a_chain_of_xor_reads_as_dealer_reads_it() -> None:
+    """dealer's ``^^`` is binary and joins from the left: ``a ^^ b ^^ c`` holds when one or all three hold (an
+    odd number), as ``(a ^^ b) ^^ c`` does, not when exactly one does."""
+    predeal = ("predeal north SQJT9876,HAK,DKQJ,CA\npredeal south S543,HT98,DT98\n"
+               "predeal east H765,D765,CT98\npredeal west H42,D32,C76432\n")
+    a, b, c = "hcp(east) >= 6", "hcp(west) >= 6", "hcp(south) >= 6"
+    counts = {}
+    for name, cond in (("chain", f"{a} ^^ {b} ^^ {c}"), ("left", f"({a} ^^ {b}) ^^ {c}"),
+                       ("right", f"{a} ^^ ({b} ^^ {c})"),
+                       ("one", f"({a} && !({b}) && !({c})) || (!({a}) && {b} && !({c})) || (!({a}) && !({b}) && {c})"),
+                       ("all", f"{a} && {b} && {c}")):
+        status, out, _ = run("count", "--json", predeal + f"condition {cond}\n")
+        assert status == 0, cond
+        counts[name] = json.loads(out)["deals"]
+    assert counts["chain"] == counts["left"] == counts["right"] == counts["one"] + counts["all"]
+    assert counts["all"] > 0

@@ -107,7 +107,7 @@ def test_frequency_of_leads_is_a_table_by_lead() -> None:
 
 
 def test_the_leader_must_be_predealt_whole() -> None:
-    with pytest.raises(SpecError, match=r"line 2, column 11: leadtricks\(south, notrump\): the opening leader, "
+    with pytest.raises(SpecError, match=r"<spec>:2:11: leadtricks\(south, notrump\): the opening leader, "
                                         r"west, must be predealt all 13 cards \(the script predeals 3\)"):
         ScriptDealer(parse_statements("predeal west SAKQ\ncondition leadtricks(south, nt) >= 9\nproduce 1"))
     with pytest.raises(SpecError, match="same opening leader"):

@@ -14,6 +14,8 @@ from typing import Callable
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dealer import Seat
 from dealer.budget import DEFAULT, Budget, current
@@ -278,3 +280,12 @@ def test_no_script_is_refused_for_size(text: str) -> None:
     from dealer.run.selection import Filter
 
     assert Filter(parse_statements(text).conditions).holds(masks).all()  # each deal meets the whole condition
+
+
+@given(st.integers(1, 10_000), st.data())
+def test_wilson_interval_holds_its_estimate(drawn: int, data: st.DataObject) -> None:
+    """The interval holds accepted / drawn, ends at exactly 0 when nothing was accepted and at 1 when all were."""
+    accepted = data.draw(st.integers(0, drawn))
+    low, high = wilson(accepted, drawn)
+    assert 0.0 <= low <= accepted / drawn <= high <= 1.0
+    assert (low == 0.0) == (accepted == 0) and (high == 1.0) == (accepted == drawn)

@@ -99,3 +99,20 @@ def test_a_predeal_count_gives_the_share_of_its_completions() -> None:
     assert f"{obj['deals']:,} of 560 completions of the predealt cards" in text_out
     _, plain, _ = run("count", "--json", "hcp(north) >= 12")
     assert json.loads(plain)["completions"] is None and json.loads(plain)["share_of_completions"] is None
+
+
+def test_a_hascard_condition_is_not_a_predealt_card_in_the_share() -> None:
+    """As in ``dealer``, ``hascard`` is a condition: the share is of the completions of the ``predeal`` statements
+    only (the 560 of the test above), here the ones where South holds the club ace, listed one by one."""
+    from itertools import combinations
+
+    from dealer import Card, CardSet
+
+    text = ("predeal north SAKQJT98765432\npredeal east HAKQJT98765432\npredeal south DAKQJT98765\n"
+            "hascard(south, CA) && hcp(south) >= 15")
+    status, out, _ = run("count", "--json", text)
+    obj = json.loads(out)
+    rest = list(CardSet.parse("D432CAKQJT98765432"))
+    met = sum(1 for three in combinations(rest, 3) if Card.parse("CA") in three and 10 + CardSet(three).hcp >= 15)
+    assert status == 0 and obj["completions"] == 560 and 0 < met < 560
+    assert obj["share_of_completions"] == str(Fraction(met, 560))
