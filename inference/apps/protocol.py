@@ -242,6 +242,11 @@ def _lines(stdin: TextIO) -> Iterator[tuple[int, str | None]]:
         yield number, line
 
 
+def _no_constant(name: str) -> None:
+    """Refuse JSON's non-standard NaN, Infinity and -Infinity (and a number past a float's range, read as one)."""
+    raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
+
+
 def _answer(session: Session, number: int, line: str | None) -> dict[str, Any]:
     """The reply to one line: never raises."""
     request: Any = None
@@ -249,7 +254,7 @@ def _answer(session: Session, number: int, line: str | None) -> dict[str, Any]:
         if line is None:
             raise InvalidArgumentError(f"line {number}: longer than {MAX_LINE_BYTES:,} characters: skipped")
         try:
-            request = json.loads(line)
+            request = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             return {"ok": False, "error": f"line {number}: invalid JSON: {exc.msg} at column {exc.colno}",
                     "kind": "InvalidJSON"}
@@ -276,7 +281,7 @@ def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
             continue
         reply = _answer(session, number, line)
         try:
-            text = json.dumps(reply)
+            text = json.dumps(reply, allow_nan=False)  # strict JSON: no NaN or Infinity in a reply
         except (TypeError, ValueError, RecursionError):  # an id that cannot be echoed
             reply.pop("id", None)
             text = json.dumps(reply)

@@ -60,17 +60,22 @@ def by_after(entries: Iterable[_E]) -> dict[str, list[_E]]:
 
 
 def _bound(value: Any) -> tuple[int, int]:
+    found: tuple[int, int] | None = None
     if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value)
-    if isinstance(value, str):
+        found = (value, value)
+    elif isinstance(value, str):
         m = _RANGE.match(value)
         if m:
-            return (int(m.group(1)), int(m.group(2)))
-        if value.strip().isdigit():
-            return (int(value), int(value))
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(x, int) for x in value):
-        return (int(value[0]), int(value[1]))
-    raise ValueError(f"expected a bound such as [1, 4], \"1..4\" or 3, got {value!r}")
+            found = (int(m.group(1)), int(m.group(2)))
+        elif value.strip().isdigit():
+            found = (int(value), int(value))
+    elif isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(x, int) for x in value):
+        found = (int(value[0]), int(value[1]))
+    if found is None:
+        raise ValueError(f"expected a bound such as [1, 4], \"1..4\" or 3, got {value!r}")
+    if found[0] > found[1]:
+        raise ValueError(f"a bound's low end is above its high end: {value!r}")
+    return found
 
 
 class StartPosition(BaseModel):
@@ -140,7 +145,10 @@ class Expectation(BaseModel):
     @field_validator("located", mode="before")
     @classmethod
     def _located(cls, v: Any) -> dict[Seat, str]:
-        return {Seat.parse(k): str(x) for k, x in dict(v).items()}
+        out = {Seat.parse(k): str(x) for k, x in dict(v).items()}
+        for cards in out.values():
+            CardSet.parse(cards)  # a bad card is the file's error, named with its line
+        return out
 
     @field_validator("iconic", mode="before")
     @classmethod
@@ -246,6 +254,7 @@ class Check:
     what: str
     ok: bool
     detail: str = ""
+    line: int = 0  # the line of its [[expect]] table in the scenario file (0: unknown)
 
 
 @dataclass
@@ -278,7 +287,8 @@ def _line_of(text: str, loc: tuple[Any, ...], message: str = "") -> int:
         value = quoted.group(1)
         lines = text.splitlines()
         pattern = re.compile(rf"(^\s*{re.escape(value)}\s*=)|([\"']{re.escape(value)}[\"'])|(\b{re.escape(value)}\s*=)")
-        for i in range(line - 1, min(len(lines), line + 40)):
+        near: list[int] = [*range(line - 1, min(len(lines), line + 40)), *range(len(lines))]  # else anywhere
+        for i in near:
             if pattern.search(lines[i]):
                 return i + 1
     return line
@@ -398,14 +408,18 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
             loc = ("hands", scenario.declarer.partner.name)
         elif message.startswith("played["):
             loc = ("start", "played", message[7])
+        elif message.startswith(("won:", "voids", "leader")):
+            loc = ("start", message.split(":")[0].split()[0])
         elif "start" in message or "leader" in message:
             loc = ("start",)
-        line: str | int = f", line {_line_of(text, loc)}" if text else ""
+        elif message.startswith("invalid contract"):
+            loc = ("contract",)
+        line: str | int = f", line {_line_of(text, loc, message)}" if text else ""
         raise ScenarioError(f"{path}{line}, field {'.'.join(map(str, loc))}: {exc}") from None
     yield "start", state, None
     tabled = start is not None and start.dummy_tabled
     if scenario.dummy_first and dummy_hand is not None and not tabled:
-        yield "dummy", state, state.table_dummy(dummy_hand, early=True)
+        yield "dummy", state, _tabled(state, dummy_hand, True, path, text, dummy_seat)
         tabled = True
     for i, token in enumerate(scenario.play):
         if token.lower() == "dummy":
@@ -421,10 +435,16 @@ def scenario_events(scenario: Scenario, path: str = "<scenario>", text: str | No
         if not tabled and dummy_hand is not None and state.ply >= 1 and len(state.snapshot.tricks) + len(
                 state.snapshot.current.cards) >= 1:
             tabled = True
-            try:
-                yield "dummy", state, state.table_dummy(dummy_hand)
-            except (InferenceError, DealerError) as exc:
-                raise ScenarioError(f"{path}, field hands.{dummy_seat.name}: {exc}") from None
+            yield "dummy", state, _tabled(state, dummy_hand, False, path, text, dummy_seat)
+
+
+def _tabled(state: PlayState, hand: Any, early: bool, path: str, text: str | None, seat: Seat) -> Update:
+    """Dummy tabled in a scenario: a hand that cannot be is named by its file, line and field."""
+    try:
+        return state.table_dummy(hand, early=early)
+    except (InferenceError, DealerError) as exc:
+        line = f", line {_line_of(text, ('hands', seat.name))}" if text else ""
+        raise ScenarioError(f"{path}{line}, field hands.{seat.name}: {exc}") from None
 
 
 def _check(exp: Expectation, label: str, bounds: Bounds, update: Update | None) -> list[Check]:
@@ -552,11 +572,19 @@ def run_scenario(path: str | Path, defence_model: object = "default",
             for new_update in add_entry(entry, state, str(p), text, likelihood):
                 run.updates.append((label, new_update))
         for exp in wanted.get(label, []):
-            run.checks.extend(_check(exp, label, state.bounds(), update))
-            run.checks.extend(_check_inferences(exp, label, state))
+            line = _expect_line(text, scenario.expect, exp)
+            for check in [*_check(exp, label, state.bounds(), update), *_check_inferences(exp, label, state)]:
+                check.line = line
+                run.checks.append(check)
     assert run is not None
     for key in wanted:
-        if key not in seen:
-            run.checks.append(Check(key, "expectation point reached", False,
-                                    f"the play never reaches {key!r} (events: {', '.join(sorted(seen))})"))
+        if key not in seen:  # a point the play does not reach: the scenario is wrong, not the engine
+            raise ScenarioError(f"{p}, line {_expect_line(text, scenario.expect, wanted[key][0])}, field after: "
+                                f"the play never reaches {key!r} (its points: {', '.join(sorted(seen))})")
     return run
+
+
+def _expect_line(text: str, expectations: "list[Expectation]", exp: "Expectation") -> int:
+    """The line of an expectation's ``[[expect]]`` table."""
+    index = next(i for i, e in enumerate(expectations) if e is exp)
+    return _line_of_key(text, ("expect", index))

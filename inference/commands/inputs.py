@@ -96,16 +96,18 @@ def record_index(message: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def select_records(path: str, board: str | None = None, record: int | None = None) -> list[PlayRecord]:
+def select_records(path: str, board: str | None = None, record: int | None = None,
+                   problems: list[str] | None = None) -> list[PlayRecord]:
     """The replayable records of ``path`` that ``--board``/``--record`` pick (every one when neither is given).
 
     With a board or a record, the first match only; a malformed or unplayable record that was asked for
-    is an error, and so is finding nothing (the message counts the malformed records skipped).
+    is an error, and so is finding nothing (the message counts the malformed records skipped). The
+    malformed records passed over are added to ``problems`` when it is given.
     """
     from inference.io.records import Skipped, read_records
 
     chosen: list[PlayRecord] = []
-    problems: list[str] = []
+    problems = [] if problems is None else problems
     for item in read_records(path, record=record):  # with a record: only that one is parsed
         if isinstance(item, RecordError):
             text = str(item)

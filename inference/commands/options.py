@@ -234,9 +234,22 @@ def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:
     auction is read (``required`` false), also ``auto``: the book of the record's population."""
     known = ", ".join(agreement_names("auction"))
     auto = "" if required else ", auto (robots' records with robots, the others with natural-wide)"
-    p.add_argument("--book", required=required,
+    p.add_argument("--book", required=required, type=_book,
                    help=f"bidding book to read the auction with: {known}{auto}, or a .toml file"
                         + ("" if required else " (default: the auction is not read)"))
+
+
+def _book(value: str) -> str:
+    """``--book``'s value, checked before anything runs: a shipped book's name, a book file, or ``auto``."""
+    from inference.auction.book import load_book
+    from inference.errors import InferenceError
+
+    if value != "auto":
+        try:
+            load_book(value)
+        except InferenceError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
 
 
 def add_defence_model(p: argparse.ArgumentParser) -> None:

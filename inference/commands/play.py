@@ -46,6 +46,9 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InvalidArgumentError(f"invalid --tricks {args.tricks}: expected 0 .. 13")
     if args.view not in VIEWS:  # pragma: no cover - argparse checks choices
         raise InvalidArgumentError(f"invalid view {args.view!r}")
+    if args.file.lower().endswith(".toml"):
+        raise InvalidArgumentError(f"{args.file!r} is a scenario: play replays a PBN or LIN record (its deal and "
+                                   "opening lead); replay a scenario with kibitz replay")
     rec = select_records(args.file, args.board, args.record)[0]
     if not rec.play:
         raise InvalidArgumentError(f"{rec.label}: no opening lead recorded")

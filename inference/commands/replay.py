@@ -104,7 +104,8 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     if Path(path).suffix.lower() == ".toml":
         refuse_record_options(path, args.board, args.record, args.seat)
         return _replay_scenario(path, args, out)
-    records = select_records(path, args.board, args.record)
+    malformed: list[str] = []
+    records = select_records(path, args.board, args.record, malformed)
     lines: list[str] = []
     for rec in records:
         view = viewer if viewer is not None else rec.declarer
@@ -128,7 +129,9 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
                 lines.append(f"play ends after {len(rec.play)} cards" + (f" (claim: {rec.claim} tricks)"
                                                                          if rec.claim is not None else ""))
     out.write("\n".join(lines) + "\n")
-    return 0
+    for problem in malformed:  # the others were replayed; each one passed over is named, and the status says so
+        sys.stderr.write(f"kibitz: error: {problem}\n")
+    return 2 if malformed else 0
 
 
 def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int:
@@ -139,6 +142,10 @@ def _replay_many(paths: list[str], args: argparse.Namespace, out: TextIO) -> int
 
     if args.board is not None or args.record is not None or args.seat:
         raise InvalidArgumentError("--board, --record and --seat pick one record; not with several files or a folder")
+    scenarios = [p for p in paths if Path(p).suffix.lower() == ".toml"]
+    if scenarios:
+        raise InvalidArgumentError(f"{scenarios[0]!r} is a scenario: replay it on its own (kibitz replay FILE.toml); "
+                                   "several files or a folder are PBN and LIN records")
     files = record_files(paths)
     if not files:
         raise InvalidArgumentError(f"no PBN or LIN files in {', '.join(map(repr, paths))}")
@@ -206,8 +213,11 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
         passed = sum(c.ok for c in run.checks)
         lines.append(f"expectations: {passed} of {len(run.checks)} hold")
         for c in run.failures():
-            lines.append(f"  FAILED after {c.after}: {c.what} ({c.detail})")
+            lines.append(f"  FAILED {path}:{c.line}: after {c.after}: {c.what} ({c.detail})")
     out.write("\n".join(lines) + "\n")
+    if args.json:  # the rows stay JSON: which expectations failed goes to standard error
+        for c in run.failures():
+            sys.stderr.write(f"kibitz: FAILED {path}:{c.line}: after {c.after}: {c.what} ({c.detail})\n")
     return 0 if run.ok else 1
 
 

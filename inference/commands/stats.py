@@ -71,6 +71,8 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
 
     from inference.commands.inputs import load_script
 
+    if args.plot:
+        _check_plot(args.plot)  # before anything is printed: a run that cannot plot writes nothing
     script = load_script(args.spec, args.spec_file) if (args.spec or args.spec_file) else None
     dealer = ExactDealer(script.spec, limit=limit_of(args)[0]) if script else None
     seats = [Seat.parse(s) for s in args.hand] if args.hand else list(Seat)
@@ -156,6 +158,19 @@ def _print_stats(tally: Tally, tests: list[FeatureTest], seats: list[Seat], feat
             if test.impossible_seen:
                 verdict += f"  IMPOSSIBLE VALUES SEEN: {', '.join(map(str, test.impossible_seen))}"
             print(verdict, file=out)
+
+
+def _check_plot(path: str) -> None:
+    """Refuse a plot that cannot be made: matplotlib missing, or a file that cannot be written there."""
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise InvalidArgumentError("--plot needs matplotlib: pip install 'kibitz[plot]'")
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise InvalidArgumentError(f"cannot write plot {path!r}: "
+                                   + ("it is a folder" if os.path.isdir(path) else f"cannot write in {folder!r}"))
 
 
 def _plot(tally: Tally, tests: list[FeatureTest], seats: list[Seat], features: list[str], path: str) -> None:

@@ -66,7 +66,7 @@ def test_replay_scenario(tmp_path: Path) -> None:
     wrong.write_text((ROOT / "scenarios/seed/08-10-declaring-side-and-trick-one.toml").read_text()
                      .replace('bounds.E = { S = "0..0"', 'bounds.E = { S = "1..1"'))
     status, out, _ = run("replay", str(wrong))
-    assert status == 1 and "FAILED after 1.3" in out
+    assert status == 1 and "w.toml:37: after 1.3" in out
 
 
 def test_replay_errors(tmp_path: Path) -> None:

@@ -1,0 +1,96 @@
+"""Bad input is named where it is, and nothing is lost: scenario fields by file, line and field; a malformed
+record among good ones; options checked before anything runs; strict JSON in the protocol."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.inference.commands.helpers import run
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "scenarios" / "records" / "example.pbn"
+SEED = (ROOT / "scenarios" / "seed" / "08-10-declaring-side-and-trick-one.toml").read_text()
+
+
+def _scenario(tmp_path: Path, old: str, new: str) -> Path:
+    assert old in SEED
+    path = tmp_path / "s.toml"
+    path.write_text(SEED.replace(old, new, 1))
+    return path
+
+
+def _line(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_a_failed_expectation_names_its_line(tmp_path: Path) -> None:
+    path = _scenario(tmp_path, 'bounds.E = { S = "0..0", H = "4..6"', 'bounds.E = { S = "0..0", H = "5..6"')
+    status, out, _ = run("replay", str(path))
+    expect = _line(path, 'H = "5..6"')
+    line = max(i for i, text in enumerate(path.read_text().splitlines()[:expect], 1) if "[[expect]]" in text)
+    assert status == 1 and f"FAILED {path}:{line}: after 1.3: E H [5, 6] (got [4, 6])" in out
+    status, out, err = run("replay", "--json", str(path))
+    assert status == 1 and f"FAILED {path}:{line}: after 1.3" in err
+    assert all(json.loads(row) for row in out.splitlines())  # the rows stay JSON
+
+
+@pytest.mark.parametrize("old, new, field, message", [
+    ('H = "4..6"', 'H = "6..4"', "expect.3.bounds", "low end is above its high end: '6..4'"),
+    ('N = "2.KJT', 'N = "A.KJT', "hands.N", "already seen elsewhere: SA"),
+    ('contract = "3NT"', 'contract = "8NT"', "contract", "invalid contract '8NT'"),
+    ('after = "1.3"', 'after = "9.9"', "after", "the play never reaches '9.9'"),
+])
+def test_a_bad_scenario_field_is_named_with_its_line(tmp_path: Path, old: str, new: str, field: str,
+                                                     message: str) -> None:
+    """Each is an input error (status 2), not a failed expectation, at the line where the bad value is."""
+    path = _scenario(tmp_path, old, new)
+    status, out, err = run("replay", str(path))
+    assert status == 2 and out == "" and f"field {field}: " in err and message in err
+    shown = int(err.split(", line ")[1].split(",")[0])
+    lines = path.read_text().splitlines()
+    assert new.split(" = ")[1] in lines[shown - 1] or "[[expect]]" in lines[shown - 1], (shown, err)
+
+
+def test_a_malformed_record_among_good_ones_is_named(tmp_path: Path) -> None:
+    """The good records are replayed; the malformed one is named on standard error and the status says so."""
+    text = EXAMPLE.read_text()
+    path = tmp_path / "two.pbn"
+    path.write_text(text.replace("DK D4 D3 D2", "DK D4 D3 DZ", 1))
+    assert "DZ" in path.read_text()
+    status, out, err = run("replay", str(path))
+    assert status == 2 and "board 1" in out and "invalid card 'DZ'" in err and "(record 2" in err
+
+
+def test_options_and_paths_are_checked_before_anything_runs(tmp_path: Path) -> None:
+    for argv in (["odds", str(EXAMPLE), "--book", "nosuch"], ["sample", str(EXAMPLE), "--book", "/none.toml"]):
+        status, out, err = run(*argv)
+        assert status == 2 and out == "" and "unknown book" in err, argv
+    status, out, err = run("stats", "--spec", "hcp(north) >= 20", "-n", "50", "--plot", "/nonexistent/x.png")
+    assert status == 2 and out == "" and "cannot write plot" in err
+    scenario = str(ROOT / "scenarios" / "seed" / "16-hcp-bounds.toml")
+    status, _, err = run("replay", scenario, str(EXAMPLE))
+    assert status == 2 and "is a scenario: replay it on its own" in err
+    status, _, err = run("play", scenario)
+    assert status == 2 and "is a scenario" in err
+
+
+def test_a_binary_file_in_a_folder_is_one_rejection(tmp_path: Path) -> None:
+    (tmp_path / "example.pbn").write_text(EXAMPLE.read_text())
+    (tmp_path / "binary.pbn").write_bytes(b"abc\0def")
+    status, out, _ = run("replay", "--summary", "--json", str(tmp_path))
+    summary = json.loads(out)
+    assert status == 0 and summary["rejected"] == 1 and summary["replayed"] >= 1
+    assert any("not a text file" in reason for reason in summary["rejected_by_reason"])
+
+
+def test_the_protocol_speaks_strict_json() -> None:
+    requests = '{"cmd":"x","id":NaN}\n{"cmd":"play","card":"C6","id":1e400}\n{"cmd":"quit","id":3}\n'
+    status, out, _ = run("serve", stdin=requests)
+    replies = [json.loads(line, parse_constant=lambda name: pytest.fail(f"{name} in a reply")) for line in
+               out.splitlines()]
+    assert status == 0 and len(replies) == 3
+    assert replies[0]["kind"] == "InvalidJSON" and "NaN is not JSON" in replies[0]["error"]
+    assert replies[1]["ok"] is False and "id" not in replies[1] and replies[2]["id"] == 3
