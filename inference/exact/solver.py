@@ -21,7 +21,7 @@ from typing import Callable, Sequence, TypeVar
 import numpy as np
 
 from dealer.budget import current
-from dealer import Seat
+from dealer import Card, Seat
 from dealer.cards.cardset import SUIT_MASK
 
 from inference.claims.language import Claim, Not, claim_text
@@ -194,12 +194,17 @@ def support_bounds(position: Position, claim: Claim, lawful: Bounds) -> Bounds:
     if plan(position, claim).trivial:  # no claim narrows the lawful layouts: their bounds are tight already
         return lawful
     targets = {seat: [Feature.length(seat, s) for s in range(4)] + [Feature.hcp(seat)] for seat in concealed}
-    support = Solver.of(position).support(claim, [f for seat in concealed for f in targets[seat]])
+    shared = [i for i, mask in enumerate(lawful.holders) if mask & (mask - 1)]  # cards two seats or more may hold
+    cards = [Feature.card(seat, Card.from_index(i)) for i in shared for seat in concealed if lawful.holders[i] >> seat & 1]
+    support = Solver.of(position).support(claim, [f for seat in concealed for f in targets[seat]] + cards)
     if not support:
         raise InconsistentCardsError(f"no lawful layout satisfies the agreement view: {claim_text(claim)}")
     seats: list[tuple[Seat, SeatBounds]] = []
     for seat in concealed:
         length = tuple(support[Feature.length(seat, s)] for s in range(4))
         seats.append((seat, SeatBounds(length, support[Feature.hcp(seat)])))  # type: ignore[arg-type]
-    return Bounds(tuple(seats), lawful.holders)
+    holders = list(lawful.holders)
+    for i in shared:  # a seat keeps a card only if some layout where the claim holds gives it the card
+        holders[i] = sum(1 << f.seat for f in cards if f.arg == i and support[f][1] == 1)
+    return Bounds(tuple(seats), tuple(holders))
 

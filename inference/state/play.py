@@ -137,6 +137,10 @@ class PlayState:
                     raise InvalidArgumentError(f"cards given twice: {dup}")
                 seen |= m
         void_m = voids_argument(voids)
+        for seat, held in enumerate(remaining):  # a hand in view cannot have shown out of a suit it holds
+            shown = [Suit(x) for x in range(4) if held >= 0 and void_m[seat] >> x & 1 and held >> (13 * x) & SUIT_MASK]
+            if shown:
+                raise RevokeError(f"voids: {Seat(seat).name_long} showed out of {shown[0].name_long} but holds some")
         won = won_argument(won, done)
         lead = decl.lho if leader is None else seat_argument(leader, "leader")
         if done and leader is None:

@@ -426,3 +426,23 @@ def test_incremental_statuses_equal_a_fresh_verdict_after_every_card(deal: Deal,
             verdict = ev.verdict(claim)
             expected = "impossible" if not verdict.satisfiable else "confirmed" if verdict.valid else "active"
             assert state.statuses()[f"i{k}"].status.value == expected, (texts[k], card)
+
+
+@pytest.mark.parametrize("claim", ["hascard(LHO, HA) && spades(LHO) == 0", "hcp(RHO) >= 9 && hearts(RHO) >= 3",
+                                   "diamonds(LHO) >= 5 ^^ clubs(RHO) == 0"])
+def test_agreement_bounds_hold_each_card_where_the_agreement_view_can(claim: str) -> None:
+    """Who may hold each card under the claims is what the agreement view's exact odds give a chance above 0."""
+    from dealer import Card
+    from inference.state.play import PlayState
+
+    state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT", defence_model=None)
+    state.add_inference(dict(name="reading", by="LHO", claim=claim))
+    state.play("CQ")
+    state.table_dummy("A5.K98765.A4.K76")
+    bounds, _ = state.agreement_bounds()
+    odds = state.odds("agreement")
+    for card, by in odds.holder.items():
+        assert set(bounds.possible_holders(card)) == {s for s, p in by.items() if p > 0}, (claim, card)
+    located = bounds.located()
+    assert all(odds.holder[card][seat] == 1 for card, seat in located.items())
+    assert bool(located) == claim.startswith("hascard")  # W void in spades: E holds them all, and W the HA

@@ -251,3 +251,18 @@ def test_narration_agrees_with_we() -> None:
     assert east.play("SK").event == "trick 1, card 3: we (E) play SK"
     south = fresh(Seat.S)
     assert south.play("SQ").event == "trick 1, card 1: LHO (W) plays SQ"
+
+
+def test_a_mid_hand_start_refuses_a_void_of_a_hand_in_view() -> None:
+    """Dummy in view holds clubs: it cannot have shown out of them (table_dummy refuses the same)."""
+    from inference.errors import RevokeError
+
+    played = {"W": "HT H9 DQ DJ ST S6", "E": "H8 H7 CQ CJ DT S5", "N": "S4 S3 D5 D4 C7 C6", "S": "S2 D3 D2 CT C5 C4"}
+    with pytest.raises(RevokeError, match="voids: north showed out of clubs but holds some"):
+        PlayState("SQ SJ HQ HJ DK CK C3", declarer="S", contract="NT", dummy="SA SK HA HK DA CA C2",
+                  leader="S", voids={"N": "C"}, played=played, defence_model=None)
+    with pytest.raises(RevokeError, match="voids: south showed out of hearts"):
+        PlayState("SQ SJ HQ HJ DK CK C3", declarer="S", contract="NT", dummy="SA SK HA HK DA CA C2",
+                  leader="S", voids={"S": "H"}, played=played, defence_model=None)
+    PlayState("SQ SJ HQ HJ DK CK C3", declarer="S", contract="NT", dummy="SA SK HA HK DA CA C2",
+              leader="S", voids={"W": "C"}, played=played, defence_model=None)
