@@ -23,7 +23,7 @@ undo        optional ``to`` (a ply; default: the last event)
 bounds      optional ``view``: lawful (default) or agreement
 statuses    every inference's status
 odds        optional ``view``: lawful (default), agreement or weighted
-sample      ``n``, optional ``seed`` and ``view``; returns PBN deal strings
+sample      optional ``n`` (default 1), ``seed`` and ``view``; returns PBN deal strings
 state       whose turn, trick, ply, concealed seats
 quit        end the session
 ==========  ===========================================================================================

@@ -17,7 +17,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from inference.commands.options import (Subparsers, add_file, add_json, add_progress, add_workers, existing_paths,
+from inference.commands.options import (Subparsers, plain, add_file, add_json, add_progress, add_workers, existing_paths,
                                         progress_wanted)
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ __all__ = ["register", "run_defence", "format_scores"]
 def register(sub: Subparsers) -> None:
     """Add ``defence`` to the ``kibitz`` parser."""
     p = sub.add_parser("defence", help="fit a model of real defenders' play on a corpus and score it",
-                       description=__doc__.split("\n\n")[0] if __doc__ else None)
+                       description=plain(__doc__.split("\n\n")[0] if __doc__ else None))
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_json(p, "the scores")
     p.add_argument("--model", metavar="OUT.json", help="also write the fitted model")

@@ -12,7 +12,6 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from dealer import Seat
 from dealer.errors import InvalidFileError
 from dealer.checks import read_text, shown
 
@@ -161,7 +160,9 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     rec = select_records(path, board, record)[0]
     if after > len(rec.play):
         raise InvalidArgumentError(f"{rec.label}: only {len(rec.play)} cards were played, fewer than --after {after}")
-    view = Seat.parse(seat) if seat else rec.declarer
+    from inference.claims.arguments import seat_argument
+
+    view = seat_argument(seat, "--seat") if seat else rec.declarer
     state = PlayState(rec.deal[view], declarer=rec.declarer, contract=rec.contract, viewer=view,
                       defence_model=defence_model)
     if book and rec.calls and rec.dealer is not None:

@@ -15,7 +15,7 @@ import argparse
 import json
 from typing import TextIO
 
-from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
+from inference.commands.options import (Subparsers, plain, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
                                         progress_wanted, written_to)
 
 __all__ = ["register", "run_likelihood"]
@@ -24,7 +24,7 @@ __all__ = ["register", "run_likelihood"]
 def register(sub: Subparsers) -> None:
     """Add ``likelihood`` to the ``kibitz`` parser."""
     p = sub.add_parser("likelihood", help="fit the auction's graded likelihood of the defenders' hands",
-                       description=__doc__.split("\n\n")[0] if __doc__ else None)
+                       description=plain(__doc__.split("\n\n")[0] if __doc__ else None))
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_book(p, required=True)
     add_json(p, "the score")

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "written_to",
+    "plain",
     "Handler",
     "Subparsers",
     "VIEWS",
@@ -227,6 +228,15 @@ def add_explain(p: argparse.ArgumentParser) -> None:
     p.add_argument("--explain", action="store_true",
                    help="print how the script is dealt: what the tables, the labels across seats, a union and the "
                         "filter hold, and every way tried within the budget")
+
+
+def plain(doc: str | None) -> str:
+    """A docstring as ``--help`` shows it: Sphinx roles as their names, literals without their backquotes."""
+    import re
+
+    text = re.sub(r":\w+:`~?([^`]+)`", lambda m: m.group(1).rsplit(".", 1)[-1].rstrip("()") + (
+        "()" if m.group(1).endswith("()") else ""), doc or "")
+    return text.replace("``", "")
 
 
 def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from inference.errors import InvalidArgumentError
-from inference.commands.options import (Subparsers, add_book, add_defence_model, add_file, add_json, add_progress, add_record, add_seat,
+from inference.commands.options import (Subparsers, plain, add_book, add_defence_model, add_file, add_json, add_progress, add_record, add_seat,
                       add_workers, defence_model, progress_wanted, add_likelihood, likelihood)
 
 if TYPE_CHECKING:
@@ -232,7 +232,7 @@ def register(sub: Subparsers) -> None:
             "Given several files or a folder (every PBN/LIN under it), replay every record from declarer's "
             "view and print a summary instead: records read, rejected by reason, soundness violations "
             "(exit 1 if any) and throughput.", 79),
-        epilog="--json" + (__doc__ or "").split("--json``", 1)[1].split("\n\nWith several", 1)[0]
+        epilog=plain("--json" + (__doc__ or "").split("--json``", 1)[1].split("\n\nWith several", 1)[0])
         .replace(" (:data:`ROW_KEYS`)", "").replace("::", ":").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -16,7 +16,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from inference.commands.options import (Subparsers, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
+from inference.commands.options import (Subparsers, plain, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
                                         progress_wanted, written_to)
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ __all__ = ["register", "run_rules", "format_table"]
 def register(sub: Subparsers) -> None:
     """Add ``rules`` to the ``kibitz`` parser."""
     p = sub.add_parser("rules", help="check a bidding book against real auctions and hands",
-                       description=__doc__.split("\n\n")[0] if __doc__ else None)
+                       description=plain(__doc__.split("\n\n")[0] if __doc__ else None))
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_book(p, required=True)
     add_json(p, "the calibration")

@@ -8,7 +8,7 @@ import sys
 from typing import TextIO
 
 from inference.apps import protocol
-from inference.commands.options import Subparsers
+from inference.commands.options import Subparsers, plain
 
 __all__ = ["register", "run_serve"]
 
@@ -27,7 +27,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
 
 def _description() -> str:
     """The protocol module's documentation without its first line and the table rules."""
-    text = "\n\n".join((protocol.__doc__ or "").split("\n\n")[1:]).replace("``", "")
+    text = "\n\n".join((protocol.__doc__ or "").split("\n\n")[1:])
+    text = plain(text.replace(":data:`MAX_LINE_BYTES`", f"{protocol.MAX_LINE_BYTES:,} characters"))
     return "\n".join(line for line in text.splitlines() if set(line) != {"=", " "})
 
 

@@ -21,7 +21,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from dealer import DealerError, Seat
+from dealer import DealerError
 
 from inference.errors import InferenceError, InvalidArgumentError
 from inference.commands.options import (Subparsers, add_book, add_defence_model, add_file, add_n, add_output, add_record, add_seat,
@@ -46,7 +46,10 @@ def _record_data(rec: PlayRecord, seat: str | None, book: str | None = None,
                  model: str | None = "default", graded: "Likelihood | str | None" = "default") -> dict[str, Any]:
     from inference.apps.viewer import record_page
 
-    return record_page(rec, Seat.parse(seat) if seat else None, book=book, defence_model=model, likelihood=graded)
+    from inference.claims.arguments import seat_argument
+
+    viewer = seat_argument(seat, "--seat") if seat else None
+    return record_page(rec, viewer, book=book, defence_model=model, likelihood=graded)
 
 
 def run_view(args: argparse.Namespace, out: TextIO) -> int:

@@ -129,7 +129,8 @@ def _load(model: type[BaseModel], folder: str, name_or_path: "str | Path") -> An
             text, where = res.read_text(encoding="utf-8"), f"{folder}/{name_or_path}.toml"
     except (OSError, FileNotFoundError):
         known = ", ".join(available_agreements(folder))
-        raise InvalidArgumentError(f"unknown {folder[:-1]} agreement {str(name_or_path)!r}: known are {known}") from None
+        kind = folder[:-1] if folder.endswith("s") else folder  # leads: a lead agreement; carding: a carding one
+        raise InvalidArgumentError(f"unknown {kind} agreement {str(name_or_path)!r}: known are {known}") from None
     try:
         return model.model_validate(tomllib.loads(text))
     except (tomllib.TOMLDecodeError, ValidationError) as exc:

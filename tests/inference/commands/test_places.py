@@ -94,3 +94,18 @@ def test_the_protocol_speaks_strict_json() -> None:
     assert status == 0 and len(replies) == 3
     assert replies[0]["kind"] == "InvalidJSON" and "NaN is not JSON" in replies[0]["error"]
     assert replies[1]["ok"] is False and "id" not in replies[1] and replies[2]["id"] == 3
+
+
+def test_help_is_plain_text_and_names_what_is_wrong() -> None:
+    """--help shows no Sphinx markup; an unknown agreement and a bad seat are named as the user wrote them."""
+    import re
+
+    for command in ("replay", "rules", "defence", "likelihood", "serve"):
+        status, out, _ = run(command, "--help")
+        assert status == 0 and not re.search(r":\w+:`|``", out), command
+    assert "1,000,000 characters" in run("serve", "--help")[1]
+    status, _, err = run("play", str(EXAMPLE), "--carding", "bogus")
+    assert status == 2 and "unknown carding agreement 'bogus'" in err
+    for command in ("odds", "sample", "view", "replay"):
+        status, _, err = run(command, str(EXAMPLE), "--seat", "Q")
+        assert status == 2 and "--seat: invalid seat 'Q'" in err, command
