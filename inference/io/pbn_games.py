@@ -63,6 +63,7 @@ class PbnGame:
     tags: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)  # PBN [Note "n:text"], by n
     sections: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    tag_lines: dict[str, int] = field(default_factory=dict)  # the line each tag is on
 
 
 def pbn_games(text: str) -> Iterator[PbnGame]:
@@ -96,6 +97,7 @@ def pbn_games(text: str) -> Iterator[PbnGame]:
                 name = mm.group(1)
                 value = mm.group(2) if mm.group(2) is not None else (mm.group(3) or "").strip()
                 game.tags[name] = value
+                game.tag_lines[name] = number
                 if name == "Note" and ":" in value:
                     game.notes[value.split(":", 1)[0].strip()] = value.split(":", 1)[1].strip()
                 current = name

@@ -171,7 +171,7 @@ def contract_from_auction(dealer: Seat, calls: Sequence[str]) -> tuple[Contract,
 
 
 def _check_play(deal: Deal, declarer: Seat, strain: Strain, order: Sequence[tuple[Seat, Card]],
-                where: str) -> None:
+                where: str, lines: Sequence[int] = ()) -> None:
     """Each card from the seat on turn, dealt to it, not played twice, following suit (the rules of :mod:`.trick`)."""
     hands = list(deal.masks)
     played = [0, 0, 0, 0]
@@ -181,7 +181,9 @@ def _check_play(deal: Deal, declarer: Seat, strain: Strain, order: Sequence[tupl
             trick = trick.next_trick()
         fault = irregularity(trick, card, seat=seat, hands=hands, played=played)
         if fault is not None:
-            raise RecordError(f"{where}, trick {n // 4 + 1}: {_fault_text(fault, trick)}")
+            row = n // 4
+            raise RecordError(f"{_at(where, lines[row] if row < len(lines) else None)}, trick {row + 1}: "
+                              f"{_fault_text(fault, trick)}")
         hands[seat] &= ~card.bit
         played[seat] |= card.bit
         trick = trick.add(card, strain)
@@ -303,22 +305,31 @@ def _check_record(record: int | None) -> None:
         raise InvalidArgumentError(f"invalid record {record!r}: expected a 1-based position in the file")
 
 
-def _pbn_play_rows(game: PbnGame, where: str) -> list[list[str]]:
-    """The Play section's rows of four tokens (up to ``*``), each card checked (``-`` and ``+`` kept)."""
-    tokens = []
-    for tok in _card_tokens(game.sections["Play"]):
-        if tok == "*":
+def _at(where: str, line: int | None) -> str:
+    """A record's place with the line of the part at fault in place of the record's first line."""
+    return where if line is None else re.sub(r"line \d+\)", f"line {line})", where)
+
+
+def _pbn_play_rows(game: PbnGame, where: str) -> tuple[list[list[str]], list[int]]:
+    """The Play section's rows of four tokens (up to ``*``), each card checked (``-`` and ``+`` kept), and the
+    line of each row's first card."""
+    tokens: list[tuple[str, int]] = []
+    for number, text in game.sections["Play"]:
+        found = _card_tokens([(number, text)])
+        if "*" in found:
+            tokens += [(tok, number) for tok in found[:found.index("*")]]
             break
-        tokens.append(tok)
-    rows = [tokens[i:i + 4] for i in range(0, len(tokens), 4)]
+        tokens += [(tok, number) for tok in found]
+    rows = [[tok for tok, _ in tokens[i:i + 4]] for i in range(0, len(tokens), 4)]
+    lines = [tokens[i][1] for i in range(0, len(tokens), 4)]
     for r, row in enumerate(rows, start=1):
         for tok in row:
             if tok not in ("-", "+"):
                 try:
                     Card.parse(tok)
                 except DealerError as exc:
-                    raise RecordError(f"{where}, trick {r}: {exc}") from None
-    return rows
+                    raise RecordError(f"{_at(where, lines[r - 1])}, trick {r}: {exc}") from None
+    return rows, lines
 
 
 def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, board: str,
@@ -329,7 +340,7 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
     try:
         deal = PartialDeal.from_pbn(deal_text).completed().to_deal()
     except DealerError as exc:
-        raise RecordError(f"{where}: Deal {deal_text!r}: {exc}") from None
+        raise RecordError(f"{_at(where, game.tag_lines.get('Deal'))}: Deal {deal_text!r}: {exc}") from None
     dealer = Seat.parse(tags["Dealer"]) if tags.get("Dealer", "").strip() in tuple("NESWnesw") and tags.get("Dealer") else None
     calls: list[str] = []
     notes: tuple[str | None, ...] = ()
@@ -373,15 +384,15 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
     if first != declarer.lho:
         raise RecordError(f"{where}, trick 1: the play starts with {first.name_long}, but the opening leader "
                           f"is declarer's LHO, {declarer.lho.name_long}")
-    rows = _pbn_play_rows(game, where)
+    rows, lines = _pbn_play_rows(game, where)
     order = _pbn_play_order(rows, first, declarer, contract.strain, deal, rotated=False)
     quirk = ""
     try:
-        _check_play(deal, declarer, contract.strain, order, where)
+        _check_play(deal, declarer, contract.strain, order, where, lines)
     except RecordError as standard:
         rotated = _pbn_play_order(rows, first, declarer, contract.strain, deal, rotated=True)
         try:
-            _check_play(deal, declarer, contract.strain, rotated, where)
+            _check_play(deal, declarer, contract.strain, rotated, where, lines)
         except RecordError:
             raise standard from None
         order, quirk = rotated, "rotated-rows"

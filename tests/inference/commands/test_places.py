@@ -109,3 +109,19 @@ def test_help_is_plain_text_and_names_what_is_wrong() -> None:
     for command in ("odds", "sample", "view", "replay"):
         status, _, err = run(command, str(EXAMPLE), "--seat", "Q")
         assert status == 2 and "--seat: invalid seat 'Q'" in err, command
+
+
+def test_a_pbn_error_names_the_line_of_the_bad_part(tmp_path: Path) -> None:
+    """A bad Deal is named at its tag's line, a bad card of the play at its row's line, not the record's first."""
+    text = EXAMPLE.read_text()
+    bad_play = tmp_path / "play.pbn"
+    bad_play.write_text(text.replace("DK D4 D3 D2", "DK D4 D3 DZ", 1))
+    status, _, err = run("replay", str(bad_play), "--board", "2")
+    row = next(i for i, line in enumerate(bad_play.read_text().splitlines(), 1) if "DZ" in line)
+    assert status == 2 and f"line {row}), trick 2: invalid card 'DZ'" in err
+    deal = next(line for line in text.splitlines() if line.startswith("[Deal "))
+    bad_deal = tmp_path / "deal.pbn"
+    bad_deal.write_text(text.replace(deal, deal.replace("K", "Z", 1), 1))
+    status, _, err = run("replay", str(bad_deal), "--record", "1")
+    tag = next(i for i, line in enumerate(bad_deal.read_text().splitlines(), 1) if line.startswith("[Deal "))
+    assert status == 2 and f"(record 1, line {tag}): Deal " in err
