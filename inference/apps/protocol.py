@@ -243,7 +243,8 @@ def _lines(stdin: TextIO) -> Iterator[tuple[int, str | None]]:
 
 
 def _no_constant(name: str) -> None:
-    """Refuse JSON's non-standard NaN, Infinity and -Infinity (and a number past a float's range, read as one)."""
+    """Refuse JSON's non-standard NaN, Infinity and -Infinity (a number past a float's range reads as infinity;
+    a reply never echoes one: replies are strict JSON)."""
     raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
 
 

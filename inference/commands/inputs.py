@@ -100,13 +100,14 @@ def select_records(path: str, board: str | None = None, record: int | None = Non
     """The replayable records of ``path`` that ``--board``/``--record`` pick (every one when neither is given).
 
     With a board or a record, the first match only; a malformed or unplayable record that was asked for
-    is an error, and so is finding nothing (the message counts the malformed records skipped). The
-    malformed records passed over are added to ``problems`` when it is given.
+    is an error, and so is finding nothing (the message counts the malformed records skipped). When every
+    record is wanted (neither given), the malformed ones passed over are added to ``problems`` if it is given.
     """
     from inference.io.records import Skipped, read_records
 
     chosen: list[PlayRecord] = []
-    problems = [] if problems is None else problems
+    every = board is None and record is None
+    problems = problems if problems is not None and every else []
     for item in read_records(path, record=record):  # with a record: only that one is parsed
         if isinstance(item, RecordError):
             text = str(item)

@@ -234,9 +234,15 @@ def plain(doc: str | None) -> str:
     """A docstring as ``--help`` shows it: Sphinx roles as their names, literals without their backquotes."""
     import re
 
-    text = re.sub(r":\w+:`~?([^`]+)`", lambda m: m.group(1).rsplit(".", 1)[-1].rstrip("()") + (
-        "()" if m.group(1).endswith("()") else ""), doc or "")
-    return text.replace("``", "")
+    def name(role: "re.Match[str]") -> str:
+        kind, target = role.group(1), role.group(2)
+        if "<" in target:  # a role with a title: the title
+            return target.split("<", 1)[0].strip()
+        if kind in ("file", "doc", "ref"):
+            return target
+        return target.rsplit(".", 1)[-1]
+
+    return re.sub(r":(\w+):`~?([^`]+)`", name, doc or "").replace("``", "")
 
 
 def add_book(p: argparse.ArgumentParser, *, required: bool = False) -> None:

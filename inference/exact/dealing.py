@@ -135,20 +135,26 @@ def dealer_count(position: Position, claim: Claim | None = None) -> int | None:
 
 def dealer_support(position: Position, claim: Claim, targets: Sequence[Feature]
                    ) -> dict[Feature, tuple[int, int]] | None:
-    """Min and max of each target (a concealed seat's length or HCP) over the lawful layouts where
-    ``claim`` holds, exactly (empty if none); None when the dealer cannot take the claim."""
+    """Min and max of each target (a concealed seat's length, HCP, or whether it holds a card) over the lawful
+    layouts where ``claim`` holds, exactly (empty if none); None when the dealer cannot take the claim."""
+    if any(t.kind not in (Kind.LENGTH, Kind.HCP, Kind.CARD) for t in targets):
+        return None
     dealer = _dealer(position, claim)
     if dealer is None:
         return None
     if dealer.count() == 0:
         return {}
     out: dict[Feature, tuple[int, int]] = {}
+    cards = [t for t in targets if t.kind == Kind.CARD]
+    holder = DealerLayouts(position, claim).odds().holder if cards else {}  # one count per (card, seat)
+    for t in cards:
+        p = holder.get(CARDS[t.arg], {}).get(t.seat, Fraction(0))
+        out[t] = (int(p == 1), int(p > 0))
     for t in targets:
-        if t.kind not in (Kind.LENGTH, Kind.HCP):
-            return None
-        name = "hcp" if t.kind == Kind.HCP else _FEATURE[t.arg]
-        values = [int(v) for v, c in dealer.distribution(t.seat, name).items() if c]
-        out[t] = (min(values), max(values))
+        if t.kind != Kind.CARD:
+            name = "hcp" if t.kind == Kind.HCP else _FEATURE[t.arg]
+            values = [int(v) for v, c in dealer.distribution(t.seat, name).items() if c]
+            out[t] = (min(values), max(values))
     return out
 
 

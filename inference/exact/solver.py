@@ -103,7 +103,10 @@ class Solver:
 
     @classmethod
     def of(cls, position: Position) -> "Solver":
-        """The solver of a position, shared by the callers that ask about it in turn (the last few kept)."""
+        """The solver of a position, shared by the callers that ask about it in turn (the last few kept; the
+        budget's ``solvers_kept`` 0: none, each call a new one)."""
+        if current().solvers_kept == 0:
+            return cls(position)
         found = _RECENT.get(position)
         if found is None:
             found = cls(position)

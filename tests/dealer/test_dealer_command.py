@@ -291,6 +291,11 @@ def test_a_card_condition_the_predeal_makes_false_gives_no_deal(tmp_path: Path) 
     status, out, err = run("dealer", "-s", "1", "-g", "5000", "--count", str(path))
     assert status == 0 and err == "" and "Generated 5000 hands\nProduced 0 hands\n" in out
     assert "impossible: " in out and "never.dl:2:11" in out and "count: exact 0 deals" in out
+    from dealer.budget import current
+
+    with current().replace(select_deals=1000).applied():  # past deal and select: the tables find it empty
+        status, out, err = run("dealer", "-s", "1", "-g", "100000", str(path))
+    assert status == 0 and err == "" and "Generated 100000 hands\nProduced 0 hands\n" in out
     status, out, _ = run("count", "--json", str(path))
     assert status == 0 and json.loads(out)["deals"] == 0
     for text in ("condition hascard(south, SA) && !hascard(south, SA)\n", "hascard(south, SA) && hascard(west, SA)"):

@@ -65,11 +65,12 @@ def test_refused_joint_passes_are_answered_by_the_dealer(shrink_budget: Callable
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT")
     pos = state.snapshot.position()
-    claim = parse_claim("hcp(W) <= 11 && hearts(E) >= 5 && hcp(E) >= 8 && shape(N, any 4333 + any 4432)",
-                        viewer="S")
+    claim = parse_claim("hcp(W) <= 11 && hearts(E) >= 5 && hcp(E) >= 8 && shape(N, any 4333 + any 4432) && "
+                        "hascard(W, HA) && spades(N) <= 3", viewer="S")
     wanted = support_bounds(pos, claim, state.bounds())
+    assert wanted.possible_holders("HA") == (Seat.W,) != state.bounds().possible_holders("HA")  # the claims place it
     verdict = Solver(pos).verdict(claim)
-    shrink_budget(graph_pairs=10)
+    shrink_budget(graph_pairs=10, solvers_kept=0)  # the graphs built under the whole budget are not reused
     assert support_bounds(pos, claim, state.bounds()) == wanted
     assert Solver(pos).verdict(claim) == verdict
     relation = parse_claim("hcp(W) > hcp(E) && hearts(N) >= 5", viewer="S")  # seats related: not the dealer's

@@ -125,3 +125,12 @@ def test_a_pbn_error_names_the_line_of_the_bad_part(tmp_path: Path) -> None:
     status, _, err = run("replay", str(bad_deal), "--record", "1")
     tag = next(i for i, line in enumerate(bad_deal.read_text().splitlines(), 1) if line.startswith("[Deal "))
     assert status == 2 and f"(record 1, line {tag}): Deal " in err
+
+
+def test_a_malformed_record_not_asked_for_is_let_be(tmp_path: Path) -> None:
+    """``--board 2`` replays board 2 whatever board 1 holds."""
+    path = tmp_path / "one-bad.pbn"
+    path.write_text(EXAMPLE.read_text().replace("D7 D3 D6 D2", "D7 D3 D6 DZ", 1))
+    assert "DZ" in path.read_text()
+    status, out, err = run("replay", str(path), "--board", "2")
+    assert status == 0 and err == "" and "board 2" in out
