@@ -22,7 +22,8 @@ from dealer.cards.deal import Deal
 from dealer.cards.numbering import D
 from dealer.cards.seat import Seat
 from dealer.checks import check_int, shown
-from dealer.errors import ImpossibleSpecError, SpecError, SpecLimitError
+from dealer.lang.expr import Hcp, walk
+from dealer.errors import ImpossibleSpecError, SpecError, SpecLimitError, UnsupportedSpecError
 from dealer.rng import RandomSource, make_rng
 from dealer.spec.cross import CrossCondition
 from dealer.spec.spec import DealSpec, SeatSpec
@@ -69,6 +70,9 @@ class ExactDealer:
         limit = current().tables if limit is None else limit
         check_int(limit, "limit", SpecError, lo=1)
         self.spec = DealSpec.parse(spec) if isinstance(spec, str) else spec
+        if across is not None:
+            for seat in sorted({n.seat for c in across.conditions for n in walk(c) if isinstance(n, Hcp)}):
+                _hcp_on_axis(self.spec, seat, f"a condition across seats reads hcp({seat.name_long})")
         #: Conditions across seats counted through the seats' labels (None: none).
         self.across = across
         self.limit = limit
@@ -161,7 +165,9 @@ class ExactDealer:
         """
         seat = Seat.parse(seat)
         if feature not in FEATURES:
-            raise ValueError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURES)}")
+            raise SpecError(f"unknown feature {feature!r}: expected one of {', '.join(FEATURES)}")
+        if feature == "hcp":
+            _hcp_on_axis(self.spec, seat, f"its HCP distribution asks for hcp({seat.name_long})")
         predeal = self._plan.predeal[seat]
         if self._plan.vacancies[seat] == 0:
             hand = CardSet(predeal)
@@ -256,6 +262,15 @@ def _feature_value(hand: CardSet, feature: str) -> int | str:
     if feature == "hcp":
         return hand.hcp
     return pattern_of(hand.shape)
+
+
+def _hcp_on_axis(spec: DealSpec, seat: Seat, why: str) -> None:
+    """Refuse to read a seat's HCP from tables that count another whole-hand count in its place."""
+    if spec.seat(seat).points is not None:
+        raise UnsupportedSpecError(
+            f"{seat.name_long}'s tables count another whole-hand count in place of HCP (the only count its "
+            f"conditions use), and {why}: build the spec with DealSpec.from_conditions(..., "
+            f"hcp_seats=frozenset({{Seat.{seat.name}}})) to keep HCP on its tables")
 
 
 def _diagnose(spec: DealSpec, complete_failures: list[str], limit: int) -> str:

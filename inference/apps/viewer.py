@@ -228,10 +228,13 @@ def record_page(record: PlayRecord, viewer: Seat | None = None,
 
     calls: Sequence[str] = record.calls
     if book is not None:
+        from inference.auction.population import book_for
         from inference.auction.reading import read_auction
 
         dealer = record.dealer if record.dealer is not None else record.declarer
-        reading = read_auction(dealer, record.calls, book, record.vulnerable, record.explanations, record.declarer)
+        read_with = book_for(book, record.source, record.players) or book  # auto: the record's population's
+        reading = read_auction(dealer, record.calls, read_with, record.vulnerable, record.explanations,
+                               record.declarer)
         restored = len(reading.calls) - len(record.calls)  # leading passes the record dropped, put back
         calls = ["Pass"] * restored + list(record.calls)
         claims = [[f"{inf.claim} ({inf.tag.value.removeprefix('agreement-')}; {c.source})" for inf in c.inferences]

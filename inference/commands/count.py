@@ -55,6 +55,14 @@ def completions(run: "ScriptDealer") -> int | None:
     return run.space if run.syntax.predeals else None
 
 
+def _spec_text(run: "ScriptDealer") -> str:
+    """The spec counted: each seat's conditions, and those across seats counted with them."""
+    seats = str(run.spec)
+    if run.across is None:
+        return seats
+    return str(run.across) if seats == "1" else f"{seats} && {run.across}"
+
+
 def _one_in(prob: Fraction) -> str:
     """``1 / prob`` for people, exactly: its digits where it is whole, else rounded to one decimal."""
     odds = 1 / prob
@@ -107,7 +115,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
             "probability_decimal": float(prob),
             "constrained": int(constrained) if isinstance(constrained, int) else str(constrained),
             "constrained_seats": [s.name for s in dealer.tracked],
-            "spec": str(run.spec),
+            "spec": _spec_text(run),
             "setup_seconds": round(elapsed, 4),
             "impossible": reason or None,
             "exact": True,
@@ -120,7 +128,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
         }
         print(json.dumps(obj), file=out)
         return 0
-    print(f"spec:         {run.spec}", file=out)
+    print(f"spec:         {_spec_text(run)}", file=out)
     print(f"deals:        {deals:,}" if isinstance(deals, int) else f"deals:        {deals}", file=out)
     print(f"probability:  {fraction_text(prob)}", file=out)
     print(f"              = {float(prob):.6g}" + (f"  (1 in {_one_in(prob)})" if prob else ""), file=out)

@@ -29,6 +29,7 @@ from inference.commands.options import FEATURES, Subparsers, add_json, add_n, ad
 
 if TYPE_CHECKING:
     from dealer.cards.deal import Deal
+    from dealer.spec.spec import DealSpec
     from dealer.tables.stats import FeatureTest, Tally
 
 __all__ = ["TABLE_KEYS", "register", "run_stats"]
@@ -69,17 +70,15 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     from dealer.rng import make_rng
     from dealer.tables.stats import Tally, compare, tabulate_masks
 
-    from inference.commands.inputs import load_script
-
     if args.plot:
         _check_plot(args.plot)  # before anything is printed: a run that cannot plot writes nothing
-    script = load_script(args.spec, args.spec_file) if (args.spec or args.spec_file) else None
-    dealer = ExactDealer(script.spec, limit=limit_of(args)[0]) if script else None
     seats = [Seat.parse(s) for s in args.hand] if args.hand else list(Seat)
     features = args.feature or list(FEATURES)
     for f in features:
         if f not in FEATURES:
             raise InvalidArgumentError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
+    spec = _spec(args, frozenset(seats) if "hcp" in features else frozenset())
+    dealer = ExactDealer(spec, limit=limit_of(args)[0]) if spec is not None else None
     tally = Tally()
     if args.input:
         _tabulate_stream(_read_deals(args.input), tally)
@@ -158,6 +157,18 @@ def _print_stats(tally: Tally, tests: list[FeatureTest], seats: list[Seat], feat
             if test.impossible_seen:
                 verdict += f"  IMPOSSIBLE VALUES SEEN: {', '.join(map(str, test.impossible_seen))}"
             print(verdict, file=out)
+
+
+def _spec(args: argparse.Namespace, hcp_seats: "frozenset[Seat]") -> "DealSpec | None":
+    """The spec the deals are compared with (None: none given), HCP on the tables of ``hcp_seats`` (a seat whose
+    conditions use only another count, such as controls, would count that in its place)."""
+    if not (args.spec or args.spec_file):
+        return None
+    from dealer.spec.spec import DealSpec
+    from inference.commands.inputs import read_statements
+
+    syntax, text, _ = read_statements(args.spec, args.spec_file)
+    return DealSpec.from_conditions(syntax.conditions, syntax.predeals, text.strip(), hcp_seats=hcp_seats)
 
 
 def _check_plot(path: str) -> None:

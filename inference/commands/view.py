@@ -121,12 +121,18 @@ def write_all(paths: list[str], folder: Path, seat: str | None = None, limit: in
     entries: list[tuple[str, str, str]] = []
     problems: list[str] = []
 
+    taken: set[str] = set()
+
     def add(name: str, make: Any, label: str) -> None:
         try:
             data = make()
         except (InferenceError, DealerError) as exc:
             problems.append(f"{label}: {exc}")
             return
+        stem, n = name.removesuffix(".html"), 2
+        while name in taken:  # the same file name in two folders (or two endings): each its own page
+            name, n = f"{stem}-{n}.html", n + 1
+        taken.add(name)
         _write(folder / name, page_html(data))
         steps = len(data["steps"]) - 1
         entries.append((name, data["title"], f"{label} · {data['contract']} by {data['declarer']} · {steps} cards"))

@@ -287,3 +287,23 @@ def test_a_condition_on_fully_predealt_seats_alone(bound: int, expected: int) ->
     dealer = ExactDealer(spec, across=CrossCondition.build([parse_condition(
         f"-2 * spades(east) + -2 * spades(south) < {bound}")]))
     assert dealer.tracked == () and dealer.count() == expected  # North takes the seven spades left
+
+
+def test_hcp_is_never_read_off_a_table_that_counts_another_count() -> None:
+    """North's conditions use controls only, so its tables count controls in HCP's place: its HCP distribution
+    and a condition across seats reading hcp(north) are refused there, and right with HCP kept on its axis."""
+    from dealer import Seat
+    from dealer.errors import UnsupportedSpecError
+    from dealer.spec.language import parse_condition as condition
+    from dealer.spec.spec import DealSpec
+    from dealer.tables.exact import ExactDealer
+
+    with pytest.raises(UnsupportedSpecError, match="count another whole-hand count in place of HCP"):
+        ExactDealer(DealSpec.parse("controls(north) >= 10")).distribution("N", "hcp")
+    across = CrossCondition.build([condition("hcp(north) + hcp(south) >= 30")])
+    with pytest.raises(UnsupportedSpecError, match="a condition across seats reads hcp\\(north\\)"):
+        ExactDealer(DealSpec.parse("controls(north) >= 4"), across=across)
+    spec = DealSpec.from_conditions([condition("controls(north) >= 10")], {}, hcp_seats=frozenset({Seat.N}))
+    hcp = ExactDealer(spec).distribution("N", "hcp")
+    assert min(hcp) == 22 and max(hcp) == 37  # ten controls: at least A A A A K K (22 HCP)
+    assert sum(hcp.values()) == ExactDealer(spec).count()

@@ -134,3 +134,31 @@ def test_a_malformed_record_not_asked_for_is_let_be(tmp_path: Path) -> None:
     assert "DZ" in path.read_text()
     status, out, err = run("replay", str(path), "--board", "2")
     assert status == 0 and err == "" and "board 2" in out
+
+
+def test_view_reads_book_auto_and_keeps_every_page(tmp_path: Path) -> None:
+    """``--book auto`` is the book of each record's population; two files of one name make two pages."""
+    out = tmp_path / "page.html"
+    status, _, err = run("view", str(EXAMPLE), "--book", "auto", "-o", str(out))
+    assert status == 0 and err == "" and out.stat().st_size > 0
+    scenarios = ROOT / "scenarios" / "seed"
+    for folder, source in (("a", "16-hcp-bounds.toml"), ("b", "18-conflicts.toml")):
+        (tmp_path / "in" / folder).mkdir(parents=True)
+        (tmp_path / "in" / folder / "x.toml").write_text((scenarios / source).read_text())
+    status, said, _ = run("view", "--all", str(tmp_path / "in"), "-o", str(tmp_path / "out"))
+    pages = sorted(p.name for p in (tmp_path / "out").glob("*.html") if p.name != "index.html")
+    assert status == 0 and said.startswith("wrote 2 pages") and len(pages) == 2
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert all(f'href="{name}"' in index for name in pages)
+
+
+def test_stats_compares_hcp_even_where_the_spec_counts_controls() -> None:
+    """The exact HCP frequencies of a seat whose conditions use controls are its HCP's (22 to 37 for ten
+    controls), so the deals drawn show no impossible value."""
+    from fractions import Fraction
+
+    status, out, _ = run("stats", "--spec", "controls(north) >= 10", "-n", "300", "--seed", "1", "--hand", "N",
+                         "--feature", "hcp", "--json")
+    table = json.loads(out)["tables"][0]
+    assert status == 0 and not table["impossible_seen"]
+    assert min(map(int, table["exact"])) == 22 and sum(Fraction(p) for p in table["exact"].values()) == 1
