@@ -129,7 +129,8 @@ def select_records(path: str, board: str | None = None, record: int | None = Non
         if board is not None or record is not None:
             break
     if not chosen:
-        what = f"board {board}" if board is not None else f"record {record}" if record is not None else "any record"
+        what = (f"record {record} as board {board}" if board is not None and record is not None else
+                f"board {board}" if board is not None else f"record {record}" if record is not None else "any record")
         more = f"; {len(problems)} malformed records, first: {problems[0]}" if problems else ""
         raise RecordError(f"{path}: no replayable play for {what}{more}")
     return chosen

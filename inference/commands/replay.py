@@ -123,7 +123,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         if args.json and state is not None:
             lines += [json.dumps(row) for row in replay_rows(state, rec.board, rec.index)]
         elif state is not None:
-            names = [f"{state.name(s)[:5]}" for s in state.bounds().concealed]
+            names = [state.name(s)[:8] for s in state.bounds().concealed]
             lines.append("bounds at the end:\n" + bounds_table(state.bounds(), names))
             if len(rec.play) < 52:
                 lines.append(f"play ends after {len(rec.play)} cards" + (f" (claim: {rec.claim} tricks)"

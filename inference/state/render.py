@@ -94,10 +94,11 @@ def bounds_table(bounds: Bounds, names: "Sequence[str] | None" = None) -> str:
     seat      ♠     ♥     ♦     ♣    HCP
     W      1-11   0-6   0-5   0-4   3-12
     """
-    header = f"{'seat':<5}" + "".join(f"{_symbol(q):>6}" for q in QUANTITIES[:4]) + f"{'HCP':>7}"
+    labels = [names[i] if names else seat.name for i, (seat, _) in enumerate(bounds.seats)]
+    width = max([5, *(len(label) + 1 for label in labels)])  # the longest name, so the columns stay aligned
+    header = f"{'seat':<{width}}" + "".join(f"{_symbol(q):>6}" for q in QUANTITIES[:4]) + f"{'HCP':>7}"
     rows = [header]
-    for i, (seat, sb) in enumerate(bounds.seats):
-        label = names[i] if names else seat.name
+    for label, (seat, sb) in zip(labels, bounds.seats):
         cells = "".join(f"{lo}-{hi}".rjust(6) for lo, hi in sb.length)
-        rows.append(f"{label:<5}{cells}{f'{sb.hcp[0]}-{sb.hcp[1]}':>7}")
+        rows.append(f"{label:<{width}}{cells}{f'{sb.hcp[0]}-{sb.hcp[1]}':>7}")
     return "\n".join(rows)

@@ -162,3 +162,16 @@ def test_stats_compares_hcp_even_where_the_spec_counts_controls() -> None:
     table = json.loads(out)["tables"][0]
     assert status == 0 and not table["impossible_seen"]
     assert min(map(int, table["exact"])) == 22 and sum(Fraction(p) for p in table["exact"].values()) == 1
+
+
+def test_a_record_and_board_that_do_not_meet_say_so() -> None:
+    status, _, err = run("replay", str(EXAMPLE), "--board", "2", "--record", "1")
+    assert status == 2 and "no replayable play for record 1 as board 2" in err
+
+
+def test_the_bounds_table_keeps_long_names_whole() -> None:
+    """From North (dummy's seat as declarer's partner), the table's rows name declarer whole, columns aligned."""
+    status, out, _ = run("replay", str(EXAMPLE), "--seat", "N")
+    table = out.split("bounds at the end:\n")[1].splitlines()[:4]
+    assert status == 0 and any(row.startswith("declarer ") for row in table)
+    assert len({len(row) for row in table[1:]}) == 1
