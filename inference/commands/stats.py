@@ -29,7 +29,7 @@ from inference.commands.options import FEATURES, Subparsers, add_json, add_n, ad
 
 if TYPE_CHECKING:
     from dealer.cards.deal import Deal
-    from dealer.spec.spec import DealSpec
+    from dealer.tables.exact import ExactDealer
     from dealer.tables.stats import FeatureTest, Tally
 
 __all__ = ["TABLE_KEYS", "register", "run_stats"]
@@ -66,7 +66,6 @@ def _tabulate_stream(deals: Iterator[Deal], tally: Tally) -> None:
 def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     """Tabulate the deals of a PBN file (or sampled from the spec), test them against the spec, print or plot."""
     from dealer import ImpossibleSpecError, InvalidDealError
-    from dealer.tables.exact import ExactDealer
     from dealer.rng import make_rng
     from dealer.tables.stats import Tally, compare, tabulate_masks
 
@@ -77,8 +76,7 @@ def run_stats(args: argparse.Namespace, out: TextIO) -> int:
     for f in features:
         if f not in FEATURES:
             raise InvalidArgumentError(f"unknown feature {f!r}: expected one of {', '.join(FEATURES)}")
-    spec = _spec(args, frozenset(seats) if "hcp" in features else frozenset())
-    dealer = ExactDealer(spec, limit=limit_of(args)[0]) if spec is not None else None
+    dealer = _dealer(args, frozenset(seats) if "hcp" in features else frozenset())
     tally = Tally()
     if args.input:
         _tabulate_stream(_read_deals(args.input), tally)
@@ -159,16 +157,29 @@ def _print_stats(tally: Tally, tests: list[FeatureTest], seats: list[Seat], feat
             print(verdict, file=out)
 
 
-def _spec(args: argparse.Namespace, hcp_seats: "frozenset[Seat]") -> "DealSpec | None":
-    """The spec the deals are compared with (None: none given), HCP on the tables of ``hcp_seats`` (a seat whose
-    conditions use only another count, such as controls, would count that in its place)."""
+def _dealer(args: argparse.Namespace, hcp_seats: "frozenset[Seat]") -> "ExactDealer | None":
+    """The exact tables of the spec the deals are compared with (None: none given), HCP on the tables of
+    ``hcp_seats`` (a seat whose conditions use only another count, such as controls, would count that in its
+    place); a spec with conditions across seats gets the tables ``kibitz count`` counts it with, when exact."""
     if not (args.spec or args.spec_file):
         return None
+    from dealer.errors import UnsupportedSpecError
+    from dealer.run.script_dealer import ScriptDealer
     from dealer.spec.spec import DealSpec
+    from dealer.tables.exact import ExactDealer
     from inference.commands.inputs import read_statements
 
     syntax, text, _ = read_statements(args.spec, args.spec_file)
-    return DealSpec.from_conditions(syntax.conditions, syntax.predeals, text.strip(), hcp_seats=hcp_seats)
+    limit = limit_of(args)[0]
+    try:
+        spec = DealSpec.from_conditions(syntax.conditions, syntax.predeals, text.strip(), hcp_seats=hcp_seats)
+    except UnsupportedSpecError:
+        run = ScriptDealer(syntax, limit=limit, text=text.strip())
+        if run.exact and isinstance(run.dealer, ExactDealer):
+            return run.dealer
+        raise InvalidArgumentError("stats compares the deals with exact frequencies, and this spec is counted "
+                                   "only by an estimate (see kibitz count --explain)") from None
+    return ExactDealer(spec, limit=limit)
 
 
 def _check_plot(path: str) -> None:

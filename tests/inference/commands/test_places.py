@@ -175,3 +175,16 @@ def test_the_bounds_table_keeps_long_names_whole() -> None:
     table = out.split("bounds at the end:\n")[1].splitlines()[:4]
     assert status == 0 and any(row.startswith("declarer ") for row in table)
     assert len({len(row) for row in table[1:]}) == 1
+
+
+def test_stats_compares_with_a_spec_across_seats() -> None:
+    """``hcp(north) + hcp(south) >= 30`` (refused before: it relates two seats): North's exact HCP frequencies
+    sum to 1, and the deals drawn from the spec show no impossible value."""
+    from fractions import Fraction
+
+    status, out, _ = run("stats", "--spec", "hcp(north) + hcp(south) >= 30", "-n", "300", "--seed", "2",
+                         "--hand", "N", "--feature", "hcp", "--json")
+    table = json.loads(out)["tables"][0]
+    assert status == 0 and not table["impossible_seen"]
+    assert sum(Fraction(p) for p in table["exact"].values()) == 1
+    assert sum(table["observed"].values()) == 300
