@@ -34,7 +34,7 @@ from dealer.spec.spec import DealSpec
 
 from inference.claims.language import Claim, parse_claim
 from inference.claims.features import Feature, Kind, evaluate, features_of, hand_value
-from inference.io.records import AuctionRecord, contract_from_auction, read_auctions
+from inference.io.records import AuctionRecord, contract_from_auction, file_items, read_auctions
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import HALVES, CorpusFile, corpus_files
 from inference.auction.book import Book, load_book, render
@@ -233,7 +233,7 @@ def tally_file(work: FileWork) -> FileTally:
     seen: Seen = defaultdict(lambda: defaultdict(list))
     coverage: dict[tuple[str, bool], Coverage] = defaultdict(Coverage)
     records = errors = 0
-    for item in read_auctions(work.file.path):
+    for item in file_items(read_auctions, str(work.file.path)):
         if isinstance(item, RecordError) or not isinstance(item, AuctionRecord):
             errors += 1
             continue

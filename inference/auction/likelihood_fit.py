@@ -22,13 +22,14 @@ from inference.auction.book import Book, load_book
 from inference.auction.likelihood import DefenderKey, Likelihood, Tally, defender_key, lawful_laws
 from inference.auction.population import POPULATIONS, population
 from inference.auction.reading import auction_inferences
-from inference.auction.context import suits_bid
+from inference.auction.context import omitted_passes, suits_bid
 from inference.io.halves import CALIBRATION, CorpusFile, corpus_files
-from inference.io.records import AuctionRecord, contract_from_auction, read_auctions
+from inference.io.records import AuctionRecord, contract_from_auction, file_items, read_auctions
 from inference.errors import InvalidArgumentError
 from inference.rules.contract import Strain
 
-__all__ = ["ALPHAS", "Item", "LikelihoodWork", "FileTally", "FittedLikelihood", "tally_file", "fit_likelihood", "score"]
+__all__ = ["ALPHAS", "Item", "LikelihoodWork", "FileTally", "FittedLikelihood", "record_defenders", "tally_file",
+           "fit_likelihood", "score"]
 
 #: The shrinking tried on the validation part (pseudo-records, :data:`~inference.auction.likelihood.ALPHA`).
 ALPHAS = (5, 20, 80, 320)
@@ -57,17 +58,25 @@ class FileTally:
     evaluation: list[Item] = field(default_factory=list)
 
 
-def _defenders(rec: AuctionRecord, book: Book) -> list[Item]:
-    """Each defender of a record: key, true HCP and lengths, what declarer sees (none if the auction is unread)."""
-    found = contract_from_auction(rec.dealer, rec.calls)
+def record_defenders(rec: AuctionRecord, book: Book) -> list[Item]:
+    """Each defender of a record: key, true HCP and lengths, what declarer sees (none if the auction is unread).
+    Leading passes a record dropped (its Declarer tag says so: rpbridge's exports) are put back first, so the
+    seats are the record's."""
+    try:
+        dropped = omitted_passes(rec.dealer, rec.calls, rec.declarer or None)
+    except (ValueError, DealerError):
+        return []
+    calls = ["Pass"] * dropped + list(rec.calls)
+    found = contract_from_auction(rec.dealer, calls)
     if found is None:
         return []
     contract, declarer = found
     try:
-        inferences = auction_inferences(rec.dealer, rec.calls, book, rec.vulnerable, rec.explanations, declarer)
+        inferences = auction_inferences(rec.dealer, calls, book, rec.vulnerable,
+                                        [None] * dropped + list(rec.explanations), declarer)
     except (ValueError, DealerError):
         return []
-    bids = suits_bid(rec.dealer, rec.calls, declarer)
+    bids = suits_bid(rec.dealer, calls, declarer)
     trump = None if contract.strain == Strain.NT else int(contract.strain)
     visible = rec.deal[declarer].mask | rec.deal[declarer.partner].mask
     out: list[Item] = []
@@ -83,12 +92,12 @@ def _defenders(rec: AuctionRecord, book: Book) -> list[Item]:
 def tally_file(work: LikelihoodWork) -> FileTally:
     """Count one file's calibration defenders, keep its evaluation ones (a pure function of ``work``)."""
     out = FileTally()
-    for item in read_auctions(work.file.path):
+    for item in file_items(read_auctions, str(work.file.path)):
         if not isinstance(item, AuctionRecord) or not item.calls:
             continue
         if work.population is not None and population(item.source, item.players) != work.population:
             continue
-        defenders = _defenders(item, work.book)
+        defenders = record_defenders(item, work.book)
         if not defenders:
             continue
         if work.file.half(item.index) != CALIBRATION:
@@ -141,6 +150,7 @@ def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, 
                    jobs: int = 1, scheduler: str | None = None, command: str = "",
                    population: str | None = None) -> FittedLikelihood:
     """Fit the likelihood on the calibration half of the records under ``paths``, score it on the evaluation half."""
+    paths = [str(p) for p in paths]
     the_book = load_book(book)
     if population is not None and population not in POPULATIONS:
         raise InvalidArgumentError(f"unknown population {population!r} (expected one of {', '.join(POPULATIONS)})")
@@ -155,6 +165,10 @@ def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, 
         whole.merge(t.tally)
         whole.merge(t.validation_tally)
     validation = [i for t in tallies for i in t.validation]
+    if not validation or not training.records:
+        raise InvalidArgumentError(f"too few records to fit a likelihood under {', '.join(map(str, paths))}: "
+                                   f"{whole.records} defenders' auctions read on the calibration half, "
+                                   f"{len(validation)} in its validation part (where alpha is chosen)")
     alphas = {}
     for a in ALPHAS:
         trial = score(Likelihood.fitted(training, the_book.name, alpha=a), validation)

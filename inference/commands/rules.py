@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from inference.commands.options import (Subparsers, plain, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
                                         progress_wanted, written_to)
+from inference.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from inference.auction.calibration import Calibration
@@ -57,6 +58,10 @@ def run_rules(args: argparse.Namespace, out: TextIO) -> int:
     show = progress_wanted(args)
     result = calibrate(args.file, book, progress=show, jobs=args.jobs, scheduler=args.scheduler, half=args.half,
                        population=args.population, by_population=args.by_population)
+    if not result.records:  # nothing to measure: say so rather than print (or write) an empty table
+        raise InvalidArgumentError(f"no record with an auction under {', '.join(map(repr, args.file))}"
+                                   + (f" in the {args.half} half" if args.half else "")
+                                   + (f" of the {args.population}" if args.population else ""))
     if args.calibration:
         import datetime
 

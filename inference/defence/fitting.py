@@ -27,7 +27,7 @@ import numpy as np
 
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
-from inference.io.records import PlayRecord, read_records
+from inference.io.records import PlayRecord, file_items, read_records
 from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, auction_free, candidate_suits, classes,
                                      observations, ruff_context, suit_feature, suits_bid)
 from inference.defence.model import DefenceModel
@@ -106,7 +106,7 @@ def tally_file(work: CorpusFile) -> FileTally:
     """Code every defender's card of one file, by half (a pure function of ``work``)."""
     tally = FileTally()
     group = "robot" if work.folder in ROBOT_FOLDERS else "human"
-    for item in read_records(work.path):
+    for item in file_items(read_records, str(work.path)):
         if isinstance(item, RecordError):
             tally.errors += 1
             continue
@@ -231,6 +231,7 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     """
     if half not in HALVES:
         raise InvalidArgumentError(f"invalid half {half!r}: expected {' or '.join(HALVES)}")
+    paths = [str(p) for p in paths]
     work = corpus_files(paths)
     from inference.distributed import run_files
 
@@ -239,6 +240,10 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     training = [r for t in tallies for r in t.training]
     validation = [r for t in tallies for r in t.validation]
     evaluation = [r for t in tallies for r in t.evaluation]
+    if not any(validation) or not any(training):
+        raise InvalidArgumentError(f"too few records to fit a defence model under {', '.join(map(str, paths))}: "
+                                   f"{sum(t.records for t in tallies)} read, {sum(map(len, validation))} defenders' "
+                                   f"cards in the calibration half's validation part (where the smoothing is chosen)")
     trial = _counts(training)
     alphas = {str(a): score(DefenceModel(trial, a), validation).model[0] for a in ALPHAS}
     best = min(ALPHAS, key=lambda a: (alphas[str(a)], a))

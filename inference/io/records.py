@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from dealer import Card, CardSet, Deal, DealerError, PartialDeal, Seat
 from dealer.checks import read_text
@@ -43,8 +43,10 @@ from inference.rules.trick import Fault, Irregularity, Trick, irregularity, play
 #: The largest PBN or LIN file read (split bigger archives: 32 MiB holds about 100,000 records).
 MAX_RECORD_FILE_BYTES = 32 * 2 ** 20
 
+T = TypeVar("T")
+
 __all__ = ["MAX_RECORD_FILE_BYTES", "PlayRecord", "Skipped", "AuctionRecord", "read_records", "read_auctions", "read_pbn",
-           "read_lin", "parse_calls", "contract_from_auction"]
+           "read_lin", "parse_calls", "contract_from_auction", "file_items"]
 
 
 @dataclass(frozen=True)
@@ -298,6 +300,15 @@ def _pbn_items(text: str, source: str, record: int | None, auctions: bool
             yield RecordError(f"{where}: {exc}")
         if index == record:
             return
+
+
+def file_items(read: "Callable[[str], Iterator[T]]", path: str) -> "Iterator[T | RecordError]":
+    """``read(path)``'s items, and a file that cannot be read at all (not text, too large) as one
+    :class:`RecordError` among them: a corpus run counts it and goes on."""
+    try:
+        yield from read(path)
+    except RecordError as exc:
+        yield exc
 
 
 def _check_record(record: int | None) -> None:

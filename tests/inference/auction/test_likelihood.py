@@ -258,3 +258,23 @@ def test_the_shipped_keys_were_read_over_this_sample() -> None:
     for book in ("sayc", "natural-wide", "robots"):
         like = shipped_likelihood(book)
         assert like is not None and like.provenance["sample"] == sample_digest(), book
+
+
+def test_a_record_that_dropped_its_leading_pass_keys_the_real_defenders(tmp_path) -> None:
+    """rpbridge's exports drop an auction's leading passes: dealer North, the auction written ``1NT P P P``,
+    declarer East. The defenders are South and North (not East and West, as the calls alone would say)."""
+    from inference.auction.book import load_book
+    from inference.auction.likelihood_fit import record_defenders
+    from inference.io.records import read_auctions
+
+    deal = DEAL
+    pbn = (f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{deal.to_pbn()}"]\n[Declarer "E"]\n'
+           '[Contract "1NT"]\n[Auction "N"]\n1NT Pass Pass Pass\n')
+    path = tmp_path / "dropped.pbn"
+    path.write_text(pbn)
+    record = next(iter(read_auctions(str(path))))
+    defenders = record_defenders(record, load_book("sayc"))
+    hcp = {item[0].hcp.split()[0]: item[1] for item in defenders}
+    assert hcp == {"lho": deal[Seat.S].hcp, "rho": deal[Seat.N].hcp}  # East declares: South is LHO, North RHO
+    visible = deal[Seat.E].mask | deal[Seat.W].mask
+    assert all(item[3] == visible for item in defenders)

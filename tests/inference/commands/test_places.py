@@ -188,3 +188,19 @@ def test_stats_compares_with_a_spec_across_seats() -> None:
     assert status == 0 and not table["impossible_seen"]
     assert sum(Fraction(p) for p in table["exact"].values()) == 1
     assert sum(table["observed"].values()) == 300
+
+
+def test_corpus_commands_count_an_unreadable_file_and_refuse_nothing_to_read(tmp_path: Path) -> None:
+    """A binary file among the records is one unreadable file, not the end of the run; a folder with nothing
+    to read is an error, not an empty table or model."""
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "example.pbn").write_text(EXAMPLE.read_text())
+    (tmp_path / "good" / "binary.pbn").write_bytes(b"abc\0def")
+    status, out, _ = run("rules", str(tmp_path / "good"), "--book", "sayc", "--json")
+    assert status == 0 and json.loads(out)["records"] >= 1
+    (tmp_path / "empty").mkdir()
+    for argv in (["rules", str(tmp_path / "empty"), "--book", "sayc"], ["defence", str(tmp_path / "empty")],
+                 ["likelihood", str(tmp_path / "empty"), "--book", "sayc", "--out", str(tmp_path / "l.json")]):
+        status, out, err = run(*argv)
+        assert status == 2 and out == "" and ("no record" in err or "too few records" in err), argv
+    assert not (tmp_path / "l.json").exists()
