@@ -18,14 +18,13 @@ from dealer.checks import read_text, shown
 from inference.errors import InvalidArgumentError, RecordError
 
 if TYPE_CHECKING:
-    from dealer.spec.language import Script
     from inference.auction.likelihood import Likelihood
     from dealer.lang.statements import ScriptSyntax
 
     from inference.state.play import PlayState
     from inference.io.records import PlayRecord
 
-__all__ = ["load_script", "read_spec_text", "select_records", "record_index", "refuse_record_options",
+__all__ = ["read_spec_text", "select_records", "record_index", "refuse_record_options",
            "state_after"]
 
 
@@ -51,14 +50,6 @@ def read_spec_text(spec: str | None, spec_file: str | None) -> tuple[str, str]:
         raise InvalidArgumentError(f"cannot read spec file {shown(spec, 80)}: no such file (a spec inline needs a "
                                    "function such as hcp(north))")
     return spec, "<spec>"
-
-
-def load_script(spec: str | None, spec_file: str | None) -> Script:
-    """A spec given inline, or as a file (``-f``); an existing path given inline is read too."""
-    from dealer.spec.language import parse_script
-
-    text, source = read_spec_text(spec, spec_file)
-    return parse_script(text, source=source)
 
 
 def read_statements(spec: str | None, spec_file: str | None) -> "tuple[ScriptSyntax, str, str]":

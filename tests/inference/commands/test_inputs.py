@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dealer import DealerError, Seat
-from inference.commands.inputs import load_script, record_index, select_records, state_after
+from inference.commands.inputs import read_statements, record_index, select_records, state_after
 from inference.rules.contract import Strain
 from inference.errors import InvalidArgumentError, RecordError
 from tests.inference.helpers import random_play
@@ -61,15 +61,15 @@ def test_record_index() -> None:
     assert record_index("x.pbn: cannot read") is None
 
 
-def test_load_script_inline_file_or_missing(tmp_path: Path) -> None:
+def test_read_statements_inline_file_or_missing(tmp_path: Path) -> None:
     spec = tmp_path / "s.dl"
     spec.write_text("condition hcp(north) >= 20\nproduce 3\n")
-    assert load_script(str(spec), None).produce == 3 == load_script(None, str(spec)).produce
-    assert load_script("hcp(north) >= 20", None).produce is None
+    assert read_statements(str(spec), None)[0].produce == 3 == read_statements(None, str(spec))[0].produce
+    assert read_statements("hcp(north) >= 20", None)[0].produce is None
     with pytest.raises(InvalidArgumentError, match="no spec given"):  # a command-line argument, so inference's
-        load_script(None, None)
+        read_statements(None, None)
     with pytest.raises(DealerError, match="cannot read spec file"):
-        load_script(None, str(tmp_path / "none.dl"))
+        read_statements(None, str(tmp_path / "none.dl"))
 
 
 def test_state_after_counts_cards_and_tables_dummy(tmp_path: Path) -> None:
