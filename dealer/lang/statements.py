@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import Mapping, TypeVar
 
 from dealer.cards.cardset import CardSet
-from dealer.errors import DealerError
+from dealer.cards.deal import PartialDeal
+from dealer.errors import DealerError, InvalidDealError, SpecError
 from dealer.lang.expr import PAR_VULNERABILITY, Arith, Cond, Const, Expr, Node, Pos
 from dealer.cards.seat import Seat
 from dealer.lang.syntax import SPEC_DIALECT, Dialect, Parser, Token, decimal_value
@@ -40,7 +41,7 @@ from dealer.lang.actions import (
 
 _T = TypeVar("_T")
 
-__all__ = ["NOT_DEALER_WORDS", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
+__all__ = ["NOT_DEALER_WORDS", "check_predeals", "Action", "Print", "PrintES", "Average", "Frequency", "BucketFrequency", "EvalContract", "EvalTable", "ScriptSyntax",
            "ScriptParser", "STATEMENTS", "ACTIONS", "PRINT_ACTIONS", "parse_statements"]
 
 #: The statement words of a script.
@@ -541,3 +542,15 @@ def parse_statements(text: str, *, source: str = "<spec>", dialect: Dialect = SP
     (5, 'hcp(south) >= 12', 'AKQ...')
     """
     return ScriptParser(text, source, dialect).script()
+
+
+def check_predeals(predeals: "Mapping[Seat, tuple[CardSet, Pos]]") -> None:
+    """Refuse predealt hands that cannot be dealt together (a card given twice, more than 13 cards), naming the
+    ``predeal`` statement at fault (:class:`~dealer.errors.SpecError`)."""
+    hands: list[CardSet | None] = [None] * 4
+    for seat, (cards, pos) in sorted(predeals.items()):  # a seat at a time: the error names its predeal
+        hands[seat] = cards
+        try:
+            PartialDeal(hands)
+        except InvalidDealError as exc:
+            raise SpecError(f"{pos}: predeal: {exc}") from None

@@ -201,6 +201,7 @@ class _Production:
     def __init__(self, syntax: ScriptSyntax, limit: int | None, text: str) -> None:
         self.syntax, self.limit, self.text = syntax, limit, text
         self._run: ScriptDealer | None = None
+        self._never: ImpossibleSpecError | None = None
         self.counts = Counts.of_script(syntax)
         conditions = fold_conditions(syntax.conditions)
         check_evaluable([*conditions, *syntax.action_nodes()], syntax.actions, syntax.predeals)
@@ -209,12 +210,24 @@ class _Production:
 
     @property
     def run(self) -> ScriptDealer:
-        """The script's tables and filter, built on first use."""
-        if self._run is None:
+        """The script's tables and filter, built on first use (:class:`ImpossibleSpecError` when a condition is
+        never true: see :attr:`never`)."""
+        if self.never is not None:
+            raise self.never
+        assert self._run is not None
+        return self._run
+
+    @property
+    def never(self) -> ImpossibleSpecError | None:
+        """Why no deal can meet the condition, when building the tables finds it (None: they are built)."""
+        if self._run is None and self._never is None:
             from dealer.run.script_dealer import ScriptDealer
 
-            self._run = ScriptDealer(self.syntax, limit=self.limit, text=self.text, patience=current().patience)
-        return self._run
+            try:
+                self._run = ScriptDealer(self.syntax, limit=self.limit, text=self.text, patience=current().patience)
+            except ImpossibleSpecError as exc:  # built once: the plan and the count ask again
+                self._never = exc
+        return self._never
 
     def deals(self, produce: int, generate: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
         """``produce`` deals from at most ``generate`` random deals, as ``dealer`` gives them; and how many it
@@ -225,10 +238,9 @@ class _Production:
                 return self.selected.deals, self.selected.used
         head = self.selected.deals if self.selected is not None else np.zeros((0, 4), dtype=np.uint64)
         used = self.selected.used if self.selected is not None else 0
-        try:
-            rest, generated = self.run.produce(produce - len(head), generate - used, rng)
-        except ImpossibleSpecError:  # a condition never true: dealer would generate them all and keep none
+        if self.never is not None:  # a condition never true: dealer would generate them all and keep none
             return head, generate
+        rest, generated = self.run.produce(produce - len(head), generate - used, rng)
         return np.concatenate([head, rest]), used + generated
 
     def plan(self) -> Plan:
@@ -242,10 +254,9 @@ class _Production:
                                             f"({current().select_deals:,}) random deals")
         else:
             first = Step("deal and select", "not tried: the condition asks the double-dummy solver")
-        try:
-            plan = self.run.plan
-        except ImpossibleSpecError as exc:
-            return Plan("deal and select", True, selection=f"none: {exc}", steps=(first,))
+        if self.never is not None:
+            return Plan("deal and select", True, selection=f"none: {self.never}", steps=(first,))
+        plan = self.run.plan
         return dataclasses.replace(plan, steps=(first, *plan.steps))
 
 
@@ -416,16 +427,14 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         out.write(production.plan().text() + "\n")
     if not count:
         return None
-    try:
-        result = production.run.count(seed=rng)
-    except ImpossibleSpecError as exc:
+    if production.never is not None:
         from dealer.run.script_dealer import CountResult as Result
 
-        out.write(f"impossible: {exc}\n")
         result = Result(True, 0, 0.0, 0.0, 0.0, 0)
-        out.write(f"{result.text()}\n")
-        return result
-    if result.exact and result.deals == 0:
-        out.write(f"impossible: {production.run.dealer.explain_empty()}\n")
+        out.write(f"impossible: {production.never}\n")
+    else:
+        result = production.run.count(seed=rng)
+        if result.exact and result.deals == 0:
+            out.write(f"impossible: {production.run.dealer.explain_empty()}\n")
     out.write(f"{result.text()}\n")
     return result

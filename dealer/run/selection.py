@@ -23,14 +23,13 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from dealer.cards.cardset import CardSet
-from dealer.cards.deal import PartialDeal
-from dealer.errors import InvalidDealError, SpecError
+from dealer.errors import SpecError
 from dealer.lang.evalcontract import check_solver
 from dealer.lang.evaluate import STANDARD, Counts, check_runnable, evaluate
 from dealer.lang.actions import DoubleDummyRow, ParContract, Report
 from dealer.lang.double_dummy import SOLVER_NODES, batch_solver
 from dealer.lang.expr import And, Cond, LeadTricks, Node, Pos, conjuncts, walk_once
-from dealer.lang.statements import Action, EvalContract, EvalTable
+from dealer.lang.statements import Action, EvalContract, EvalTable, check_predeals
 from dealer.tables.pool import deal_pool
 from dealer.cards.seat import Seat
 
@@ -55,14 +54,8 @@ class RandomDeals:
     """Random deals completing the predealt cards, each completion equally likely: ``dealer``'s random deals."""
 
     def __init__(self, predeals: "Mapping[Seat, tuple[CardSet, Pos]]") -> None:
-        hands: list[CardSet | None] = [None] * 4
-        for seat, (cards, pos) in sorted(predeals.items()):  # a seat at a time: the error names its predeal
-            hands[seat] = cards
-            try:
-                PartialDeal(hands)
-            except InvalidDealError as exc:
-                raise SpecError(f"{pos}: predeal: {exc}") from None
-        placed = [0 if hand is None else hand.mask for hand in hands]
+        check_predeals(predeals)
+        placed = [predeals[seat][0].mask if seat in predeals else 0 for seat in Seat]
         seen = placed[0] | placed[1] | placed[2] | placed[3]
         self.placed = np.array(placed, dtype=np.uint64)
         self.free = np.array([i for i in range(52) if not seen >> i & 1], dtype=np.uint64)

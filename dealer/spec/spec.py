@@ -42,7 +42,7 @@ from dealer.cards.shapes import ShapeSet, shape_index
 from dealer.spec.sidecount import SideCount
 from dealer.spec.splitting import points_fit, split_conditions
 from dealer.cards.suit import Suit
-from dealer.lang.statements import parse_statements
+from dealer.lang.statements import check_predeals, parse_statements
 from dealer.lang.syntax import parse_condition
 
 __all__ = ["SeatSpec", "DealSpec", "HoldingFilter", "points_fit"]
@@ -460,13 +460,6 @@ class DealSpec:
         (and those whose HCP a condition across seats reads) keep HCP on their tables' axis: conditions
         across seats read it there (:mod:`dealer.spec.cross`).
         """
-        seen = CardSet()
-        for seat in Seat:  # the same card predealt to two seats: named where the second predeal is
-            cards, where = predeals.get(seat, (CardSet(), Pos()))
-            if seen & cards:
-                raise SpecError(f"{where}: predeal: {(seen & cards).to_text()} dealt to {seat.name_long} and to "
-                                "another seat")
-            seen = seen | cards
         parts = split_conditions(conditions, predeals, residual, counts, side_counts, hcp_seats)
         seats = {}
         for seat, p in parts.items():
@@ -477,6 +470,7 @@ class DealSpec:
                 where = predeals[seat][1] if seat in predeals else (p.condition.pos if p.condition else Pos())
                 raise SpecError(f"{where}: {seat.name_long}: "
                                 f"{str(exc).removeprefix('invalid seat spec: seat spec: ')}") from None
+        check_predeals(predeals)  # a card predealt to two seats, named where the second predeal is
         return DealSpec.trusted(seats, text)
 
     def seat(self, seat: Seat | str) -> SeatSpec:

@@ -21,8 +21,8 @@ from typing import Callable, Iterable, Sequence
 from dealer import CardSet
 from dealer.budget import current
 
-from inference.errors import InferenceError, InvalidArgumentError, RecordError
-from inference.io.records import PlayRecord, Skipped, read_records
+from inference.errors import InvalidArgumentError, RecordError
+from inference.io.records import PlayRecord, Skipped, file_items, read_records
 from inference.apps.replay import replay_record
 
 __all__ = ["workers", "plan", "replay_part", "Summary", "record_files", "violations", "rejection_reason", "replay_file", "replay_many"]
@@ -110,12 +110,6 @@ class Summary:
                 "first_violations": self.violations[:10], "cpu_seconds": round(self.seconds, 3)}
 
 
-def _file_reason(exc: Exception) -> str:
-    """The reason a whole file is rejected, as the summary counts it (the file's name left out)."""
-    text = str(exc)
-    return "file: " + (text.split(": ", 1)[1] if ": " in text else text)[:80]
-
-
 def replay_file(path: "str | Path", part: int = 0, parts: int = 1) -> Summary:
     """Replay the records of one file from declarer's view; count and check soundness after every card.
 
@@ -124,15 +118,7 @@ def replay_file(path: "str | Path", part: int = 0, parts: int = 1) -> Summary:
     """
     start = time.process_time()
     s = Summary(files=int(part == 0))
-    try:
-        items = list(read_records(path))
-    except (InferenceError, OSError) as exc:  # a file that cannot be read at all: one rejection, by its reason
-        if part == 0:
-            s.read += 1
-            s.rejected[rejection_reason(exc) if isinstance(exc, RecordError) else _file_reason(exc)] += 1
-        s.seconds = time.process_time() - start
-        return s
-    for k, item in enumerate(items):
+    for k, item in enumerate(file_items(read_records, str(path))):  # a file not read at all: one rejection
         if k % parts != part:
             continue
         s.read += 1

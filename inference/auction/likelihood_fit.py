@@ -21,8 +21,8 @@ from dealer import DealerError
 from inference.auction.book import Book, load_book
 from inference.auction.likelihood import DefenderKey, Likelihood, Tally, defender_key, lawful_laws
 from inference.auction.population import POPULATIONS, population
-from inference.auction.reading import auction_inferences
-from inference.auction.context import omitted_passes, suits_bid
+from inference.auction.reading import read_auction
+from inference.auction.context import suits_bid
 from inference.io.halves import CALIBRATION, CorpusFile, corpus_files
 from inference.io.records import AuctionRecord, contract_from_auction, file_items, read_auctions
 from inference.errors import InvalidArgumentError
@@ -60,22 +60,18 @@ class FileTally:
 
 def record_defenders(rec: AuctionRecord, book: Book) -> list[Item]:
     """Each defender of a record: key, true HCP and lengths, what declarer sees (none if the auction is unread).
-    Leading passes a record dropped (its Declarer tag says so: rpbridge's exports) are put back first, so the
-    seats are the record's."""
+    The reading puts back the leading passes a record dropped (its Declarer tag says so: rpbridge's exports),
+    so the seats are the record's."""
     try:
-        dropped = omitted_passes(rec.dealer, rec.calls, rec.declarer or None)
+        reading = read_auction(rec.dealer, rec.calls, book, rec.vulnerable, rec.explanations, rec.declarer or None)
     except (ValueError, DealerError):
         return []
-    calls = ["Pass"] * dropped + list(rec.calls)
+    calls = ["Pass"] * (len(reading.calls) - len(rec.calls)) + list(rec.calls)
     found = contract_from_auction(rec.dealer, calls)
     if found is None:
         return []
     contract, declarer = found
-    try:
-        inferences = auction_inferences(rec.dealer, calls, book, rec.vulnerable,
-                                        [None] * dropped + list(rec.explanations), declarer)
-    except (ValueError, DealerError):
-        return []
+    inferences = reading.inferences
     bids = suits_bid(rec.dealer, calls, declarer)
     trump = None if contract.strain == Strain.NT else int(contract.strain)
     visible = rec.deal[declarer].mask | rec.deal[declarer.partner].mask

@@ -25,7 +25,7 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     """Run the script: deal, do its actions, print the totals (and the count or the plan, when asked)."""
     from dealer import DealerError
     from dealer.run.runner import run_script
-    from inference.commands.inputs import parse_statements_noted, read_statements
+    from inference.commands.inputs import read_statements
 
     if args.version:
         out.write(f"kibitz dealer {_version()}: the dealer language, dealt exactly\n")
@@ -34,15 +34,12 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
                                   "already"), ("library", "-l (deals read from GIB's library.dat) is not supported")):
         if getattr(args, flag):
             raise DealerError(why)
-    if args.script is None or args.script == "-":  # as dealer: the script from standard input
+    if args.script is None:  # as dealer: the script from standard input ("-" too: read_statements reads it)
         import sys
 
-        if args.script is None and sys.stdin.isatty():
+        if sys.stdin.isatty():
             raise DealerError("no script given: pass a file (or - to read one from standard input)")
-        text, source = sys.stdin.read(), "<stdin>"
-        syntax = parse_statements_noted(text, source)
-    else:
-        syntax, text, source = read_statements(args.script, None)
+    syntax, text, source = read_statements(args.script or "-", None)
     options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=limit_of(args)[0],
                    text=text, quiet=args.quiet, verbose=not args.verbose, count=args.count, explain=args.explain)
     with written_to(args.output, out) as target:

@@ -287,8 +287,10 @@ def likelihood(args: argparse.Namespace) -> "Likelihood | str | None":
     """The ``--likelihood`` option as ``PlayState.add_auction`` takes it: None for 'none', 'default', or the file
     read once (:class:`~inference.errors.InvalidArgumentError` naming it when it cannot be)."""
     given: str | None = getattr(args, "likelihood", "default")
-    if given in (None, "none", "default"):
-        return None if given in (None, "none") else "default"
+    if given in (None, "none"):
+        return None
+    if given == "default":
+        return given
     from inference.auction.likelihood import load_likelihood
 
     return load_likelihood(given)

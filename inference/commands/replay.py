@@ -212,12 +212,12 @@ def _replay_scenario(path: str, args: argparse.Namespace, out: TextIO) -> int:
         lines.append(render_bounds(state.bounds(), state))
         passed = sum(c.ok for c in run.checks)
         lines.append(f"expectations: {passed} of {len(run.checks)} hold")
-        for c in run.failures():
-            lines.append(f"  FAILED {path}:{c.line}: after {c.after}: {c.what} ({c.detail})")
-    out.write("\n".join(lines) + "\n")
+    failed = [f"FAILED {path}:{c.line}: after {c.after}: {c.what} ({c.detail})" for c in run.failures()]
     if args.json:  # the rows stay JSON: which expectations failed goes to standard error
-        for c in run.failures():
-            sys.stderr.write(f"kibitz: FAILED {path}:{c.line}: after {c.after}: {c.what} ({c.detail})\n")
+        sys.stderr.write("".join(f"kibitz: {f}\n" for f in failed))
+    else:
+        lines += [f"  {f}" for f in failed]
+    out.write("\n".join(lines) + "\n")
     return 0 if run.ok else 1
 
 

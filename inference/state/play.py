@@ -352,12 +352,13 @@ class PlayState:
         In the weighted view each concealed defender's hand is weighed by the auction's graded likelihood
         (:mod:`inference.auction.likelihood`) in place of his calls' measured ratios: ``"default"`` the one shipped
         for a shipped book named by ``book`` (none for another book), a :class:`Likelihood` or its JSON file (fitted
-        for that book: another book's is refused), or None or ``"none"`` (the measured ratios, claim by claim). It weighs the view once two hands at most are concealed
-        (dummy seen); before, the measured ratios do (the graph would carry both defenders' exact HCP)."""
-        inferences = [i for i in auction_inferences(dealer, calls, book, vulnerability, explanations, self.declarer)
-                      if i.by != self.viewer]  # the viewer's own hand is known
+        for that book: another book's is refused), or None or ``"none"`` (the measured ratios, claim by claim). It
+        weighs the view once two hands at most are concealed (dummy seen); before, the measured ratios do (the graph would carry both defenders' exact HCP)."""
+        the_book = load_book(book)  # read once: a book file of one's own is read each time it is named
+        inferences = [i for i in auction_inferences(dealer, calls, the_book, vulnerability, explanations,
+                                                    self.declarer) if i.by != self.viewer]  # the viewer's is known
         bids = suits_bid(seat_argument(dealer, "dealer"), calls, self.declarer)
-        graded = _likelihood_argument(likelihood, book)
+        graded = _likelihood_argument(likelihood, book, the_book.name)
         if not inferences:
             return None
         trump = None if self.strain == Strain.NT else int(self.strain)
@@ -556,8 +557,10 @@ def _illegal(fault: Irregularity, where: str, led: Suit | None) -> IllegalPlayEr
     return RevokeError(f"{where}: {on_turn.name_long} plays {c} after showing out of {c.suit.name_long}")
 
 
-def _likelihood_argument(value: "Likelihood | str | Path | None", book: "Book | str | Path") -> Likelihood | None:
-    """The auction's likelihood :meth:`PlayState.add_auction` is given (``"default"``: the shipped book's, if any)."""
+def _likelihood_argument(value: "Likelihood | str | Path | None", book: "Book | str | Path",
+                         name: str) -> Likelihood | None:
+    """The auction's likelihood :meth:`PlayState.add_auction` is given (``"default"``: the shipped book's, if any),
+    checked to be fitted for the book ``name`` it reads."""
     if value is None or isinstance(value, str) and value == "none":
         return None
     if isinstance(value, str) and value == "default":
@@ -567,7 +570,6 @@ def _likelihood_argument(value: "Likelihood | str | Path | None", book: "Book | 
     if not isinstance(value, Likelihood):
         raise InvalidArgumentError(f"invalid likelihood {shown(value)}: expected 'default', a Likelihood, a file, "
                                    "'none' or None")
-    name = load_book(book).name
     if value.book != name:
         raise InvalidArgumentError(f"the likelihood was fitted for the book {value.book!r}, not for {name!r}, the "
                                    "book the auction is read with")
