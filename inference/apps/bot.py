@@ -440,6 +440,8 @@ class HeardAuction:
     book: str
     vulnerability: str = ""
     explanations: tuple[str | None, ...] = ()
+    #: The auction's graded likelihood, as :meth:`PlayState.add_auction` takes it ("default", a model, None).
+    likelihood: object = "default"
 
 
 class CardReader:
@@ -461,7 +463,7 @@ class CardReader:
         a = self.auction
         if a is not None and a.calls:
             if state.add_auction(a.dealer, a.calls, book=a.book, vulnerability=a.vulnerability,
-                                 explanations=a.explanations or None) is not None:
+                                 explanations=a.explanations or None, likelihood=a.likelihood) is not None:
                 self.read.append(f"auction: {len(a.calls)} calls read with {a.book}")
         if self.lead is None or state.defence is not None:
             return

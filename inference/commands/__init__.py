@@ -32,7 +32,7 @@ import errno
 import importlib
 import os
 import sys
-from typing import NoReturn, Sequence
+from typing import IO, NoReturn, Sequence
 
 from dealer import DealerError
 
@@ -54,6 +54,17 @@ class _OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line and exit with status 2."""
         self.exit(2, f"kibitz: error: {self.prog}: {message} (see {self.prog} --help)\n")
+
+    def print_help(self, file: IO[str] | None = None) -> None:
+        """Print the help; a help that cannot be written (a full disk) is an error in one line, status 2."""
+        out = sys.stdout if file is None else file
+        try:
+            out.write(self.format_help())
+            out.flush()
+        except BrokenPipeError:  # piped into head: a quiet end, as for every command
+            pass
+        except OSError as exc:
+            self.exit(2, f"kibitz: error: cannot write standard output: {exc.strerror or exc}\n")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Sequence, TextIO
 from dealer import Card, Seat
 
 from inference.errors import InvalidArgumentError
-from inference.commands.options import VIEWS, Subparsers, add_book, add_file, add_n, add_record, add_seed, add_view, agreement_names, whole
+from inference.commands.options import (VIEWS, Subparsers, add_book, add_defence_model, add_file, add_likelihood, add_n,
+                                        add_record, add_seed, add_view, agreement_names, defence_model, likelihood,
+                                        whole)
 
 if TYPE_CHECKING:
     from inference.rules.contract import Strain
@@ -37,6 +39,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from inference.state.leads import load_carding_agreement, load_lead_agreement
     from inference.rules.trick import trick_winner
     from inference.commands.inputs import select_records
+    from inference.defence.evidence import defence_evidence
 
     if args.n < 1:
         raise InvalidArgumentError(f"invalid -n {args.n}: expected a positive number of layouts")
@@ -49,6 +52,8 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     if args.file.lower().endswith(".toml"):
         raise InvalidArgumentError(f"{args.file!r} is a scenario: play replays a PBN or LIN record (its deal and "
                                    "opening lead); replay a scenario with kibitz replay")
+    evidence = defence_evidence(defence_model(args))  # a bad model file is refused before anything is written
+    heard_likelihood = likelihood(args)
     rec = select_records(args.file, args.board, args.record)[0]
     if not rec.play:
         raise InvalidArgumentError(f"{rec.label}: no opening lead recorded")
@@ -87,11 +92,11 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     heard = None
     if args.book and rec.calls and rec.dealer is not None:
         heard = HeardAuction(rec.dealer, rec.calls, book_for(args.book, rec.source, rec.players) or args.book,
-                             rec.vulnerable, rec.explanations)
+                             rec.vulnerable, rec.explanations, heard_likelihood)
     reader = CardReader(lead, carding, auction=heard)
     result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
                        solver=solver, reader=reader, on_card=show,
-                       tricks=args.tricks)
+                       tricks=args.tricks, defence_model=evidence)
     out.write(f"declarer's side took {result.declarer_tricks} tricks (the record: "
               f"{recorded if recorded is not None else 'unknown'}; double dummy from the lead: {dd_start})\n")
     out.write(f"defenders: {defence.from_record} card{'s' if defence.from_record != 1 else ''} from the record, "
@@ -119,6 +124,8 @@ def register(sub: Subparsers) -> None:
     add_view(p, "the layouts sampled")
     add_n(p, "layouts per decision", 100)
     add_seed(p, 0)
+    add_defence_model(p)
+    add_likelihood(p)
     p.add_argument("--tricks", type=whole("--tricks", 0, 13), default=13, help="tricks the bot plays; the rest double dummy (default: 13)")
     p.add_argument("--lead-agreement", default="fourth-best-nt",
                    help=f"read the opening lead by this agreement, or 'none' (known: "

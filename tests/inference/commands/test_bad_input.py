@@ -109,7 +109,8 @@ def test_a_full_disk_names_the_file(argv: list[str]) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
-@pytest.mark.parametrize("argv", [["deal", "hcp(north) > 3", "-n", "5"], ["count", "hcp(north) > 3"]])
+@pytest.mark.parametrize("argv", [["deal", "hcp(north) > 3", "-n", "5"], ["count", "hcp(north) > 3"], ["--help"],
+                                  ["deal", "--help"]])
 def test_a_full_disk_under_standard_output_is_named(argv: list[str]) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "inference.commands", *argv], stdout=full,

@@ -41,6 +41,18 @@ def test_kibitz_play_rejects_bad_input() -> None:
     assert status == 2 and "invalid --tricks 14" in err and out == ""
     status, _, err = run("play", str(EXAMPLE), "--board", "9")
     assert status == 2 and "board 9" in err
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--defence-model", "/no/such/model.json")
+    assert status == 2 and "'/no/such/model.json'" in err and out == ""
+    status, out, err = run("play", str(EXAMPLE), "--board", "2", "--likelihood", "/no/such/likelihood.json")
+    assert status == 2 and "'/no/such/likelihood.json'" in err and out == ""
+
+
+def test_kibitz_play_takes_the_weighted_views_switches() -> None:
+    for model, heard in (("none", "none"), ("default", "default")):
+        status, out, err = run("play", str(EXAMPLE), "--board", "2", "-n", "2", "--tricks", "1", "--view", "weighted",
+                               "--book", "sayc", "--defence-model", model, "--likelihood", heard, "--quiet")
+        assert status == 0, err
+        assert "2 weighted layouts a decision" in out and "(the record: 10;" in out
 
 
 def test_record_tricks_counts_the_recorded_play() -> None:
