@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -41,6 +41,9 @@ from inference.exact.layouts import VIEWS
 from inference.state.leads import CardingAgreement, LeadAgreement, count_signal, lead_interpretations
 from inference.state.play import PlayState
 from inference.rules.trick import Trick, irregularity, legal_cards, trick_winner
+
+if TYPE_CHECKING:
+    from inference.auction.likelihood import Likelihood
 
 __all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "Defence",
            "RecordedDefence", "AgreementDefence", "ModelDefence", "CardReader", "HeardAuction", "GameHistory", "PlayedCard", "DealResult",
@@ -441,7 +444,7 @@ class HeardAuction:
     vulnerability: str = ""
     explanations: tuple[str | None, ...] = ()
     #: The auction's graded likelihood, as :meth:`PlayState.add_auction` takes it ("default", a model, None).
-    likelihood: object = "default"
+    likelihood: "Likelihood | str | None" = "default"
 
 
 class CardReader:

@@ -32,12 +32,15 @@ import errno
 import importlib
 import os
 import sys
-from typing import IO, NoReturn, Sequence
+from typing import TYPE_CHECKING, NoReturn, Sequence
 
 from dealer import DealerError
 
 from inference.errors import InferenceError
 from inference.commands.options import Handler
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["build_parser", "main"]
 
@@ -55,12 +58,12 @@ class _OneLineParser(argparse.ArgumentParser):
         """Report a bad command line in one line and exit with status 2."""
         self.exit(2, f"kibitz: error: {self.prog}: {message} (see {self.prog} --help)\n")
 
-    def print_help(self, file: IO[str] | None = None) -> None:
+    def print_help(self, file: "SupportsWrite[str] | None" = None) -> None:
         """Print the help; a help that cannot be written (a full disk) is an error in one line, status 2."""
         out = sys.stdout if file is None else file
         try:
             out.write(self.format_help())
-            out.flush()
+            getattr(out, "flush", lambda: None)()
         except BrokenPipeError:  # piped into head: a quiet end, as for every command
             pass
         except OSError as exc:

@@ -312,9 +312,10 @@ def test_a_card_predealt_twice_is_named_where_it_is(tmp_path: Path) -> None:
 
 
 def test_sizes_past_the_budget_are_refused_before_dealing(tmp_path: Path) -> None:
-    """A run keeps its deals (the budget's run_deals) and its frequency tables (frequency_cells) in memory."""
+    """A run that reports on every deal at once keeps its deals (the budget's run_deals) in memory, and every run
+    its frequency tables (frequency_cells)."""
     path = tmp_path / "big.dl"
-    path.write_text("condition hcp(north) >= 0\naction average hcp(north)\n")
+    path.write_text("condition hcp(north) >= 0\naction print(north)\n")
     status, _, err = run("dealer", "-p", "1000000000", str(path))
     assert status == 2 and "produce 1,000,000,000" in err and "run_deals" in err
     path.write_text("produce 2\naction frequency \"x\" (hcp(north), 0, 100000000)\n")

@@ -1,0 +1,82 @@
+"""A ``kibitz dealer`` run dealt in parts (the budget's ``run_part``): its reports are those of the whole run."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+
+import pytest
+
+from dealer.budget import DEFAULT
+from dealer.errors import DealerError
+from dealer.lang.statements import parse_statements
+from dealer.run.runner import run_script
+
+HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
+
+SCRIPT = """produce 50
+condition hcp(north) >= 10
+action printoneline,
+  average "north" hcp(north),
+  frequency "south" (hcp(south), 2, 30),
+  frequency "pair" (spades(north), 2, 6, hearts(north), 2, 6),
+  bktfreq "west" (hcp(west), 4, 16, 3),
+  printpbn
+"""
+
+
+def _hands(out: str) -> list[dict[str, str]]:
+    """The deals ``printoneline`` printed: seat letter -> hand text (spades.hearts.diamonds.clubs)."""
+    rows = re.findall(r"^n (\S+) e (\S+) s (\S+) w (\S+) $", out, flags=re.M)
+    return [dict(zip("nesw", row)) for row in rows]
+
+
+def _hcp(hand: str) -> int:
+    return sum(HCP.get(c, 0) for c in hand)
+
+
+def _run(script: str, part: int, **kwargs: object) -> str:
+    out = io.StringIO()
+    with DEFAULT.replace(run_part=part).applied():
+        run_script(parse_statements(script), out, seed=7, **kwargs)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("part", [1, 7, 50, 1000])
+def test_the_reports_are_those_of_every_deal_printed(part: int) -> None:
+    out = _run(SCRIPT, part)
+    hands = _hands(out)
+    assert len(hands) == 50 and "Produced 50 hands" in out
+    assert all(_hcp(h["n"]) >= 10 for h in hands)
+    assert re.findall(r'\[Board "(\d+)"\]', out) == [str(k) for k in range(1, 51)]  # numbered across parts
+    mean = sum(_hcp(h["n"]) for h in hands) / 50
+    assert f"north: {mean:g}\n" in out
+    south = Counter(min(max(_hcp(h["s"]), 1), 31) for h in hands)  # 1: Low, 31: High
+    lines = [f"{x:5d}\t{south[x]:8d}" for x in range(2, 31)]
+    assert "\n".join(lines) in out
+    grid = Counter(tuple(min(max(len(suit), 1), 7) for suit in h["n"].split(".")[:2]) for h in hands)
+    assert int(re.search(r"^Sum (.*)$", out, flags=re.M).group(1).split()[-1]) == 50  # type: ignore[union-attr]
+    row4 = re.search(r"^   4(.*)$", out, flags=re.M).group(1).split()  # type: ignore[union-attr]
+    assert [int(c) for c in row4[:-1]] == [grid[(4, k)] for k in range(1, 8)]
+    west = [_hcp(h["w"]) for h in hands]
+    assert re.search(r"^Total\t\s+50\t", out, flags=re.M)
+    assert re.search(rf"^    7\t\s+{sum(7 <= v < 10 for v in west)}\t", out, flags=re.M)
+
+
+def test_a_run_stops_at_its_generate_across_parts() -> None:
+    out = _run("generate 3000\nproduce 100\ncondition hcp(north) >= 19\naction printoneline\n", 4)
+    generated = int(re.search(r"Generated (\d+) hands", out).group(1))  # type: ignore[union-attr]
+    produced = int(re.search(r"Produced (\d+) hands", out).group(1))  # type: ignore[union-attr]
+    assert generated <= 3000 and produced == len(_hands(out)) < 100
+    assert all(_hcp(h["n"]) >= 19 for h in _hands(out))
+
+
+def test_only_a_run_that_reports_on_every_deal_at_once_is_bounded() -> None:
+    small = DEFAULT.replace(run_deals=100, run_part=10)
+    with small.applied():
+        with pytest.raises(DealerError, match=r"produce 101: print\(...\).*run_deals"):
+            run_script(parse_statements("produce 101\naction print(north)"), io.StringIO(), seed=1)
+        out = io.StringIO()
+        run_script(parse_statements("produce 101\naction average hcp(north)"), out, seed=1, verbose=False)
+    assert re.fullmatch(r"\d+(\.\d+)?\n", out.getvalue())
