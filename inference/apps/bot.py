@@ -539,7 +539,8 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
     exactly. After ``tricks`` tricks the rest is played double dummy by both sides (13: all by the
     bot). ``on_card`` is called after every card (progress, printing), ``on_decision`` with declarer's state
     before each of the bot's choices (measures). ``defence_model``: what weighs the weighted view by the
-    defenders' cards (:class:`~inference.state.play.PlayState`; None: nothing).
+    defenders' cards (:class:`~inference.state.play.PlayState`; None: nothing); the other views take no model,
+    so the ``reader``'s lead and count readings are added there (with a model they would be counted twice).
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidArgumentError(f"invalid seed {seed!r}: expected an integer >= 0")
@@ -547,7 +548,8 @@ def play_deal(deal: Deal, declarer: Seat, contract: "Contract | Strain", defence
         raise InvalidArgumentError(f"invalid tricks={tricks!r}: expected 0 .. 13")
     strain = contract.strain if isinstance(contract, Contract) else Strain.parse(contract)
     solver = solver or DoubleDummy()
-    state = PlayState(deal[declarer], declarer=declarer, contract=strain, defence_model=defence_model)
+    model = defence_model if view == "weighted" else None  # only the weighted view weighs; the others read signals
+    state = PlayState(deal[declarer], declarer=declarer, contract=strain, defence_model=model)
     dealt = deal.masks
     hands = list(dealt)
     history = GameHistory(dealt=dealt, declarer=declarer, strain=strain)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from inference.state.play import PlayState
     from inference.io.records import PlayRecord
 
-__all__ = ["read_spec_text", "select_records", "record_index", "refuse_record_options",
+__all__ = ["read_spec_text", "first_record", "select_records", "record_index", "refuse_record_options",
            "state_after"]
 
 
@@ -84,6 +84,21 @@ def record_index(message: str) -> int | None:
     """The record number a :class:`~inference.errors.RecordError` message names (``(record K``), if any."""
     m = re.search(r"\(record (\d+)", message)
     return int(m.group(1)) if m else None
+
+
+def first_record(path: str, board: str | None = None, record: int | None = None) -> PlayRecord:
+    """The record ``--board``/``--record`` pick, else the file's first with play recorded; a malformed record
+    before it is an error (never passed over in silence), which names it."""
+    if board is not None or record is not None:
+        return select_records(path, board, record)[0]
+    from inference.io.records import Skipped, read_records
+
+    for item in read_records(path):
+        if isinstance(item, RecordError):
+            raise RecordError(f"{item} (choose another record with --board or --record)")
+        if not isinstance(item, Skipped):
+            return item
+    return select_records(path)[0]  # none: its error says so
 
 
 def select_records(path: str, board: str | None = None, record: int | None = None,
@@ -150,7 +165,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     from inference.auction.population import book_for
     from inference.state.play import PlayState
 
-    rec = select_records(path, board, record)[0]
+    rec = first_record(path, board, record)
     if after > len(rec.play):
         raise InvalidArgumentError(f"{rec.label}: only {len(rec.play)} cards were played, fewer than --after {after}")
     from inference.claims.arguments import seat_argument

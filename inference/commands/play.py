@@ -38,7 +38,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     from inference.apps.bot import CardReader, DoubleDummy, HeardAuction, PlayedCard, RecordedDefence, Table, play_deal
     from inference.state.leads import load_carding_agreement, load_lead_agreement
     from inference.rules.trick import trick_winner
-    from inference.commands.inputs import select_records
+    from inference.commands.inputs import first_record
     from inference.defence.evidence import defence_evidence
 
     if args.n < 1:
@@ -54,7 +54,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
                                    "opening lead); replay a scenario with kibitz replay")
     evidence = defence_evidence(defence_model(args))  # a bad model file is refused before anything is written
     heard_likelihood = likelihood(args)
-    rec = select_records(args.file, args.board, args.record)[0]
+    rec = first_record(args.file, args.board, args.record)
     if not rec.play:
         raise InvalidArgumentError(f"{rec.label}: no opening lead recorded")
     solver = DoubleDummy()

@@ -55,7 +55,7 @@ def _record_data(rec: PlayRecord, seat: str | None, book: str | None = None,
 def run_view(args: argparse.Namespace, out: TextIO) -> int:
     """Write the page of one play (to ``-o`` or standard output), or with ``--all`` a folder of pages and an index."""
     from inference.apps.viewer_page import page_html
-    from inference.commands.inputs import select_records
+    from inference.commands.inputs import first_record
 
     if args.all:
         if args.board is not None or args.record is not None:
@@ -77,7 +77,7 @@ def run_view(args: argparse.Namespace, out: TextIO) -> int:
             raise InvalidArgumentError("--board, --record and --seat are for PBN/LIN files; a scenario names its viewer")
         data = _scenario_data(path, defence_model(args), likelihood(args))
     else:
-        rec = select_records(path, args.board, args.record)[0]  # neither given: the first replayable record
+        rec = first_record(path, args.board, args.record)  # neither given: the first replayable record
         data = _record_data(rec, args.seat, args.book, defence_model(args), likelihood(args))
     page = page_html(data)
     if args.output:

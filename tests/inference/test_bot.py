@@ -237,6 +237,10 @@ def test_readings_are_not_added_when_the_defence_model_weighs_the_cards() -> Non
     play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
               view="weighted", solver=solver, reader=reader, tricks=4)
     assert not any(r.startswith(("lead ", "count ")) for r in reader.read)
+    reader = CardReader(lead, carding)  # the agreement view weighs nothing: it reads the lead, model or not
+    play_deal(rec.deal, rec.declarer, rec.contract, AgreementDefence(lead, carding, solver), n=4, seed=3,
+              view="agreement", solver=solver, reader=reader, tricks=4)
+    assert reader.read and reader.read[0].startswith("lead ")
 
 
 class TopCards:

@@ -64,6 +64,19 @@ def test_a_malformed_record_among_good_ones_is_named(tmp_path: Path) -> None:
     assert status == 2 and "board 1" in out and "invalid card 'DZ'" in err and "(record 2" in err
 
 
+@pytest.mark.parametrize("command", ["odds", "sample", "view", "play"])
+def test_a_malformed_first_record_is_not_passed_over(command: str, tmp_path: Path) -> None:
+    """Without --board or --record the first record is the one meant: a malformed one is named, not skipped."""
+    deal = next(line for line in EXAMPLE.read_text().splitlines() if line.startswith("[Deal "))
+    path = tmp_path / "first-bad.pbn"
+    path.write_text(EXAMPLE.read_text().replace(deal, deal.replace("K", "Z", 1), 1))
+    extra = ["-o", str(tmp_path / "v.html")] if command == "view" else ["-n", "1"] if command != "odds" else []
+    status, out, err = run(command, str(path), *extra)
+    assert status == 2 and out == "" and "(record 1, line " in err and "--board or --record" in err, err
+    status, out, err = run("odds", str(path), "--board", "2")
+    assert status == 0 and err == ""
+
+
 def test_options_and_paths_are_checked_before_anything_runs(tmp_path: Path) -> None:
     for argv in (["odds", str(EXAMPLE), "--book", "nosuch"], ["sample", str(EXAMPLE), "--book", "/none.toml"]):
         status, out, err = run(*argv)
