@@ -56,11 +56,12 @@ def completions(run: "ScriptDealer") -> int | None:
 
 
 def _spec_text(run: "ScriptDealer") -> str:
-    """The spec counted: each seat's conditions, and those across seats counted with them."""
-    seats = str(run.spec)
-    if run.across is None:
-        return seats
-    return str(run.across) if seats == "1" else f"{seats} && {run.across}"
+    """What an exact count counted, whichever way the tables took: the predealt cards and every condition."""
+    from dealer.lang.expr import Or
+
+    parts = [f"hascard({seat.name_long}, {card})" for seat, (cards, _) in run.syntax.predeals.items() for card in cards]
+    parts += [f"({c})" if isinstance(c, Or) else str(c) for c in run.conditions]
+    return " && ".join(parts) or "1"
 
 
 def _one_in(prob: Fraction) -> str:

@@ -359,7 +359,7 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
         try:
             calls = parse_calls(_card_tokens(game.sections["Auction"]))
         except ValueError as exc:
-            raise RecordError(f"{where}: Auction: {exc}") from None
+            raise RecordError(f"{_at(where, game.tag_lines.get('Auction'))}: Auction: {exc}") from None
         if game.notes:
             notes = _explained([t for _, line in game.sections["Auction"] for t in line.split()], game.notes)
         if dealer is None or auctions:
@@ -377,9 +377,9 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
         try:
             contract = Contract.parse(contract_text)
         except InvalidContractError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            raise RecordError(f"{_at(where, game.tag_lines.get('Contract'))}: {exc}") from None
     if declarer_text and declarer_text != "?":
-        declarer = Seat.parse(declarer_text)
+        declarer = _tag_seat(tags, "Declarer", declarer_text, game, where)
     if (contract is None or declarer is None) and calls and tags.get("Auction"):
         found = contract_from_auction(Seat.parse(tags["Auction"]), calls)
         if found is None:
@@ -391,9 +391,9 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
     if contract is None or declarer is None:
         raise RecordError(f"{where}: play recorded but no contract or declarer (no Contract/Declarer tag "
                           "and no auction to take them from)")
-    first = Seat.parse(tags["Play"])
+    first = _tag_seat(tags, "Play", tags["Play"].strip(), game, where)
     if first != declarer.lho:
-        raise RecordError(f"{where}, trick 1: the play starts with {first.name_long}, but the opening leader "
+        raise RecordError(f"{_at(where, game.tag_lines.get('Play'))}, trick 1: the play starts with {first.name_long}, but the opening leader "
                           f"is declarer's LHO, {declarer.lho.name_long}")
     rows, lines = _pbn_play_rows(game, where)
     order = _pbn_play_order(rows, first, declarer, contract.strain, deal, rotated=False)
@@ -412,6 +412,14 @@ def _pbn_record(tags: dict[str, str], game: PbnGame, source: str, index: int, bo
         result = int(tags["Result"].strip())
     return PlayRecord(source, index, board, deal, contract, declarer, tuple(c for _, c in order), dealer,
                       tags.get("Vulnerable", ""), tuple(calls), None, result, quirk, notes, _pbn_players(tags))
+
+
+def _tag_seat(tags: dict[str, str], name: str, text: str, game: PbnGame, where: str) -> Seat:
+    """The seat a tag names (``Declarer``, ``Play``); a bad one is an error at the tag's line."""
+    try:
+        return Seat.parse(text)
+    except DealerError as exc:
+        raise RecordError(f"{_at(where, game.tag_lines.get(name))}: {name} {text!r}: {exc}") from None
 
 
 def _pbn_players(tags: dict[str, str]) -> tuple[str, ...]:

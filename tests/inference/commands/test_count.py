@@ -116,3 +116,19 @@ def test_a_hascard_condition_is_not_a_predealt_card_in_the_share() -> None:
     met = sum(1 for three in combinations(rest, 3) if Card.parse("CA") in three and 10 + CardSet(three).hcp >= 15)
     assert status == 0 and obj["completions"] == 560 and 0 < met < 560
     assert obj["share_of_completions"] == str(Fraction(met, 560))
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("hascard(west, 2C) || hascard(east, 2D)", "(hascard(west, C2) || hascard(east, D2))"),
+    ("predeal north SAK\ncondition hcp(south) >= 10 || hcp(north) >= 20",
+     "hascard(north, SA) && hascard(north, SK) && (hcp(south) >= 10 || hcp(north) >= 20)"),
+    ("condition (hcp(north) >= 20 || hcp(south) >= 20) && spades(east) >= 5",
+     "(hcp(north) >= 20 || hcp(south) >= 20) && spades(east) >= 5"),
+])
+def test_the_spec_shown_is_all_that_was_counted(text: str, shown: str, tmp_path: Path) -> None:
+    """An exact count by a union of parts or by labels across seats shows the whole condition, not one part."""
+    path = tmp_path / "s.dl"
+    path.write_text(text + "\n")
+    status, out, _ = run("count", str(path))
+    assert status == 0 and "exact:        yes" in out and out.splitlines()[0] == f"spec:         {shown}", out
+    assert json.loads(run("count", "--json", str(path))[1])["spec"] == shown

@@ -138,6 +138,13 @@ def test_a_pbn_error_names_the_line_of_the_bad_part(tmp_path: Path) -> None:
     status, _, err = run("replay", str(bad_deal), "--record", "1")
     tag = next(i for i, line in enumerate(bad_deal.read_text().splitlines(), 1) if line.startswith("[Deal "))
     assert status == 2 and f"(record 1, line {tag}): Deal " in err
+    for old, new in (('[Contract "4H"]', '[Contract "8H"]'), ('[Declarer "S"]', '[Declarer "Q"]'),
+                     ('[Play "W"]', '[Play "X"]'), ('[Play "W"]', '[Play "N"]')):
+        bad_tag = tmp_path / "tag.pbn"
+        bad_tag.write_text(text.replace(old, new, 1))
+        status, _, err = run("replay", str(bad_tag), "--record", "1")
+        tag = next(i for i, line in enumerate(bad_tag.read_text().splitlines(), 1) if line == new)
+        assert status == 2 and f"(record 1, line {tag})" in err, (new, err)
 
 
 def test_a_malformed_record_not_asked_for_is_let_be(tmp_path: Path) -> None:
