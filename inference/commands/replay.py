@@ -100,6 +100,9 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     if len(paths) > 1 or Path(paths[0]).is_dir() or args.summary:
         return _replay_many(paths, args, out)
     path = paths[0]
+    if args.jobs != 1 or args.scheduler is not None:
+        raise InvalidArgumentError("--jobs and --scheduler share out a summary's files (several files, a folder, or "
+                                   "--summary); one file replayed card by card runs in this process")
     viewer = seat_argument(args.seat, "--seat") if args.seat else None
     if Path(path).suffix.lower() == ".toml":
         refuse_record_options(path, args.board, args.record, args.seat)

@@ -53,6 +53,8 @@ CASES: list[tuple[list[str], str]] = [
     (["count", "hcp(north) >"], "<spec>:1:13: expected a number"),
     (["deal", "hcp(north) > 3", "--seed", "-1"], "invalid --seed -1"),
     (["sample", EXAMPLE, "--seed", "-1"], "invalid --seed -1"),
+    (["replay", EXAMPLE, "--scheduler", "tcp://127.0.0.1:1"], "--jobs and --scheduler share out a summary's files"),
+    (["replay", EXAMPLE, "--jobs", "2"], "--jobs and --scheduler share out a summary's files"),
     (["deal", "hcp(north) > 3", "-n", "x"], "invalid -n 'x'"),
     (["deal", "hcp(north) > 3", "-n", "１０"], "invalid -n"),
     (["stats", "-n", "0", "--spec", "hcp(north) > 3"], "at least one deal"),
