@@ -19,10 +19,8 @@ from inference.commands.options import (Subparsers, add_after, add_book, add_def
 if TYPE_CHECKING:
     from inference.state.play import PlayState
 
-__all__ = ["BATCH", "register", "run_odds", "run_sample"]
+__all__ = ["register", "run_odds", "run_sample"]
 
-#: Layouts drawn and written at a time by ``sample`` (memory stays bounded whatever ``-n`` is).
-BATCH = 10_000
 
 
 def run_sample(args: argparse.Namespace, out: TextIO) -> int:
@@ -32,6 +30,7 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
     from inference.commands.inputs import state_after
 
     from dealer.rng import make_rng
+    from inference.exact.sampling import MAX_LAYOUTS_AT_ONCE as batch  # the API's most at once: the same layouts
 
     state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args),
                         likelihood(args))
@@ -39,8 +38,8 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
     contract = _pbn_contract(state, args.file)
     rng = make_rng(args.seed)
     written = 0
-    while written < args.n:  # streamed: memory stays bounded whatever -n is
-        masks = space.sample_masks(min(BATCH, args.n - written), rng)
+    while written < args.n:  # streamed, batch by batch: memory stays bounded whatever -n is
+        masks = space.sample_masks(min(batch, args.n - written), rng)
         write_deals(masks, out, args.format, start=written + 1, event=f"kibitz sample ({args.view} view)",
                     declarer=state.declarer, contract=contract)
         written += len(masks)

@@ -68,6 +68,25 @@ def test_cli_sample_pbn(tmp_path: Path) -> None:
     assert again == out
 
 
+@pytest.mark.parametrize("view", ["lawful", "weighted"])
+def test_cli_sample_gives_the_apis_layouts_past_a_batch(view: str, tmp_path: Path) -> None:
+    """Same seed, same layouts: ``kibitz sample -n 10001`` writes what ``PlayState.sample_masks(10001, seed)`` draws."""
+    path, cards = record_file(tmp_path)
+    status, out, _ = run("sample", str(path), "--after", "9", "-n", "10001", "--seed", "7", "--view", view,
+                         "--format", "oneline")
+    assert status == 0
+    state = PlayState(DEAL[Seat.S], declarer="S", contract="4H")
+    for i, c in enumerate(cards[:9]):
+        state.play(c)
+        if i == 0:
+            state.table_dummy(DEAL[Seat.N])
+    masks = state.sample_masks(10001, 7, view)
+    lines = out.splitlines()
+    assert len(lines) == 10001
+    for k in (0, 1, 9999, 10000):  # either side of the old batch of 10,000
+        assert Deal.from_masks([int(x) for x in masks[k]]) == Deal.from_pbn(lines[k]), k
+
+
 @pytest.mark.parametrize("argv,fragment", [
     (["odds", "X.pbn"], "cannot read"),
     (["sample", "R", "--after", "99"], "fewer than --after 99"),
