@@ -248,11 +248,17 @@ class Likelihood:
     def from_dict(cls, data: Mapping[str, Any], where: str = "<likelihood>") -> "Likelihood":
         """Read the JSON form back; :class:`~inference.errors.InvalidArgumentError` names what is wrong."""
         try:
+            if not isinstance(data, Mapping):
+                raise ValueError(f"a JSON {type(data).__name__}, not an object with the fields book, denominator, "
+                                 "hcp and lengths")
             missing = [k for k in ("book", "denominator", "hcp", "lengths") if k not in data]
             if missing:
                 raise ValueError(f"missing field {missing[0]!r}")
-            if data["denominator"] != DENOMINATOR:
+            if type(data["denominator"]) is not int or data["denominator"] != DENOMINATOR:
                 raise ValueError(f"denominator {data['denominator']!r}, expected {DENOMINATOR}")
+            for name in ("hcp", "lengths"):
+                for key in data[name] if isinstance(data[name], Mapping) else ():
+                    _check_key(name, key)
             hcp, lengths = (({k: tuple(v) if isinstance(v, list) else v for k, v in data[name].items()}
                              if isinstance(data[name], Mapping) else data[name]) for name in ("hcp", "lengths"))
             return cls(data["book"], hcp, lengths, data.get("provenance", {}))
@@ -295,6 +301,18 @@ class Likelihood:
             return None
         return AuctionWeights(tuple(f for f in factors if f), HoldingWeights.from_arrays(tables), frozenset(replaces),
                               tuple(keys))
+
+
+#: The ranges of a key (``lho 0-10``, ``4-13 m T``): each low end at most its high end, within HCP or a suit's cards.
+_RANGE = re.compile(r"(\d+)-(\d+)")
+
+
+def _check_key(table: str, key: object) -> None:
+    """Refuse a key whose range is reversed or out of reach (a key the fit never writes)."""
+    top = 37 if table == "hcp" else 13
+    for low, high in _RANGE.findall(str(key)):
+        if not int(low) <= int(high) <= top:
+            raise ValueError(f"{table} key {key!r}: the range {low}-{high} is not within 0-{top}")
 
 
 def load_likelihood(path: "str | Path") -> Likelihood:

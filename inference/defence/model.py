@@ -181,8 +181,9 @@ class DefenceModel:
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise InvalidArgumentError(f"{source}: not a defence model (expected format {FORMAT!r})")
         try:
-            counts = {str(g): {str(k): {str(c): _count(n, f"{g}/{k}/{c}") for c, n in v.items()} for k, v in t.items()}
-                      for g, t in data["counts"].items()}
+            counts = {str(g): {str(k): {str(c): _count(n, f"{g}/{k}/{c}") for c, n in _mapping(v, f"counts/{g}/{k}").items()}
+                               for k, v in _mapping(t, f"counts/{g}").items()}
+                      for g, t in _mapping(data["counts"], "counts").items()}
             provenance = data.get("provenance", {})
             if not isinstance(provenance, Mapping):
                 raise ValueError(f"provenance {provenance!r:.80}: expected a mapping")
@@ -193,7 +194,10 @@ class DefenceModel:
             raise InvalidArgumentError(f"{source}: a malformed defence model ({exc})") from None
         if any(n < 0 for t in counts.values() for v in t.values() for n in v.values()):
             raise InvalidArgumentError(f"{source}: a defence model's counts must not be negative")
-        return cls(counts, alpha, dict(provenance), beta, gamma)
+        try:
+            return cls(counts, alpha, dict(provenance), beta, gamma)
+        except InvalidArgumentError as exc:  # a smoothing out of range, an unknown group: named with the file
+            raise InvalidArgumentError(f"{source}: {exc}") from None
 
     def save(self, path: "str | Path") -> None:
         """Write the model as JSON (an error writing it names the file)."""
@@ -205,6 +209,13 @@ class DefenceModel:
             raise OutputError.of(path, exc) from None
 
 
+def _mapping(value: object, where: str) -> Mapping[Any, Any]:
+    """A model file's table: a mapping (anything else is refused, naming where it is)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} is {type(value).__name__} {value!r:.60}: expected a mapping")
+    return value
+
+
 def _count(n: object, where: str) -> int:
     """A model file's count: an exact integer (a float, a string or a bool is refused)."""
     if isinstance(n, bool) or not isinstance(n, int):
@@ -212,15 +223,25 @@ def _count(n: object, where: str) -> int:
     return n
 
 
-@lru_cache(maxsize=8)
 def load_model(name: str = "default") -> DefenceModel:
-    """A shipped model by name (``default``), or a model file by path."""
+    """A shipped model by name (``default``), or a model file by path (read again once the file changes)."""
     if name.endswith(".json") or "/" in name:
-        path = Path(name)
-        if not path.is_file():
-            raise InvalidArgumentError(f"no defence model file {name!r}")
         try:
-            text, source = path.read_text(encoding="utf-8"), name
+            found = Path(name).stat()
+        except OSError:
+            found = None
+        if found is None or not Path(name).is_file():
+            raise InvalidArgumentError(f"no defence model file {name!r}")
+        return _load(name, (found.st_mtime_ns, found.st_size))
+    return _load(name, None)
+
+
+@lru_cache(maxsize=8)
+def _load(name: str, version: tuple[int, int] | None) -> DefenceModel:
+    """:func:`load_model`'s reading, kept for each file's ``version`` (its time and size; None: shipped)."""
+    if version is not None:
+        try:
+            text, source = Path(name).read_text(encoding="utf-8"), name
         except (OSError, UnicodeDecodeError) as exc:
             raise InvalidArgumentError(f"cannot read the defence model {name!r}: {exc}") from None
     else:

@@ -57,7 +57,13 @@ class Reading:
                                   (self.shorter, self.longer, 1 / self.ratio))
         known = role_words(self.role)
         return (f"{self.seat.name}'s {self.card}{f' ({known})' if known else ''}: from {suit}{_ranks(likelier)} "
-                f"{float(ratio):.2g} times as likely as from {suit}{_ranks(other)}")
+                f"{_times(ratio)} times as likely as from {suit}{_ranks(other)}")
+
+
+def _times(ratio: Fraction) -> str:
+    """A ratio for people: two significant digits below 100 (``2``, ``5.4``, ``34``), whole above (``340``, ``1,200``)."""
+    value = float(ratio)
+    return f"{value:.2g}" if value < 99.5 else f"{float(f'{value:.2g}'):,.0f}"
 
 
 def _ranks(holding: int) -> str:

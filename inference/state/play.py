@@ -334,7 +334,9 @@ class PlayState:
             keys = ", ".join(f"{self.name(seat)} (claims: {key.hcp.split(' ', 1)[1].replace('-', ' to ')} HCP)"
                              if not key.hcp.endswith(" -") else f"{self.name(seat)} (no claim read)"
                              for seat, key in auction.keys)
-            label += f"; the auction's likelihood weighs {keys} in the weighted view once dummy is seen"
+            label += (f"; the auction's likelihood weighs {keys} in the weighted view once dummy is seen"
+                      if self.viewer != self.declarer.partner else  # dummy never sees two of the hands alone
+                      "; the auction's likelihood is not weighed from dummy's seat (three hands stay concealed)")
         new = self._advance(replace(snap, inferences=snap.inferences + tuple(built), bids=bids, auction=auction),
                             label, added=frozenset(i.name for i in built))
         self._stack.append(new)

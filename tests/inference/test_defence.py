@@ -305,6 +305,29 @@ def test_model_round_trip_and_bad_input(tmp_path: Path) -> None:
         DefenceModel({"martians": {}})
     with pytest.raises(InvalidArgumentError, match="no shipped defence model 'nope'"):
         load_model("nope")
+    form = {"format": "kibitz-defence-model/2"}
+    with pytest.raises(InvalidArgumentError, match=r"m.json: a malformed .*counts is list \[1\]: expected a mapping"):
+        DefenceModel.from_dict({**form, "counts": [1]}, "m.json")
+    with pytest.raises(InvalidArgumentError, match="m.json: .*counts/human/k is int 5: expected a mapping"):
+        DefenceModel.from_dict({**form, "counts": {"human": {"k": 5}}}, "m.json")
+    with pytest.raises(InvalidArgumentError, match="m.json: the smoothing alpha must be above 0"):
+        DefenceModel.from_dict({**form, "counts": {}, "alpha": 0}, "m.json")
+    with pytest.raises(InvalidArgumentError, match=r"m.json: unknown group\(s\) \['martian'\]"):
+        DefenceModel.from_dict({**form, "counts": {"martian": {}}}, "m.json")
+
+
+def test_a_model_file_is_read_again_once_it_changes(tmp_path: Path) -> None:
+    """A file changed since it was loaded (a protocol session's 'new' after a refit) is not the old model."""
+    path = tmp_path / "m.json"
+    random_model(random.Random(3)).save(path)
+    first = load_model(str(path))
+    assert load_model(str(path)) is first  # unchanged: read once
+    other = random_model(random.Random(4))
+    other.save(path)
+    assert load_model(str(path)) == DefenceModel(other.counts, other.alpha, {}, other.beta, other.gamma) != first
+    path.write_text('{"format": "junk"}')
+    with pytest.raises(InvalidArgumentError, match="not a defence model"):
+        load_model(str(path))
 
 
 def test_the_shipped_model_loads_with_its_provenance() -> None:
@@ -589,3 +612,14 @@ def test_restricted_choice_in_the_narration_and_the_commands(tmp_path: Path) -> 
     steps = record_page(record)["steps"]
     assert [s["evidence"] for s in steps if s["evidence"]] == [line.removeprefix("  evidence: ") for line in lines]
     assert not any(s["evidence"] for s in record_page(record, defence_model=None)["steps"])
+
+
+@pytest.mark.parametrize("ratio, shown", [(Fraction(2), "2"), (Fraction(27, 5), "5.4"), (Fraction(1, 34), "34"),
+                                          (Fraction(340), "340"), (Fraction(1234), "1,200")])
+def test_a_reading_prints_its_ratio_for_people(ratio: Fraction, shown: str) -> None:
+    """Two significant digits, and whole numbers past 100 (never ``3.4e+02``); the likelier holding first."""
+    from inference.defence.reading import Reading
+
+    reading = Reading(Seat.W, Card.parse("SA"), 0b1, 0b1000000000001, ratio)  # SA against SA2
+    likelier, other = ("SA2", "SA") if ratio >= 1 else ("SA", "SA2")
+    assert reading.text() == f"W's SA: from {likelier} {shown} times as likely as from {other}"

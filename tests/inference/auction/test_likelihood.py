@@ -148,6 +148,16 @@ def test_add_auction_weighs_the_defenders_by_the_likelihood() -> None:
     assert graded.snapshot.auction is None and not graded.snapshot.inferences
 
 
+def test_the_auction_event_says_when_the_likelihood_weighs() -> None:
+    """From declarer's seat it weighs once dummy is seen; from dummy's, never (three hands stay concealed)."""
+    auction = ["1H", "1S", "2H", "2S", "3H", "P", "P", "P"]
+    declarer = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
+    assert "likelihood weighs" in declarer.add_auction("N", auction, book="sayc").event  # type: ignore[union-attr]
+    dummy = PlayState(DEAL[Seat.S], declarer="N", contract="3H", viewer="S")
+    text = dummy.add_auction("N", auction, book="sayc").event  # type: ignore[union-attr]
+    assert "likelihood weighs" not in text and "not weighed from dummy's seat" in text
+
+
 def test_add_auction_likelihood_argument() -> None:
     state = PlayState(DEAL[Seat.N], declarer="N", contract="3H")
     with pytest.raises(InvalidArgumentError, match="invalid likelihood"):
@@ -219,6 +229,9 @@ def test_every_shipped_likelihood_weighs_a_real_auction() -> None:
     ({"book": 7}, "invalid likelihood book 7"),
     ({"provenance": "hello"}, "provenance 'hello': expected a mapping"),
     ({"denominator": 100}, "denominator 100"),
+    ({"denominator": 1000.0}, "denominator 1000.0"),
+    ({"hcp": {"lho 30-2": [5] * 38}}, "hcp key 'lho 30-2': the range 30-2"),
+    ({"lengths": {"9-14 m -": [5] * 14}}, "lengths key '9-14 m -': the range 9-14 is not within 0-13"),
 ])
 def test_bad_likelihood_files_are_refused_with_the_value(tmp_path, bad: dict, message: str) -> None:
     data = {"book": "b", "denominator": DENOMINATOR, "hcp": {}, "lengths": {}, **bad}
@@ -229,6 +242,9 @@ def test_bad_likelihood_files_are_refused_with_the_value(tmp_path, bad: dict, me
     missing = tmp_path / "missing-field.json"
     missing.write_text('{"book": "b", "hcp": {}, "lengths": {}}')
     with pytest.raises(InvalidArgumentError, match="missing field 'denominator'"):
+        load_likelihood(missing)
+    missing.write_text('"a likelihood"')
+    with pytest.raises(InvalidArgumentError, match="a JSON str, not an object"):
         load_likelihood(missing)
 
 
