@@ -70,7 +70,7 @@ class Budget:
     #: Deals a ``kibitz dealer`` run holds at once: a longer run is dealt and reported in parts of this many.
     run_part: int = 1_000_000
     #: Deals a ``kibitz dealer`` run may produce when an action reports on every deal at once (``print``,
-    #: ``evalcontract``, ``evaltable``): it keeps them in memory (some 80 bytes each).
+    #: ``evalcontract``): it keeps them in memory (some 80 bytes each).
     run_deals: int = 20_000_000
     #: Cells of a ``frequency`` table (rows, or rows times columns) a script may ask for.
     frequency_cells: int = 10_000_000

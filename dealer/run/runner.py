@@ -321,7 +321,7 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         raise DealerError(f"invalid generate {generate}: expected a number of deals >= 0")
     writer = _Writer(syntax, out, production.counts, rng, quiet, source, seed_value)
     if writer.whole and n > current().run_deals:
-        raise DealerError(f"produce {n:,}: print(...), evalcontract and evaltable report on every deal at once, so "
+        raise DealerError(f"produce {n:,}: print(...) and evalcontract report on every deal at once, so "
                           f"such a run keeps its deals in memory (some 80 bytes each) and may produce at most "
                           f"{current().run_deals:,} (the budget's run_deals); run it in parts with other seeds")
     part = n if writer.whole else current().run_part
