@@ -129,14 +129,15 @@ class DefenceEvidence:
         return found
 
     def weights(self, tricks: Sequence[Trick], declarer: Seat, strain: Strain, played_before: Sequence[int],
-                visible: int, bids: Sequence[int] | None = None) -> HoldingWeights:
+                visible: int, bids: Sequence[int] | None = None, *, viewer: Seat | None = None) -> HoldingWeights:
         """The weights of every holding a defender may have been dealt, given the defenders' cards in ``tricks``.
 
         ``played_before[seat]``: its cards played before ``tricks`` (a mid-hand start's); ``visible``: the
         dealt cards of the hands the viewer sees (its own, and dummy's once tabled); ``bids``: each seat's suits
         bid (:func:`~inference.defence.cards.suits_bid`; None: the auction not heard). A defender's table in a
         suit covers every holding with his cards of the suit played so far and any of the cards neither
-        visible nor played when he first played in it, so it serves every later position of the same play.
+        visible nor played when he first played in it, so it serves every later position of the same play. A
+        defender who is the ``viewer`` sees his own hand: he has no table (his cards weigh nothing he does not know).
         """
         gone_before = played_before[0] | played_before[1] | played_before[2] | played_before[3]
         key: tuple[object, ...] = (declarer, strain, tuple(played_before), visible)
@@ -160,7 +161,8 @@ class DefenceEvidence:
                 if len(self._steps) > KEPT:
                     self._steps.popitem(last=False)
             tables = found
-        return HoldingWeights.from_arrays({pair: self._grid(table) for pair, table in tables.items()})
+        return HoldingWeights.from_arrays({pair: self._grid(table) for pair, table in tables.items()
+                                           if pair[0] != viewer})
 
     def _update(self, table: _Table, situation: Situation, position: int) -> _Table:
         """The table times the card's probability from each holding (what it was when the card was played)."""

@@ -454,7 +454,7 @@ class PlayState:
             return HoldingWeights()
         tricks, visible = self._defence_inputs()
         return self._defence.weights(tricks, self.declarer, self.strain, self._stack[0].played, visible,
-                                     self.snapshot.bids)
+                                     self.snapshot.bids, viewer=self.viewer)
 
     def reading(self) -> "Reading | None":
         """What the last card says most strongly under the defence model, when it is a defender's (else None)."""

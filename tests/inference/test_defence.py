@@ -623,3 +623,20 @@ def test_a_reading_prints_its_ratio_for_people(ratio: Fraction, shown: str) -> N
     reading = Reading(Seat.W, Card.parse("SA"), 0b1, 0b1000000000001, ratio)  # SA against SA2
     likelier, other = ("SA2", "SA") if ratio >= 1 else ("SA", "SA2")
     assert reading.text() == f"W's SA: from {likelier} {shown} times as likely as from {other}"
+
+
+def test_a_defender_viewer_has_no_table_of_his_own_cards() -> None:
+    """From East's seat his own cards weigh nothing he does not know: the weights are West's alone, and West's
+    true holdings keep a weight above 0."""
+    from inference.io.records import read_pbn
+
+    rec = next(r for r in read_pbn(EXAMPLE.read_text()) if getattr(r, "board", "") == "2")
+    state = PlayState(rec.deal[Seat.E], declarer=rec.declarer, contract=str(rec.contract), viewer="E")
+    for i, card in enumerate(rec.play[:12]):
+        state.play(card)
+        if i == 0:
+            state.table_dummy(rec.deal[rec.declarer.partner])
+    weights = state.defence_weights()
+    assert weights and {seat for seat, _ in weights.pairs} == {Seat.W}
+    for seat, suit in weights.pairs:
+        assert weights.weight(seat, suit, rec.deal[seat].mask >> (13 * suit) & 0x1FFF) > 0
