@@ -21,10 +21,15 @@ from dealer.errors import InvalidSeedError
 if TYPE_CHECKING:
     import random
 
-__all__ = ["RandomSource", "make_rng"]
+__all__ = ["RandomSource", "fresh_seed", "make_rng"]
 
 #: What a sampler accepts as its source of randomness.
 RandomSource = Union[int, np.random.Generator, "random.Random", None]
+
+
+def fresh_seed() -> int:
+    """A seed from fresh entropy, to be shown so that a run drawn with it can be drawn again."""
+    return int(np.random.SeedSequence().entropy) % (1 << 63)  # type: ignore[arg-type]
 
 
 def make_rng(source: RandomSource) -> np.random.Generator:

@@ -56,10 +56,11 @@ def masks_to_pbn(row: "Iterable[int]", first: Seat = Seat.N) -> str:
 
 def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int = 1,
                 event: str = "kibitz deal", spec_text: str | None = None, declarer: Seat | None = None,
-                contract: str | None = None) -> int:
+                contract: str | None = None, seed: int | None = None) -> int:
     """Write deals given as an ``(n, 4)`` mask array; return how many were written.
 
-    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known. The whole
+    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known; ``seed``, the
+    seed the deals were drawn with, goes in the PBN header (``% seed: N``) so they can be drawn again. The whole
     batch is laid out at once as a byte array (:mod:`dealer.cards.handtext`), not a deal at a time.
     """
     if fmt not in FORMATS:
@@ -71,6 +72,8 @@ def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int 
         if spec_text:
             for line in spec_text.splitlines():
                 out.write(f"% spec: {line}\n")
+        if seed is not None:
+            out.write(f"% seed: {seed}\n")
         out.write("\n")
     masks = np.asarray(masks, dtype=np.uint64)
     hands = hands_text_bytes(masks)  # (n, 4, 16): N E S W

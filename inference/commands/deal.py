@@ -17,7 +17,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     """Deal ``-n`` deals uniformly over those satisfying the spec and write them (``--format``, ``-o``)."""
     from dealer import ImpossibleSpecError
 
-    from dealer.rng import make_rng
+    from dealer.rng import fresh_seed, make_rng
     from dealer.cards.pbnio import write_deals
     from dealer.run.script_dealer import ScriptDealer
     from inference.commands.inputs import read_statements
@@ -28,12 +28,13 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)  # exact, or filtered uniformly
     if run.dealer.is_empty:
         raise ImpossibleSpecError(f"no deal satisfies the spec: {run.dealer.explain_empty()}")
-    rng = make_rng(args.seed if args.seed is not None else script.seed)
+    seed = args.seed if args.seed is not None else script.seed if script.seed is not None else fresh_seed()
+    rng = make_rng(seed)
     with written_to(args.output, out) as target:
         written = 0
         while written < n:
             masks = run.sample_masks(min(BATCH, n - written), rng)
-            write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip())  # a batch at a time
+            write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip(), seed=seed)
             written += len(masks)
     return 0
 
@@ -44,7 +45,7 @@ def register(sub: Subparsers) -> None:
                        description="Deal N independent deals, uniform over those satisfying SPEC.")
     add_spec(p)
     add_n(p, "deals", None, shown="the spec's produce, else 10")
-    add_seed(p, None, shown="the spec's seed, else a fresh one")
+    add_seed(p, None, shown="the spec's seed, else a fresh one; PBN output shows it in its header")
     add_format(p)
     add_output(p)
     p.set_defaults(handler=run_deal)

@@ -29,19 +29,20 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
 
     from inference.commands.inputs import state_after
 
-    from dealer.rng import make_rng
+    from dealer.rng import fresh_seed, make_rng
     from inference.exact.sampling import MAX_LAYOUTS_AT_ONCE as batch  # the API's most at once: the same layouts
 
     state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args),
                         likelihood(args))
     space = state.layouts(args.view)  # built (and checked) before anything is written
     contract = _pbn_contract(state, args.file)
-    rng = make_rng(args.seed)
+    seed = args.seed if args.seed is not None else fresh_seed()
+    rng = make_rng(seed)
     written = 0
     while written < args.n:  # streamed, batch by batch: memory stays bounded whatever -n is
         masks = space.sample_masks(min(batch, args.n - written), rng)
         write_deals(masks, out, args.format, start=written + 1, event=f"kibitz sample ({args.view} view)",
-                    declarer=state.declarer, contract=contract)
+                    declarer=state.declarer, contract=contract, seed=seed)
         written += len(masks)
     return 0
 
@@ -98,7 +99,7 @@ def register(sub: Subparsers) -> None:
                                    "views, in proportion to the weights in the weighted view.")
     _common(p)
     add_n(p, "layouts", 10)
-    add_seed(p, None)
+    add_seed(p, None, shown="a fresh seed each run; PBN output shows it in its header")
     add_format(p)
     p.set_defaults(handler=run_sample)
     p = sub.add_parser("odds", help="exact odds: who holds each card, lengths and HCP of the concealed hands",

@@ -36,7 +36,7 @@ def _hand_text(mask: int) -> str:
 
 def write_deals_per_deal(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int = 1,
                          event: str = "kibitz deal", spec_text: str | None = None, declarer: Seat | None = None,
-                         contract: str | None = None) -> int:
+                         contract: str | None = None, seed: int | None = None) -> int:
     """The old ``write_deals``: the same arguments, the same text, formatted one deal at a time."""
     date = _dt.date.today().strftime("%Y.%m.%d")
     if fmt == "pbn" and start == 1:
@@ -44,6 +44,8 @@ def write_deals_per_deal(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, st
         if spec_text:
             for line in spec_text.splitlines():
                 out.write(f"% spec: {line}\n")
+        if seed is not None:
+            out.write(f"% seed: {seed}\n")
         out.write("\n")
     for i, row in enumerate(masks.tolist()):
         board = start + i

@@ -108,3 +108,15 @@ def test_cli_from_a_scenario_and_another_viewer(tmp_path: Path) -> None:
     path, _ = record_file(tmp_path)
     status, out, _ = run("odds", str(path), "--after", "4", "--seat", "E", "--json")
     assert status == 0 and set(json.loads(out)["hcp"]) == {"W", "S"}  # East's view: dummy seen, W and S concealed
+
+
+@pytest.mark.parametrize("argv", [["deal", "hcp(north) >= 20", "-n", "3"],
+                                  ["sample", str(ROOT / "scenarios" / "records" / "example.pbn"), "-n", "3"]])
+def test_a_fresh_seed_is_shown_and_draws_the_same_again(argv: list[str]) -> None:
+    """Without --seed the PBN header shows the seed drawn: given back, it draws the same deals."""
+    status, out, _ = run(*argv)
+    found = re.search(r"^% seed: (\d+)$", out, flags=re.M)
+    assert status == 0 and found is not None
+    status, again, _ = run(*argv, "--seed", found.group(1))
+    deals = re.findall(r'\[Deal "([^"]+)"\]', out)
+    assert status == 0 and len(deals) == 3 and re.findall(r'\[Deal "([^"]+)"\]', again) == deals
