@@ -40,7 +40,7 @@ __all__ = ["JSON_KEYS", "register", "run_count", "fraction_text", "completions"]
 #: The keys of the ``--json`` object, whatever the spec.
 JSON_KEYS = ("deals", "probability", "probability_decimal", "constrained", "constrained_seats", "spec",
              "setup_seconds", "impossible", "exact", "estimate", "interval", "completions", "share_of_completions", "plan",
-             "drawn", "accepted", "solved")
+             "drawn", "accepted", "solved", "seed")
 
 
 def fraction_text(p: Fraction) -> str:
@@ -125,7 +125,7 @@ def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, sta
             "completions": ways,
             "share_of_completions": fraction_text(Fraction(deals, ways)) if ways and isinstance(deals, int) else None,
             "plan": run.plan.text() if args.explain else None,
-            "drawn": None, "accepted": None, "solved": None,
+            "drawn": None, "accepted": None, "solved": None, "seed": None,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -151,7 +151,10 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     from dealer import D
     from dealer.budget import current
 
-    result = run.count(draws=args.draws, seed=args.seed)
+    from dealer.rng import fresh_seed
+
+    seed = args.seed if args.seed is not None else fresh_seed()  # shown: the estimate can be drawn again
+    result = run.count(draws=args.draws, seed=seed)
     elapsed = time.perf_counter() - start
     ways = completions(run)
     filtered = " && ".join(str(c) for c in run.residual)
@@ -162,7 +165,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
             "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
             "completions": ways, "share_of_completions": None, "plan": run.plan.text() if args.explain else None,
-            "drawn": result.drawn, "accepted": result.accepted, "solved": result.solved,
+            "drawn": result.drawn, "accepted": result.accepted, "solved": result.solved, "seed": seed,
         }
         print(json.dumps(obj), file=out)
         return 0
@@ -176,7 +179,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
               "cards (estimate)", file=out)
     solved = f" ({result.solved:,} of them solved double dummy)" if result.solved else ""
     print(f"superset:     {result.superset:,} deals, exactly; {result.accepted:,} of {result.drawn:,} drawn from it "
-          f"met the whole condition{solved}", file=out)
+          f"met the whole condition{solved}; seed {seed}", file=out)
     print(f"setup:        {elapsed:.3f} s", file=out)
     hint = ""
     if run.loosened and args.limit is None:  # the tables' size, not the condition, made it an estimate
@@ -212,6 +215,6 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--draws", type=whole("--draws", 1), default=None,
                    help="deals drawn to estimate a count the tables cannot give exactly (default 100,000; 300 when "
                         "the condition asks for tricks, each deal solved double dummy)")
-    add_seed(p, None)
+    add_seed(p, None, shown="a fresh seed each run, shown with an estimate")
     add_explain(p)
     p.set_defaults(handler=run_count)

@@ -132,3 +132,19 @@ def test_the_spec_shown_is_all_that_was_counted(text: str, shown: str, tmp_path:
     status, out, _ = run("count", str(path))
     assert status == 0 and "exact:        yes" in out and out.splitlines()[0] == f"spec:         {shown}", out
     assert json.loads(run("count", "--json", str(path))[1])["spec"] == shown
+
+
+def test_an_estimate_shows_its_seed_and_draws_the_same_again() -> None:
+    """A fresh seed is shown with an estimate (text and JSON): given back, it gives the same estimate."""
+    import re
+
+    spec = "hcp(north) >= 20 && tricks(north, notrump) >= 10"
+    status, out, _ = run("count", spec, "--draws", "20", "--json")
+    if status == 2 and "solver" in out + _:
+        pytest.skip("needs the double-dummy solver (the extra kibitz[bot])")
+    first = json.loads(out)
+    assert status == 0 and first["exact"] is False and isinstance(first["seed"], int)
+    again = json.loads(run("count", spec, "--draws", "20", "--json", "--seed", str(first["seed"]))[1])
+    assert (again["estimate"], again["accepted"], again["seed"]) == (first["estimate"], first["accepted"], first["seed"])
+    status, text, _ = run("count", spec, "--draws", "20", "--seed", "11")
+    assert status == 0 and re.search(r"met the whole condition.*; seed 11$", text, flags=re.M)
