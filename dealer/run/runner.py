@@ -84,6 +84,7 @@ class _Production:
         self.selection = Selection(conditions, syntax.predeals, self.counts)
         self.selected: Selected | None = None
         self._tables_took_over = False  # a part's selection gave up: later parts come from the tables at once
+        self._selected_so_far = (0, 0)  # the deals kept, and the random deals dealt, by selection in the run
 
     @property
     def run(self) -> ScriptDealer:
@@ -106,12 +107,15 @@ class _Production:
                 self._never = exc
         return self._never
 
-    def deals(self, produce: int, generate: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    def deals(self, produce: int, generate: int, rng: np.random.Generator, later: int = 0) -> tuple[np.ndarray, int]:
         """``produce`` deals from at most ``generate`` random deals, as ``dealer`` gives them; and how many it
-        generated."""
+        generated. ``later``: the deals the run wants after these (it is dealt in parts)."""
         head, used = np.zeros((0, 4), dtype=np.uint64), 0
         if not self.selection.solves and not self._tables_took_over:
-            self.selected = self.selection.select(produce, generate, rng, most=current().select_deals)
+            self.selected = self.selection.select(produce, generate, rng, most=current().select_deals, later=later,
+                                                  before=self._selected_so_far)
+            kept, used = self._selected_so_far
+            self._selected_so_far = (kept + len(self.selected.deals), used + self.selected.used)
             if self.selected.finished:
                 return self.selected.deals, self.selected.used
             self._tables_took_over = True
@@ -125,7 +129,7 @@ class _Production:
         """The plan followed: deal and select, or the tables' (with the selection tried first as a step)."""
         chosen = self.selected
         if chosen is not None:
-            how = f"{len(chosen.deals):,} of {chosen.used:,} random deals kept"
+            how = "{:,} of {:,} random deals kept".format(*self._selected_so_far)
             if chosen.finished:
                 return Plan("deal and select", False, selection=how)
             first = Step("deal and select", f"left, {how}: the rate predicts more than the budget's select_deals "
@@ -328,7 +332,7 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
     generated = 0
     while True:  # a part at a time: a run without such actions holds run_part deals at most
         want = min(part, n - writer.written)
-        masks, used = production.deals(want, generate - generated, rng)
+        masks, used = production.deals(want, generate - generated, rng, later=n - writer.written - want)
         generated += used
         writer.add(masks)
         if len(masks) < want or writer.written >= n or generated >= generate:

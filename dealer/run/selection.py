@@ -112,17 +112,24 @@ class Selection(Filter):
         super().__init__(conditions, counts)
         self.random = RandomDeals(predeals)
 
-    def select(self, produce: int, generate: int, rng: np.random.Generator, *, most: int) -> Selected:
+    def select(self, produce: int, generate: int, rng: np.random.Generator, *, most: int, later: int = 0,
+               before: tuple[int, int] = (0, 0)) -> Selected:
         """Deal random deals until ``produce`` are kept or ``generate`` are dealt, as ``dealer`` does; stop
-        early (``finished`` False) when the rate kept so far predicts more than ``most`` random deals."""
+        early (``finished`` False) when the rate kept so far predicts more than ``most`` random deals.
+
+        A run dealt in parts asks part by part: ``later`` is how many deals it will want after these, and
+        ``before`` the deals it kept and dealt by selection in its earlier parts, so the rate and the
+        prediction are the whole run's (``most`` counts from the run's start)."""
         kept: list[np.ndarray] = []
         got = used = 0
+        kept_before, used_before = before
         while got < produce and used < generate:
-            rate = (got + 1) / (used + 2)
+            rate = (kept_before + got + 1) / (used_before + used + 2)
             wanted = (produce - got) / rate
-            if used and wanted > most - used and generate - used > most - used:
+            left = most - used_before - used
+            if (used or used_before) and wanted + later / rate > left and generate - used > left:
                 return Selected(joined(kept), used, False)
-            batch = min(_BATCH, generate - used, max(PILOT if not used else 64, int(1.25 * wanted) + 1))
+            batch = min(_BATCH, generate - used, max(PILOT if not (used or used_before) else 64, int(1.25 * wanted) + 1))
             masks = self.random.sample_masks(batch, rng)
             ok, looked = kept_until(masks, self.holds(masks, rng), produce - got)
             kept.append(ok)

@@ -97,6 +97,8 @@ class FrequencyTally:
 
     def add(self, masks: np.ndarray, counts: Counts, memo: dict[int, np.ndarray], rng: np.random.Generator) -> None:
         """Add one part's deals."""
+        if not len(masks) and self.grid is not None:  # an empty last part: nothing to count (nor leads to name)
+            return
         axes = self.action.axes
         columns = [evaluate(axis[0], masks, counts, memo, rng, per_lead=True) for axis in axes]
         shape = tuple(high - low + 3 for _, low, high in axes)

@@ -56,7 +56,8 @@ def completions(run: "ScriptDealer") -> int | None:
 
 
 def _spec_text(run: "ScriptDealer") -> str:
-    """What an exact count counted, whichever way the tables took: the predealt cards and every condition."""
+    """What a count counted, whichever way the tables took: the predealt cards and every condition (an estimate
+    prints beside it what the tables' deals are filtered by)."""
     from dealer.lang.expr import Or
 
     parts = [f"hascard({seat.name_long}, {card})" for seat, (cards, _) in run.syntax.predeals.items() for card in cards]
@@ -162,14 +163,14 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
         obj: dict[str, object] = {
             "deals": None, "probability": None, "probability_decimal": result.estimate / D,
             "constrained": result.superset, "constrained_seats": [s.name for s in run.dealer.tracked],
-            "spec": str(run.spec) + " && " + filtered, "setup_seconds": round(elapsed, 4), "impossible": None,
+            "spec": _spec_text(run), "setup_seconds": round(elapsed, 4), "impossible": None,
             "exact": False, "estimate": result.estimate, "interval": [result.low, result.high],
             "completions": ways, "share_of_completions": None, "plan": run.plan.text() if args.explain else None,
             "drawn": result.drawn, "accepted": result.accepted, "solved": result.solved, "seed": seed,
         }
         print(json.dumps(obj), file=out)
         return 0
-    print(f"spec:         {run.spec}", file=out)
+    print(f"spec:         {_spec_text(run)}", file=out)
     print(f"filtered by:  {filtered}", file=out)
     print(f"deals:        about {result.estimate:.6g} (estimate; 95% interval {result.low:.6g} to {result.high:.6g})",
           file=out)

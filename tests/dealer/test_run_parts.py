@@ -12,6 +12,7 @@ from dealer.budget import DEFAULT
 from dealer.errors import DealerError
 from dealer.lang.statements import parse_statements
 from dealer.run.runner import run_script
+from tests.inference.helpers import needs_solver
 
 HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
@@ -80,3 +81,47 @@ def test_only_a_run_that_reports_on_every_deal_at_once_is_bounded() -> None:
         out = io.StringIO()
         run_script(parse_statements("produce 101\naction average hcp(north)"), out, seed=1, verbose=False)
     assert re.fullmatch(r"\d+(\.\d+)?\n", out.getvalue())
+
+
+def test_the_selection_and_its_budget_are_the_whole_runs() -> None:
+    """The plan counts every part's random deals, and ``select_deals`` bounds the run, not each part: past it the
+    tables take over, as in a run of one part."""
+    script = "produce 70\ncondition hcp(north) >= 20\naction average hcp(north)\n"
+    out = _run(script, 7, explain=True)
+    generated = int(re.search(r"Generated (\d+) hands", out).group(1))  # type: ignore[union-attr]
+    assert f"70 of {generated:,} random deals kept" in out
+    small = io.StringIO()
+    with DEFAULT.replace(run_part=7, select_deals=2000).applied():
+        run_script(parse_statements(script), small, seed=7, explain=True)
+    whole = io.StringIO()
+    with DEFAULT.replace(select_deals=2000).applied():
+        run_script(parse_statements(script), whole, seed=7, explain=True)
+    for text in (small.getvalue(), whole.getvalue()):
+        assert "Produced 70 hands" in text and "plan: tables" in text, text[-600:]
+
+
+@needs_solver
+def test_an_empty_last_part_of_a_frequency_per_lead() -> None:
+    """A part that comes back empty (the generate limit reached after a full part) adds nothing, even to a
+    frequency per opening lead, whose leads the first part named."""
+    import numpy as np
+
+    from dealer.lang.evaluate import Counts
+    from dealer.lang.fold import fold_conditions
+    from dealer.run.selection import Selection
+    from dealer.run.tallies import FrequencyTally
+
+    syntax = parse_statements("""predeal west SAK2, HQJ3, D9876, C432
+condition hcp(north) + hcp(south) >= 24
+action frequency (leadtricks(south, notrump), 5, 13)""")
+    counts = Counts.of_script(syntax)
+    rng = np.random.default_rng(1)
+    deals = Selection(fold_conditions(syntax.conditions), syntax.predeals, counts).select(3, 10 ** 6, rng,
+                                                                                         most=10 ** 7).deals
+    tally = FrequencyTally(syntax.actions[0])  # type: ignore[arg-type]
+    tally.add(deals, counts, {}, rng)
+    before = tally.text(counts)
+    tally.add(np.zeros((0, 4), dtype=np.uint64), counts, {}, rng)
+    assert tally.text(counts) == before and tally.leads
+    sums = re.search(r"^Sum (.*)$", before, flags=re.M).group(1).split()  # type: ignore[union-attr]
+    assert int(sums[-1]) == 3 * len(tally.leads)  # a column per lead: each deal once in each

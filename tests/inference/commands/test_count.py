@@ -12,6 +12,7 @@ from dealer.tables.exact import ExactDealer
 from dealer.spec.spec import DealSpec
 from inference.commands.count import JSON_KEYS
 from tests.inference.commands.helpers import run
+from tests.inference.helpers import needs_solver
 
 
 def test_count_json_matches_the_api() -> None:
@@ -134,17 +135,27 @@ def test_the_spec_shown_is_all_that_was_counted(text: str, shown: str, tmp_path:
     assert json.loads(run("count", "--json", str(path))[1])["spec"] == shown
 
 
+@needs_solver
 def test_an_estimate_shows_its_seed_and_draws_the_same_again() -> None:
     """A fresh seed is shown with an estimate (text and JSON): given back, it gives the same estimate."""
     import re
 
     spec = "hcp(north) >= 20 && tricks(north, notrump) >= 10"
     status, out, _ = run("count", spec, "--draws", "20", "--json")
-    if status == 2 and "solver" in out + _:
-        pytest.skip("needs the double-dummy solver (the extra kibitz[bot])")
     first = json.loads(out)
     assert status == 0 and first["exact"] is False and isinstance(first["seed"], int)
     again = json.loads(run("count", spec, "--draws", "20", "--json", "--seed", str(first["seed"]))[1])
     assert (again["estimate"], again["accepted"], again["seed"]) == (first["estimate"], first["accepted"], first["seed"])
     status, text, _ = run("count", spec, "--draws", "20", "--seed", "11")
     assert status == 0 and re.search(r"met the whole condition.*; seed 11$", text, flags=re.M)
+
+
+@needs_solver
+def test_an_estimates_spec_is_all_it_counts() -> None:
+    """Estimated (a double-dummy filter), the spec still shows the condition held by labels across seats."""
+    spec = "hcp(north) + hcp(south) >= 25 && tricks(north, notrump) >= 9"
+    status, out, _ = run("count", spec, "--draws", "5", "--seed", "1")
+    assert status == 0 and "exact:        no" in out
+    shown = "(hcp(north) + hcp(south)) >= 25 && tricks(north, notrump) >= 9"
+    assert out.splitlines()[0] == f"spec:         {shown}" and "filtered by:  tricks(north, notrump) >= 9" in out
+    assert json.loads(run("count", spec, "--draws", "5", "--seed", "1", "--json")[1])["spec"] == shown
