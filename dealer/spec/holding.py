@@ -21,7 +21,7 @@ from dealer.cards.cardset import CardSet
 from dealer.checks import shown
 from dealer.errors import SpecError
 
-__all__ = ["HOLDINGS", "HoldingTable", "N_LETTERS", "SUIT_COUNTS", "letter", "HoldingAutomaton",
+__all__ = ["HOLDINGS", "HoldingTable", "MAX_HOLDING_WEIGHT", "N_LETTERS", "SUIT_COUNTS", "letter", "HoldingAutomaton",
            "build_holding_automaton"]
 
 #: The number of holdings of one suit (13 bits, ace first).
@@ -125,6 +125,10 @@ def _renumber(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rep[inv.reshape(-1)] = np.nonzero(live)[0]
     return ids, rep
 
+#: The most an integer holding weight may be (the automaton keys a holding by its weight beside its letter).
+MAX_HOLDING_WEIGHT = 1 << 52
+
+
 def _subset_weights(cards: Sequence[int], predeal_suit: int, holding_filter: Callable[[CardSet], object] | None,
                     ok: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, int]:
     """Each subset's integer weight under ``holding_filter`` (0 where not ``ok``; ``h``: its 13-bit holding) and
@@ -149,6 +153,11 @@ def _subset_weights(cards: Sequence[int], predeal_suit: int, holding_filter: Cal
             raise SpecError(f"holding filter {name} failed on {CardSet(mask).to_text() or '(void)'}: "
                             f"{type(exc).__name__}: {shown(str(exc), 100)}") from None
     ints, den = _scaled_weights(raw)
+    top = max(ints, default=0)
+    if top >= MAX_HOLDING_WEIGHT:
+        name = getattr(holding_filter, "__name__", "the holding filter")
+        raise SpecError(f"holding filter {name}: a weight of {top:,} (over a common denominator {den:,}) is past "
+                        f"{MAX_HOLDING_WEIGHT:,}, the most a holding may weigh; scale the weights down")
     return np.array(ints, dtype=np.int64), den
 
 

@@ -175,45 +175,46 @@ class DenseTables(_Tracked):
         return int(self.backward[0][(0,) * self.k])
 
     def forward_final(self) -> np.ndarray:
-        """Weighted number of ways to reach each final joint state (unpadded object array).
+        """Weighted number of ways to reach each final joint state (unpadded object array), exactly.
 
-        A forward pass, one position at a time, kept in two exact-enough
-        forms: uint64 (the value modulo 2**64, wrapping) and float64 (within a
-        relative 1e-12 of it); together they give the exact value when it is
-        below 2**100, which every count of deals is (52!/(13!)**4 < 2**96).
+        A forward pass, one position at a time, kept in two exact-enough forms: uint64 (the value
+        modulo 2**64, wrapping) and float64 (within a relative 1e-12 of it); together they give the
+        exact value below 2**99, which every unweighted count of deals is (52!/(13!)**4 < 2**96). Past
+        it (weighted deals), or with weights past 64 bits, the pass is made again in Python integers.
         """
         if not self.k:
             return np.ones((), dtype=object)
-        lo = np.zeros(tuple(s - 1 for s in self.shapes[0]), dtype=np.uint64)
-        hi = np.zeros(lo.shape, dtype=np.float64)
-        lo[(0,) * self.k] = 1
-        hi[(0,) * self.k] = 1.0
+        if not _object_weights(self.automata):
+            lo, hi = self._forward((np.dtype(np.uint64), np.dtype(np.float64)))
+            if not hi.size or float(hi.max()) < _EXACT_BELOW:
+                return _joined(lo, hi)
+        return self._forward((np.dtype(object),))[0]
+
+    def _forward(self, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
+        """The forward pass in each of ``dtypes`` (see :meth:`forward_final`)."""
+        start = tuple(s - 1 for s in self.shapes[0])
+        now = []
+        for dtype in dtypes:
+            first = np.zeros(start, dtype=dtype)
+            first[(0,) * self.k] = 1
+            now.append(first)
         for t in range(self.n):
             target = tuple(s - 1 for s in self.shapes[t + 1])
-            new_lo = np.zeros(target, dtype=np.uint64)
-            new_hi = np.zeros(target, dtype=np.float64)
+            new = [np.zeros(target, dtype=dtype) for dtype in dtypes]
             for d in range(self.n_dest):
                 idx, wts = self._moves(t, d)
-                a, b = lo, hi
-                for axis, w in enumerate(wts):
-                    if w is not None:
-                        shape = [1] * self.k
-                        shape[axis] = len(w)
-                        a = a * w.reshape(shape).astype(np.uint64)
-                        b = b * w.reshape(shape).astype(np.float64)
-                for axis in range(self.k):
-                    a = _scatter_axis(a, idx[axis], target[axis], axis)
-                    b = _scatter_axis(b, idx[axis], target[axis], axis)
-                new_lo += a
-                new_hi += b
-            lo, hi = new_lo, new_hi
-        out = np.empty(lo.shape, dtype=object)
-        flat_lo, flat_hi, flat_out = lo.ravel(), hi.ravel(), out.reshape(-1)
-        for i in range(len(flat_lo)):
-            low = int(flat_lo[i])
-            high = round((float(flat_hi[i]) - low) / 2.0**64)
-            flat_out[i] = low + (high << 64)
-        return out
+                for j, dtype in enumerate(dtypes):
+                    a = now[j]
+                    for axis, w in enumerate(wts):
+                        if w is not None:
+                            shape = [1] * self.k
+                            shape[axis] = len(w)
+                            a = a * w.reshape(shape).astype(dtype)
+                    for axis in range(self.k):
+                        a = _scatter_axis(a, idx[axis], target[axis], axis)
+                    new[j] += a
+            now = new
+        return now
 
     def _prepare_sampling(self) -> None:
         """Per position and seat: padded next states and their flat offsets in ``B[t+1]``."""
@@ -291,6 +292,24 @@ class DenseTables(_Tracked):
         flat = np.ravel_multi_index(state, self.shapes[t])
         return _choose_with_bounds(self.big[t], flat, values, rng)
 
+
+
+#: Below this a count's uint64 and float64 forms give it exactly (the float within a relative 1e-12).
+_EXACT_BELOW = 2.0 ** 99
+
+
+def _joined(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The exact values (an object array) from their forms modulo 2**64 and in floating point."""
+    out = np.empty(lo.shape, dtype=object)
+    flat_out = out.reshape(-1)
+    for i, (low, high) in enumerate(zip(lo.ravel().tolist(), hi.ravel().tolist())):
+        flat_out[i] = int(low) + (round((high - int(low)) / 2.0 ** 64) << 64)
+    return out
+
+
+def _object_weights(automata: Sequence[SeatAutomaton]) -> bool:
+    """Whether some move weight is past 64 bits (kept as Python integers)."""
+    return any(w is not None and w.dtype == object for a in automata for w in (*a.weight0, *a.weight1))
 
 
 def _scatter_axis(values: np.ndarray, mapping: np.ndarray, size: int, axis: int) -> np.ndarray:
@@ -411,7 +430,7 @@ class CompactTables(_Tracked):
                 v = padded[self.next[t][d]]
                 w = self.weights[t][d]
                 if w is not None:
-                    v = v * w.astype(v.dtype)
+                    v = v * (w if w.dtype == object else w.astype(v.dtype))
                 parts.append(v)
             total = parts[0]
             for p in parts[1:]:
@@ -428,30 +447,33 @@ class CompactTables(_Tracked):
         return int(self.backward[0][0])
 
     def forward_final(self) -> np.ndarray:
-        """Weighted number of ways to reach each final joint state, as a dense (object) array."""
-        lo = np.ones(1, dtype=np.uint64)
-        hi = np.ones(1, dtype=np.float64)
-        for t in range(self.n):
-            size = self.sizes[t + 1]
-            new_lo = np.zeros(size, dtype=np.uint64)
-            new_hi = np.zeros(size, dtype=np.float64)
-            for d in range(self.n_dest):
-                idx = self.next[t][d]
-                ok = idx >= 0
-                a, b = lo, hi
-                w = self.weights[t][d]
-                if w is not None:
-                    a = a * w.astype(np.uint64)
-                    b = b * w.astype(np.float64)
-                np.add.at(new_lo, idx[ok], a[ok])
-                np.add.at(new_hi, idx[ok], b[ok])
-            lo, hi = new_lo, new_hi
+        """Weighted number of ways to reach each final joint state, as a dense (object) array, exactly (as
+        :meth:`DenseTables.forward_final`: in Python integers past 2**99)."""
         final_shape = tuple(a.size[self.n] for a in self.automata)
         out = np.zeros(final_shape, dtype=object)
         flat = out.reshape(-1)
-        for key, low, high in zip(self.final_keys.tolist(), lo.tolist(), hi.tolist()):
-            flat[key] = int(low) + (round((high - int(low)) / 2.0**64) << 64)
+        if not any(w is not None and w.dtype == object for layer in self.weights for w in layer):
+            lo, hi = self._forward((np.dtype(np.uint64), np.dtype(np.float64)))
+            if not hi.size or float(hi.max()) < _EXACT_BELOW:
+                flat[self.final_keys] = _joined(lo, hi)
+                return out
+        flat[self.final_keys] = self._forward((np.dtype(object),))[0]
         return out
+
+    def _forward(self, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
+        """The forward pass over the reachable states in each of ``dtypes``."""
+        now = [np.ones(1, dtype=dtype) for dtype in dtypes]
+        for t in range(self.n):
+            new = [np.zeros(self.sizes[t + 1], dtype=dtype) for dtype in dtypes]
+            for d in range(self.n_dest):
+                idx = self.next[t][d]
+                ok = idx >= 0
+                w = self.weights[t][d]
+                for j, dtype in enumerate(dtypes):
+                    a = now[j] if w is None else now[j] * w.astype(dtype)
+                    np.add.at(new[j], idx[ok], a[ok])
+            now = new
+        return now
 
     def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """Destinations of every free card for ``count`` samples (see :meth:`DenseTables.sample`)."""

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from dealer.arrays import rank_packed, unique_ints, unique_inverse
+from dealer.arrays import INT64_LIMIT, rank_packed, unique_ints, unique_inverse
 from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
@@ -84,6 +84,19 @@ def _successors(targets: np.ndarray, ok: np.ndarray, bits: int | None) -> tuple[
     return uniq, nxt
 
 
+def _weights(w: np.ndarray) -> np.ndarray:
+    """Move weights as int64, or as Python integers where they are past it."""
+    return w if w.dtype == object else w.astype(np.int64)
+
+
+def _times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The product of two seats' move weights, in Python integers where int64 could overflow."""
+    if a.dtype != object and b.dtype != object and len(a) and int(a.max()) * int(b.max()) >= INT64_LIMIT:
+        a = a.astype(object)
+    product: np.ndarray = a * b
+    return product
+
+
 def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> Reach:
     """The joint states reachable from the start over ``n`` free cards; :class:`~dealer.errors.SpecLimitError`
     beyond ``limit`` states in all. A card goes to one tracked seat or, with a ``pool``, to the pool."""
@@ -123,8 +136,8 @@ def reach_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: i
             base += stay[state]
             change.append(turn[state])
             w0, w1 = a.weight0[t], a.weight1[t]
-            w_stay.append(None if w0 is None else w0[state].astype(np.int64))
-            w_take.append(None if w1 is None else w1[state].astype(np.int64))
+            w_stay.append(None if w0 is None else _weights(w0[state]))
+            w_take.append(None if w1 is None else _weights(w1[state]))
         scheme = (steps, sizes2) if radix else _fields(sizes2)
         bits = not radix
         targets = np.empty((k + (1 if pool else 0), len(cur)), dtype=np.int64)
@@ -138,7 +151,7 @@ def reach_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: i
             for i in range(k):
                 wi = w_take[i] if i == d else w_stay[i]
                 if wi is not None:
-                    w_total = wi if w_total is None else w_total * wi
+                    w_total = wi if w_total is None else _times(w_total, wi)
             wts.append(w_total)
         ok = targets >= 0  # a dead move's penalty makes its key negative
         count = int(np.count_nonzero(ok))
