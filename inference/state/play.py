@@ -277,7 +277,7 @@ class PlayState:
         if fault is not None and fault.fault is Fault.OUT_OF_TURN:
             raise IllegalPlayError(f"{where}: {fault.seat.name_long} cannot play {c}: it is "
                                    f"{on_turn.name_long}'s turn")
-        if trick.cards and not snap.dummy_tabled and self.dummy != self.viewer and on_turn == self.dummy:
+        if not snap.dummy_tabled and self.dummy != self.viewer and on_turn == self.dummy:  # to lead or to follow
             raise OutOfOrderError(f"{where}: table dummy before dummy plays")
         if fault is not None:
             raise _illegal(fault, where, trick.led_suit)

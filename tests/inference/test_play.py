@@ -95,6 +95,15 @@ class TestLegality:
         with pytest.raises(OutOfOrderError, match="already on the table"):
             state.table_dummy(DEAL[Seat.N])
 
+    def test_dummy_on_lead_after_a_mid_hand_start_must_be_tabled(self) -> None:
+        """Dummy untabled may neither follow nor lead: the same error, and the state is left as it was."""
+        played = {"N": "SK D4", "E": "S4 D5", "S": "S5 DK", "W": "SQ D3"}
+        state = PlayState("J86.964..KT763", declarer="S", contract="NT", leader="N", played=played)
+        before = state.snapshot
+        with pytest.raises(OutOfOrderError, match="trick 3, card 1: table dummy before dummy plays"):
+            state.play("SA")
+        assert state.snapshot is before
+
     def test_undo_errors(self) -> None:
         state = fresh()
         with pytest.raises(UndoError):
