@@ -247,7 +247,7 @@ def play_one(job: Job) -> dict[str, object]:
     heard = None
     if job.get("calls"):
         heard = HeardAuction(Seat(job["dealer"]), tuple(job["calls"]), job["book"], job["vulnerable"],
-                             tuple(job["explanations"]))
+                             tuple(job["explanations"]), None if job.get("likelihood") == "none" else "default")
     row: dict[str, object] = {"index": job["index"], "source": job["source"], "label": job["label"],
                               "nt": contract.strain.trump is None}
     row["claims"], row["consistent"], row["false"] = auction_truth(job, declarer, deal, job["book"])
@@ -420,6 +420,9 @@ def main() -> None:
     ap.add_argument("--defence-model", default="default", metavar="M",
                     help="the defenders' model with --defence model (a file; fit one on the evaluation half with "
                          "kibitz defence CORPUS --half evaluation)")
+    ap.add_argument("--likelihood", choices=("default", "none"), default="default",
+                    help="the auction's graded likelihood in declarer's weighted view (none: the calls' measured "
+                         "ratios, as before 0.3.7)")
     ap.add_argument("--resume", metavar="ROWS",
                     help="with --json ROWS: play only the deals not already in ROWS and append theirs (a long run "
                          "continued in several sittings; the tables then cover every row)")
@@ -457,7 +460,7 @@ def main() -> None:
     jobs += dealer_jobs(args.deals - len(jobs), len(jobs)) if len(jobs) < args.deals else []
     for job in jobs:
         job.update(n=args.n, tricks=args.tricks, book=args.book, views=views, defence=args.defence,
-                   defence_model=args.defence_model)
+                   defence_model=args.defence_model, likelihood=args.likelihood)
     if args.reuse:
         with open(args.reuse, encoding="utf-8") as f:
             earlier = {int(r["index"]): r for r in map(json.loads, filter(str.strip, f))}
@@ -487,7 +490,8 @@ def main() -> None:
     if out is not None:
         out.close()
     report(rows, f"# Kibitz bot benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-                 f"Python {platform.python_version()}; {len(rows)} deals, book {args.book}, {args.n} layouts a "
+                 f"Python {platform.python_version()}; {len(rows)} deals, book {args.book} (likelihood "
+                 f"{args.likelihood}), {args.n} layouts a "
                  f"decision, {args.defence} defence, {args.scheduler or f'{args.jobs} processes'}, {elapsed:.0f} s")
 
 
