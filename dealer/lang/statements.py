@@ -23,7 +23,6 @@ of :mod:`dealer.lang.syntax`.
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 from typing import Mapping, TypeVar
@@ -85,6 +84,8 @@ class ScriptSyntax:
     lengths: list[Cond] = field(default_factory=list)
     #: Earlier condition statements, replaced by a later one (as in ``dealer``, the last condition counts).
     replaced: list[Cond] = field(default_factory=list)
+    #: Where earlier action statements were, replaced by a later one (as in ``dealer``, the last list counts).
+    replaced_actions: list[Pos] = field(default_factory=list)
 
     def set_condition(self, cond: Cond) -> None:
         """Make ``cond`` the script's condition: like ``dealer``, a later condition replaces an earlier one."""
@@ -115,12 +116,9 @@ _SEAT_WORDS = frozenset({"north", "east", "south", "west"})
 
 
 def _string(tok: Token) -> str:
-    """The text of a quoted string token, escapes decoded as in C (``\\n``, ``\\t``, ``\\"``)."""
-    try:
-        value = ast.literal_eval(tok.text)
-    except (ValueError, SyntaxError):
-        value = tok.text[1:-1]
-    return str(value)
+    """The text of a quoted string token as written: ``dealer`` decodes no escape (``"a\\n"`` prints ``a\\n``;
+    a new line is the bare ``\\n`` of ``printes``)."""
+    return tok.text[1:-1]
 
 
 class ScriptParser(Parser):
@@ -194,6 +192,10 @@ class ScriptParser(Parser):
                 out.altcounts[which] = self.count_list("altcount")
             elif word == "action":
                 self.next()
+                if out.actions:  # as dealer: a later action statement replaces an earlier one
+                    out.replaced_actions.append(self.pos(t.offset))
+                    out.actions.clear()
+                    out.action_texts.clear()
                 start = self.tok.offset
                 self.actions(out)
                 out.action_texts.append(" ".join(self.text[start:self.tok.offset].split()))
@@ -313,12 +315,12 @@ class ScriptParser(Parser):
             return Print("print", tuple(s for s in seats if isinstance(s, Seat)), pos=pos)
         if word in PRINT_ACTIONS:
             expr = None
-            if word in ("printcompact", "printoneline") and not self.action_ends():
+            if word in ("printcompact", "printoneline") and not self.action_ends() and self.on_line(pos.line):
                 expr = self.as_num(self.expr(), t)
             return Print(word, pos=pos, expr=expr)
         if word == "printes":
             items: list[str | Expr] = []
-            wrapped = self.tok.text == "(" and self.peek().kind in ("string", "newline")
+            wrapped = self.tok.text == "(" and (self.peek().kind in ("string", "newline") or self.comma_inside())
             if wrapped:
                 self.next()
             while True:
@@ -518,6 +520,11 @@ class ScriptParser(Parser):
                 raise self.error("expected a constant bound", t.offset)
             return folded
         return node.value
+
+    def on_line(self, line: int) -> bool:
+        """Whether the next token is on ``line`` (an action's optional expression starts on the action's line: a
+        condition on the next line, written without ``condition``, is a statement of its own, as in dealer)."""
+        return self.pos(self.tok.offset).line == line
 
     def action_ends(self) -> bool:
         """True where an action's optional expression is absent."""

@@ -41,7 +41,8 @@ from dealer.lang.evaluate import Counts, evaluate
 from dealer.lang.fold import fold_conditions
 from dealer.lang.expr import Expr
 from dealer.lang.actions import (
-    DoubleDummyRow, EvalContract, EvalTable, Export, Frequency, ParContract, Print, PrintES, Report,
+    Average, BucketFrequency, DoubleDummyRow, EvalContract, EvalTable, Export, Frequency, ParContract, Print,
+    PrintES, Report,
 )
 from dealer.lang.statements import ScriptSyntax
 from dealer.rng import RandomSource, make_rng
@@ -146,7 +147,7 @@ def _actions(syntax: ScriptSyntax, quiet: bool) -> tuple[list[object], list[obje
     """The script's actions (``printall`` when it has none; ``dealer -q`` leaves out printall and printpbn), and
     those of them that print each deal (``printall``, ``printes``, ``printrpt``...)."""
     actions: list[object] = [a for a in syntax.actions or [Print("printall")]
-                             if not (isinstance(a, Print) and quiet and a.kind in ("printall", "printpbn"))]
+                             if not (isinstance(a, Print) and quiet and a.kind == "printpbn")]
     each: list[object] = [a for a in actions
                           if isinstance(a, (PrintES, Report, Export)) or isinstance(a, Print) and a.kind != "print"]
     return actions, each
@@ -278,11 +279,26 @@ def _deal_text(action: object, batch: np.ndarray, first: int, number: int, value
 def _run_text(action: object, masks: np.ndarray) -> str:
     """What an action that needs every deal of the run at once prints, after the deals."""
     if isinstance(action, Print):  # print(SEATS): the produced deals' hands, page by page
-        return pages_text(masks, action.seats)
+        return pages_text(masks, tuple(sorted(set(action.seats))))  # as dealer: north to west, each seat once
     if isinstance(action, EvalContract):
         return evalcontract_text(action, double_dummy_tricks(masks, action.declarer, action.strain, action.pos))
     assert isinstance(action, EvalTable)
     return evaltable_text(double_dummy_tables(masks, action.pos))
+
+
+def _given(option: int | None, statement: int | None, name: str) -> int:
+    """``-p``/``-g`` else the script's ``produce``/``generate``; 0 when neither is given, or either is 0 (dealer
+    reads 0 as unset)."""
+    value = option if option else statement
+    if value is not None and value < 0:
+        raise DealerError(f"invalid {name} {value}: expected a number of deals >= 0")
+    return value or 0
+
+
+def _prints(syntax: ScriptSyntax) -> bool:
+    """Whether a run without ``produce`` stops at 40 deals: it has no action (printall) or one that prints (as
+    ``dealer``: a script of statistics alone, ``average`` and ``frequency``, runs to its ``generate``)."""
+    return not syntax.actions or any(not isinstance(a, (Average, Frequency, BucketFrequency)) for a in syntax.actions)
 
 
 def _check_frequencies(actions: Sequence[object]) -> None:
@@ -306,8 +322,10 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
                ) -> CountResult | None:
     """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals.
 
-    ``produce`` and ``generate`` replace the script's (``dealer -p``, ``-g``); ``quiet`` leaves out the
-    ``printall`` and ``printpbn`` actions (``dealer -q``); ``verbose=False`` leaves out the totals
+    ``produce`` and ``generate`` replace the script's (``dealer -p``, ``-g``; 0, as ``dealer`` reads it: not
+    given); without either a run produces 40 deals, or up to its ``generate`` when its actions are
+    statistics alone (``average``, ``frequency``, ``bktfreq``); ``quiet`` leaves out the ``printpbn`` action
+    (``dealer -q``); ``verbose=False`` leaves out the totals
     (``dealer -v``). The deals come by deal and select while the condition keeps many random deals,
     else from the exact tables (:class:`_Production`); nothing is counted unless ``count`` asks (the
     count is then printed last and returned) or ``explain`` prints the plan (:mod:`dealer.run.plan`).
@@ -315,14 +333,9 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
     start = time.perf_counter()
     production = _Production(syntax, limit, text)
     rng, seed_value = _seeded(syntax, seed)
-    n = produce if produce is not None else (syntax.produce if syntax.produce is not None else DEFAULT_PRODUCE)
-    if generate is None:
-        generate = syntax.generate if syntax.generate is not None else DEFAULT_GENERATE
-    if n < 0:
-        raise DealerError(f"invalid produce {n}: expected a number of deals >= 0")
+    generate = _given(generate, syntax.generate, "generate") or DEFAULT_GENERATE
+    n = _given(produce, syntax.produce, "produce") or (DEFAULT_PRODUCE if _prints(syntax) else generate)
     _check_frequencies(syntax.actions)
-    if generate < 0:
-        raise DealerError(f"invalid generate {generate}: expected a number of deals >= 0")
     writer = _Writer(syntax, out, production.counts, rng, quiet, source, seed_value)
     if writer.whole and n > current().run_deals:
         raise DealerError(f"produce {n:,}: print(...) and evalcontract report on every deal at once, so "

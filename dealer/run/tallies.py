@@ -138,9 +138,9 @@ class FrequencyTally:
         names2 = ["Low"] + [str(x) for x in range(l2, h2 + 1)] + ["High", "Sum"]
         out.append("    " + "".join(f"{n:>7}" for n in names2) + "\n")
         names1 = ["Low "] + [f"{x:4d}" for x in range(l1, h1 + 1)] + ["High"]
-        for name, row in zip(names1, grid):
-            out.append(name + "".join(f"{int(c):7d}" for c in row) + f"{int(row.sum()):7d}\n")
-        out.append("Sum " + "".join(f"{int(c):7d}" for c in grid.sum(axis=0)) + f"{int(grid.sum()):7d}\n\n")
+        for name, row in zip(names1, grid):  # " %6d" as dealer: a space between counts of a million and more
+            out.append(name + "".join(f" {int(c):6d}" for c in row) + f" {int(row.sum()):6d}\n")
+        out.append("Sum " + "".join(f" {int(c):6d}" for c in grid.sum(axis=0)) + f" {int(grid.sum()):6d}\n\n")
         return "".join(out)
 
 

@@ -72,7 +72,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("-g", "--generate", type=GENERATE, default=None,
                    help="most deals to generate, as dealer counts them (default: the script's generate, else "
                         "10,000,000)")
-    p.add_argument("-q", "--quiet", action="store_true", help="leave out printall's and printpbn's deals (dealer -q)")
+    p.add_argument("-q", "--quiet", action="store_true", help="leave out printpbn's deals (dealer -q)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="toggle the totals at the end (Generated, Produced, seed, time; on by default)")
     p.add_argument("-V", "--version", action="store_true", help="say which version this is and stop")

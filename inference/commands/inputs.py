@@ -70,6 +70,9 @@ def parse_statements_noted(text: str, source: str) -> "ScriptSyntax":
     for cond in script.replaced:
         sys.stderr.write(f"kibitz: note: the condition at {cond.pos.source}:{cond.pos.line} is replaced by a later one, as in dealer "
                          "(join them with && to require both)\n")
+    for pos in script.replaced_actions:
+        sys.stderr.write(f"kibitz: note: the action at {pos.source}:{pos.line} is replaced by a later one, as in dealer "
+                         "(list them in one action statement to do both)\n")
     return script
 
 

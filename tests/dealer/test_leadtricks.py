@@ -30,7 +30,7 @@ SCRIPT = f"""predeal west {WEST.replace(' ', ', ')}
 lead = leadtricks(south, notrump)
 condition hcp(north) + hcp(south) >= 23
 produce 4
-action printoneline, printes("v ", lead, " ", !(lead >= 9), " ", lead >= 9 || lead <= 4, "\\n"),
+action printoneline, printes("v ", lead, " ", !(lead >= 9), " ", lead >= 9 || lead <= 4, \\n),
   average "mean" lead, frequency "leads" (lead, 0, 13)
 """
 

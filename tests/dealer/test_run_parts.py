@@ -125,3 +125,34 @@ action frequency (leadtricks(south, notrump), 5, 13)""")
     assert tally.text(counts) == before and tally.leads
     sums = re.search(r"^Sum (.*)$", before, flags=re.M).group(1).split()  # type: ignore[union-attr]
     assert int(sums[-1]) == 3 * len(tally.leads)  # a column per lead: each deal once in each
+
+
+def test_a_run_without_produce_as_dealer_counts_it() -> None:
+    """No ``produce`` (or 0, which dealer reads as unset): 40 deals when an action prints, else up to ``generate``
+    (statistics alone); ``-q`` leaves out printpbn, not printall."""
+    stats = _run("generate 1000\naction average hcp(north), frequency (hcp(south), 0, 37)", 1000)
+    assert "Generated 1000 hands\nProduced 1000 hands" in stats
+    zero = _run("produce 0\ngenerate 100000\ncondition hcp(north) >= 10\naction printoneline", 1000)
+    assert "Produced 40 hands" in zero and len(_hands(zero)) == 40
+    out = io.StringIO()
+    run_script(parse_statements("action printall, printpbn"), out, seed=1, quiet=True, produce=0)
+    assert "[Deal " not in out.getvalue() and "Produced 40 hands" in out.getvalue()
+    assert re.search(r"^  40\.", out.getvalue(), flags=re.M)  # printall's deals are printed under -q, as dealer's
+
+
+def test_print_shows_each_seat_once_north_to_west() -> None:
+    """``print(south, north, south)`` prints North's page, then South's, as dealer does."""
+    out = _run("produce 2\naction print(south, north, south)", 1000, verbose=False)
+    assert out.count("hands:") == 2 and out.index("North hands:") < out.index("South hands:")
+
+
+def test_a_two_way_frequency_keeps_a_space_between_counts_of_a_million() -> None:
+    import numpy as np
+
+    from dealer.lang.evaluate import Counts
+    from dealer.run.tallies import FrequencyTally
+
+    action = parse_statements("action frequency (hcp(north), 12, 12, hcp(south), 12, 12)").actions[0]
+    tally = FrequencyTally(action)  # type: ignore[arg-type]
+    tally.grid = np.array([[0, 0, 0], [0, 1_000_000, 0], [0, 0, 0]])
+    assert "  12      0 1000000      0 1000000\n" in tally.text(Counts.of_script(parse_statements("")))

@@ -433,3 +433,24 @@ def test_tables_beyond_the_limit_filter_the_loosest_seats() -> None:
     p = exact_count / result.superset
     z = (result.accepted - result.drawn * p) / np.sqrt(result.drawn * p * (1 - p))
     assert abs(z) < 4
+
+
+FULL = ("predeal north S98, HKQ8753, D52, CAK6\npredeal east SAQT7, HT6, D98, CQJT98\n"
+        "predeal south SJ642, HJ9, DAKQJ74, C2\npredeal west SK53, HA42, DT63, C7543\n")
+
+
+def _dealt(script: str) -> str:
+    out = io.StringIO()
+    run_script(parse_statements(FULL + script), out, seed=1, verbose=False)
+    return out.getvalue()
+
+
+def test_read_as_dealer_reads_it() -> None:
+    """Found by a differential test against dealer on a predealt deal (the same deal for both programs)."""
+    assert _dealt("produce 1\naction printes(hcp(north), \\n)") == "12\n"  # an expression first in printes
+    assert _dealt('produce 1\naction printes("a\\\\nb ", (3), \\n)') == "a\\\\nb 3\n"  # quoted text as written
+    assert _dealt("produce 1\naction printoneline\naction average hcp(north)") == "12\n"  # the last action list
+    syntax = parse_statements("produce 3\naction printoneline\nhcp(north) >= 20")  # a bare condition, next line
+    assert str(syntax.conditions[0]) == "hcp(north) >= 20" and syntax.actions[0].expr is None  # type: ignore[union-attr]
+    assert parse_statements("action printoneline hcp(north)").actions[0].expr is not None  # type: ignore[union-attr]
+    assert len(parse_statements("action printoneline\naction average hcp(north)").replaced_actions) == 1
