@@ -454,3 +454,5 @@ def test_read_as_dealer_reads_it() -> None:
     assert str(syntax.conditions[0]) == "hcp(north) >= 20" and syntax.actions[0].expr is None  # type: ignore[union-attr]
     assert parse_statements("action printoneline hcp(north)").actions[0].expr is not None  # type: ignore[union-attr]
     assert len(parse_statements("action printoneline\naction average hcp(north)").replaced_actions) == 1
+    assert parse_statements("produce 2\nproduce 5\ngenerate 0\ngenerate 7").produce == 2  # the first not 0
+    assert parse_statements("produce 0\nproduce 5\ngenerate 0\ngenerate 7").generate == 7
