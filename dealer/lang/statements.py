@@ -273,7 +273,8 @@ class ScriptParser(Parser):
             if not parts:
                 raise self.error("expected the cards to predeal, such as SAKQ,HAK", start)
             try:
-                cards = CardSet.parse(",".join(p for p in parts if p != ","))
+                held = [p for p in parts if p != "," and p.upper() not in ("S", "H", "D", "C")]  # as dealer: "H" is none
+                cards = CardSet.parse(",".join(held)) if held else CardSet(0)
             except DealerError as exc:
                 raise self.error(str(exc), start) from None
             if seat in out.predeals:

@@ -456,3 +456,4 @@ def test_read_as_dealer_reads_it() -> None:
     assert len(parse_statements("action printoneline\naction average hcp(north)").replaced_actions) == 1
     assert parse_statements("produce 2\nproduce 5\ngenerate 0\ngenerate 7").produce == 2  # the first not 0
     assert parse_statements("produce 0\nproduce 5\ngenerate 0\ngenerate 7").generate == 7
+    assert str(parse_statements("predeal north SAKQ, H, D5432, C5432").predeals[Seat.N][0]) == "AKQ..5432.5432"
