@@ -205,6 +205,8 @@ class _Writer:
     def _write_each(self, masks: np.ndarray, memo: dict[int, np.ndarray]) -> None:
         """The per-deal actions on one part, a batch at a time (memory stays bounded)."""
         each, syntax = self.each, self.syntax
+        if not each:  # statistics alone: nothing to print deal by deal
+            return
         values = {id(a): _deal_values(a, masks, self.counts, memo, self.rng) for a in each}
         for first in range(0, len(masks), _BATCH):
             batch = masks[first:first + _BATCH]
