@@ -162,9 +162,9 @@ class ScriptParser(Parser):
                 self.next()
                 if word == "seed" and self.tok.text == "=":  # ``seed = 5``, as some scripts for the forks write it
                     self.next()
-                value = self.number(f"a number after {word!r}")
+                number = self.number(f"a number after {word!r}")
                 if word == "seed" or not getattr(out, word):  # as dealer: the first produce or generate not 0 counts
-                    setattr(out, word, value)
+                    setattr(out, word, number)
             elif word == "opener" and t.text not in self.defs and self.peek().text.lower() in _SEAT_WORDS:
                 # dealer version 2: the opener of its 'opc' count (a variable named opener stays one)
                 self.next()
