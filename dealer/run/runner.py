@@ -115,8 +115,8 @@ class _Production:
         if not self.selection.solves and not self._tables_took_over:
             self.selected = self.selection.select(produce, generate, rng, most=current().select_deals, later=later,
                                                   before=self._selected_so_far)
-            kept, used = self._selected_so_far
-            self._selected_so_far = (kept + len(self.selected.deals), used + self.selected.used)
+            kept_before, used_before = self._selected_so_far
+            self._selected_so_far = (kept_before + len(self.selected.deals), used_before + self.selected.used)
             if self.selected.finished:
                 return self.selected.deals, self.selected.used
             self._tables_took_over = True
@@ -144,7 +144,7 @@ class _Production:
 
 
 def _actions(syntax: ScriptSyntax, quiet: bool) -> tuple[list[object], list[object]]:
-    """The script's actions (``printall`` when it has none; ``dealer -q`` leaves out printall and printpbn), and
+    """The script's actions (``printall`` when it has none; ``dealer -q`` leaves out printpbn), and
     those of them that print each deal (``printall``, ``printes``, ``printrpt``...)."""
     actions: list[object] = [a for a in syntax.actions or [Print("printall")]
                              if not (isinstance(a, Print) and quiet and a.kind == "printpbn")]
@@ -157,7 +157,8 @@ class _Writer:
     """A run's actions done part by part, as ``dealer`` does them on the whole run: the actions that print each
     deal deal by deal, in the script's order within a deal; at the end the others (``average``,
     ``frequency``, ``print``...) in the script's order, from their tallies (:mod:`dealer.run.tallies`) or,
-    for those that need every deal at once (``print``, ``evalcontract``, ``evaltable``), from the deals kept."""
+    for those that need every deal at once (``print``, ``evalcontract``), from the deals kept (then the run is
+    one part)."""
 
     def __init__(self, syntax: ScriptSyntax, out: TextIO, counts: Counts, rng: np.random.Generator, quiet: bool,
                  source: str, seed_value: int | None) -> None:
@@ -167,7 +168,7 @@ class _Writer:
         self.tallies = {id(a): tally_for(a) for a in self.actions if not any(a is b for b in self.each)}
         #: Some action needs every deal at once: the run is one part, its deals kept.
         self.whole = any(t is None for t in self.tallies.values())
-        self.kept: list[np.ndarray] = []
+        self.kept: np.ndarray | None = None  # the run's deals, when it is one part
         self.written = 0
 
     def add(self, masks: np.ndarray) -> None:
@@ -180,7 +181,7 @@ class _Writer:
                 if tally is not None:
                     tally.add(masks, self.counts, memo, self.rng)
             if self.whole:
-                self.kept.append(masks)
+                self.kept = masks
             else:
                 forget_solved()  # a part's tables are not kept past it
         except BaseException:
@@ -191,14 +192,13 @@ class _Writer:
     def finish(self) -> None:
         """Write the run's reports."""
         try:
-            masks = np.concatenate(self.kept) if len(self.kept) > 1 else (self.kept[0] if self.kept else None)
             for action in self.actions:
                 tally = self.tallies.get(id(action))
                 if tally is not None:
                     self.out.write(tally.text(self.counts))
                 elif id(action) in self.tallies:
-                    assert masks is not None
-                    self.out.write(_run_text(action, masks))
+                    assert self.kept is not None
+                    self.out.write(_run_text(action, self.kept))
         finally:
             forget_solved()  # the produced deals' tables are not kept past the run
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -184,11 +184,7 @@ class DenseTables(_Tracked):
         """
         if not self.k:
             return np.ones((), dtype=object)
-        if not _object_weights(self.automata):
-            lo, hi = self._forward((np.dtype(np.uint64), np.dtype(np.float64)))
-            if not hi.size or float(hi.max()) < _EXACT_BELOW:
-                return _joined(lo, hi)
-        return self._forward((np.dtype(object),))[0]
+        return _exactly(self._forward, _object_weights(self.automata))
 
     def _forward(self, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
         """The forward pass in each of ``dtypes`` (see :meth:`forward_final`)."""
@@ -305,6 +301,16 @@ def _joined(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     for i, (low, high) in enumerate(zip(lo.ravel().tolist(), hi.ravel().tolist())):
         flat_out[i] = int(low) + (round((high - int(low)) / 2.0 ** 64) << 64)
     return out
+
+
+def _exactly(forward: Callable[[tuple[np.dtype, ...]], list[np.ndarray]], big: bool) -> np.ndarray:
+    """The exact values of a forward pass (an object array): in uint64 and float64 where that is exact (below
+    2**99, no weight past 64 bits: ``big``), else again in Python integers."""
+    if not big:
+        lo, hi = forward((np.dtype(np.uint64), np.dtype(np.float64)))
+        if not hi.size or float(hi.max()) < _EXACT_BELOW:
+            return _joined(lo, hi)
+    return forward((np.dtype(object),))[0]
 
 
 def _object_weights(automata: Sequence[SeatAutomaton]) -> bool:
@@ -452,12 +458,8 @@ class CompactTables(_Tracked):
         final_shape = tuple(a.size[self.n] for a in self.automata)
         out = np.zeros(final_shape, dtype=object)
         flat = out.reshape(-1)
-        if not any(w is not None and w.dtype == object for layer in self.weights for w in layer):
-            lo, hi = self._forward((np.dtype(np.uint64), np.dtype(np.float64)))
-            if not hi.size or float(hi.max()) < _EXACT_BELOW:
-                flat[self.final_keys] = _joined(lo, hi)
-                return out
-        flat[self.final_keys] = self._forward((np.dtype(object),))[0]
+        big = any(w is not None and w.dtype == object for layer in self.weights for w in layer)
+        flat[self.final_keys] = _exactly(self._forward, big)
         return out
 
     def _forward(self, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:

@@ -226,12 +226,10 @@ def _count(n: object, where: str) -> int:
 def load_model(name: str = "default") -> DefenceModel:
     """A shipped model by name (``default``), or a model file by path (read again once the file changes)."""
     if name.endswith(".json") or "/" in name:
-        try:
-            found = Path(name).stat()
-        except OSError:
-            found = None
-        if found is None or not Path(name).is_file():
+        path = Path(name)
+        if not path.is_file():
             raise InvalidArgumentError(f"no defence model file {name!r}")
+        found = path.stat()
         return _load(name, (found.st_mtime_ns, found.st_size))
     return _load(name, None)
 
