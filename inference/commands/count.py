@@ -30,7 +30,7 @@ import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, TextIO
 
-from inference.commands.options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, whole
+from inference.commands.options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, seed_of, whole
 
 if TYPE_CHECKING:
     from dealer.run.script_dealer import ScriptDealer
@@ -152,9 +152,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     from dealer import D
     from dealer.budget import current
 
-    from dealer.rng import fresh_seed
-
-    seed = args.seed if args.seed is not None else fresh_seed()  # shown: the estimate can be drawn again
+    seed = seed_of(args)  # shown: the estimate can be drawn again
     result = run.count(draws=args.draws, seed=seed)
     elapsed = time.perf_counter() - start
     ways = completions(run)

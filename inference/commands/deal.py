@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from inference.commands.options import Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of, written_to
+from inference.commands.options import (Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of, seed_of,
+                                        written_to)
 
 __all__ = ["register", "run_deal"]
 
@@ -17,7 +18,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     """Deal ``-n`` deals uniformly over those satisfying the spec and write them (``--format``, ``-o``)."""
     from dealer import ImpossibleSpecError
 
-    from dealer.rng import fresh_seed, make_rng
+    from dealer.rng import make_rng
     from dealer.cards.pbnio import write_deals
     from dealer.run.script_dealer import ScriptDealer
     from inference.commands.inputs import read_statements
@@ -28,7 +29,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
     run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)  # exact, or filtered uniformly
     if run.dealer.is_empty:
         raise ImpossibleSpecError(f"no deal satisfies the spec: {run.dealer.explain_empty()}")
-    seed = args.seed if args.seed is not None else script.seed if script.seed is not None else fresh_seed()
+    seed = seed_of(args, script.seed)
     rng = make_rng(seed)
     with written_to(args.output, out) as target:
         written = 0

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from inference.commands.options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
                       add_record, add_seat, add_seed, add_view, defence_model, add_likelihood,
-                      likelihood)
+                      likelihood, seed_of)
 
 if TYPE_CHECKING:
     from inference.state.play import PlayState
@@ -29,14 +29,14 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
 
     from inference.commands.inputs import state_after
 
-    from dealer.rng import fresh_seed, make_rng
+    from dealer.rng import make_rng
     from inference.exact.sampling import MAX_LAYOUTS_AT_ONCE as batch  # the API's most at once: the same layouts
 
     state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args),
                         likelihood(args))
     space = state.layouts(args.view)  # built (and checked) before anything is written
     contract = _pbn_contract(state, args.file)
-    seed = args.seed if args.seed is not None else fresh_seed()
+    seed = seed_of(args)
     rng = make_rng(seed)
     written = 0
     while written < args.n:  # streamed, batch by batch: memory stays bounded whatever -n is

@@ -59,6 +59,7 @@ __all__ = [
     "add_n",
     "add_seed",
     "add_json",
+    "seed_of",
     "add_format",
     "add_output",
     "add_spec",
@@ -178,6 +179,17 @@ def add_seed(p: argparse.ArgumentParser, default: int | None, shown: str = "a fr
     text = shown if default is None else str(default)
     flags = ("--seed",) if short is None else (short, "--seed")
     p.add_argument(*flags, type=SEED, default=default, help=f"random seed: same seed, same output (default: {text})")
+
+
+def seed_of(args: argparse.Namespace, given: int | None = None) -> int:
+    """The seed a run draws with, to be shown: ``--seed``, else ``given`` (a script's), else a fresh one."""
+    if args.seed is not None:
+        return int(args.seed)
+    if given is not None:
+        return given
+    from dealer.rng import fresh_seed
+
+    return fresh_seed()
 
 
 def add_json(p: argparse.ArgumentParser, what: str) -> None:
