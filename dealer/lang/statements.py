@@ -318,7 +318,9 @@ class ScriptParser(Parser):
             return Print("print", tuple(s for s in seats if isinstance(s, Seat)), pos=pos)
         if word in PRINT_ACTIONS:
             expr = None
-            if word in ("printcompact", "printoneline") and not self.action_ends() and self.on_line(pos.line):
+            # the expression starts on the action's line: a condition on the next line, written without
+            # ``condition``, is a statement of its own, as in dealer
+            if word in ("printcompact", "printoneline") and not self.action_ends() and not self.on_new_line():
                 expr = self.as_num(self.expr(), t)
             return Print(word, pos=pos, expr=expr)
         if word == "printes":
@@ -523,11 +525,6 @@ class ScriptParser(Parser):
                 raise self.error("expected a constant bound", t.offset)
             return folded
         return node.value
-
-    def on_line(self, line: int) -> bool:
-        """Whether the next token is on ``line`` (an action's optional expression starts on the action's line: a
-        condition on the next line, written without ``condition``, is a statement of its own, as in dealer)."""
-        return self.pos(self.tok.offset).line == line
 
     def action_ends(self) -> bool:
         """True where an action's optional expression is absent."""
