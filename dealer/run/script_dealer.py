@@ -48,6 +48,7 @@ from dealer.spec.spec import DealSpec
 from dealer.tables.engine import DenseTables
 from dealer.tables.design import Sizing, TablesDesign
 from dealer.tables.exact import ExactDealer
+from dealer.tables.reach import StreamedTables
 from dealer.tables.union import UnionDealer, atoms_of
 
 __all__ = ["CountResult", "ScriptDealer", "wilson"]
@@ -113,10 +114,17 @@ class ScriptDealer:
     """
 
     def __init__(self, syntax: ScriptSyntax, *, limit: int | None = None, text: str = "",
-                 patience: int | None = None, across: bool = True) -> None:
+                 patience: int | None = None, across: bool = True, count_only: bool = False) -> None:
         budget = current()
         limit = budget.tables if limit is None else limit
         self.syntax = syntax
+        #: Whether the run only counts (``kibitz count``): tables too large to keep that hold the whole condition
+        #: are then counted one position at a time (streamed: :class:`~dealer.tables.reach.StreamedTables`),
+        #: which cannot deal.
+        self.count_only = count_only
+        #: The states one position of streamed tables may hold: the budget's ``stream_states`` when a patience is
+        #: tried first (the default of ``kibitz count``), else the limit the caller chose.
+        self.stream_limit = budget.stream_states if patience is not None else limit
         self.counts = Counts.of_script(syntax)
         #: The script's conditions with their constant parts folded (:func:`dealer.lang.fold.fold`).
         self.conditions = fold_conditions(syntax.conditions)
@@ -138,18 +146,28 @@ class ScriptDealer:
             joined = self._split(text, across, side_counts=self.side_counts)
         filtered = [c for c in self.residual if not any(c is j for j in joined)]
         split = [c for c in filtered if atoms_of(c, self.counts, self.side_counts) is not None]
-        if chosen is None:
+        whole = bool(split) and len(split) == len(filtered)  # a union would hold the whole residual
+        if chosen is None and not (count_only and whole):
             # loosened tables give an estimate whatever their size: not worth more than the compact patience
             chosen = self._loosen(min(trial, budget.across_states), text)
             split = []
         elif self.across is not None:
             self.residual = filtered
         # a union holding the residual's boolean combinations is weighed first: the tables are not built
-        # when it holds (a union's parts are the tables' deals split; an empty union says nothing of them)
+        # when it holds (a union's parts are the tables' deals split; an empty union says nothing of them);
+        # a count tries it even when the tables alone are too large to keep (its parts may be streamed)
         union = self._unite(split, joined, trial, patience, limit, budget) if split else None
+        if chosen is None and union is None:
+            chosen = self._loosen(min(trial, budget.across_states), text)
+            split = []
         #: What deals the tables' part: an exact dealer, or a union of them (:mod:`dealer.tables.union`).
-        self.dealer: ExactDealer | UnionDealer = union if union is not None else chosen.build()
-        if union is not None and union.is_empty and (tables := chosen.build()).is_empty:
+        self.dealer: ExactDealer | UnionDealer
+        if union is None:
+            assert chosen is not None  # loosened above when no union holds
+            self.dealer = chosen.build()
+        else:
+            self.dealer = union
+        if union is not None and union.is_empty and chosen is not None and (tables := chosen.build()).is_empty:
             self.dealer = tables  # nothing meets even the tables' conditions: they say why
         if self.dealer is union:
             self._united = tuple(map(str, split))
@@ -171,7 +189,9 @@ class ScriptDealer:
             # seats': the reachable states can be many and slow to find too many, so only the dense tables
             # (sized at once) are weighed; else the side conditions go to the filter
             what = "dense tables with second counts and labels across seats"
-            ready = self._sized(what, self._design(what, self.spec, self.across), across_limit, "dense")
+            design = self._design(what, self.spec, self.across)
+            ready = (self._sized(what, design, across_limit, "dense")
+                     or self._streamed("streamed tables with second counts and labels across seats", design))
             if ready is not None:
                 return ready
             joined[:] = self._split(text, across, side_counts=False)
@@ -209,7 +229,8 @@ class ScriptDealer:
             design = self._design("tables with labels across seats", self.spec, self.across)
             chosen = (self._sized("dense tables with labels across seats", design, across_limit, "dense")
                       or self._sized("compact tables with labels across seats", design,
-                                     min(across_limit, max(trial, budget.across_states))))
+                                     min(across_limit, max(trial, budget.across_states)))
+                      or self._streamed("streamed tables with labels across seats", design))
             if chosen is not None:
                 return chosen
             self.across = None
@@ -218,7 +239,15 @@ class ScriptDealer:
             chosen = self._sized("dense tables", design, min(limit, budget.dense_cells), "dense")
             if chosen is not None:
                 return chosen
-        return self._sized("tables", design, trial)
+        return self._sized("tables", design, trial) or self._streamed("streamed tables", design)
+
+    def _streamed(self, what: str, design: TablesDesign | None) -> "_Sized | None":
+        """In a run that only counts, ``design``'s tables counted one position at a time (the budget's
+        :attr:`stream_limit` states a position at most), when they hold the whole condition; else None."""
+        held = self.across.conditions if self.across is not None and design is not None and design.across else ()
+        if not self.count_only or design is None or any(not any(c is h for h in held) for c in self.residual):
+            return None
+        return self._sized(what, design, self.stream_limit, "streamed")
 
     def _unite(self, split: list[Cond], joined: list[Cond], trial: int, patience: int | None, limit: int,
                budget: Budget) -> UnionDealer | None:
@@ -228,8 +257,10 @@ class ScriptDealer:
         # a union that leaves other conditions to the filter only narrows the superset: worth less patience
         rest = [c for c in self.residual if not any(c is r for r in split)]
         cells = None if patience is None else (trial if rest else budget.union_cells)
+        stream = self.stream_limit if self.count_only and not rest else 0  # a count of the whole condition
         union, why = UnionDealer.attempt(held, split, self.syntax.predeals, limit=limit, counts=self.counts,
-                                         across=self.across, cells=cells, slow=trial, side_counts=self.side_counts)
+                                         across=self.across, cells=cells, slow=trial, side_counts=self.side_counts,
+                                         stream=stream)
         self._steps.append(Step(f"a union for {'; '.join(map(str, split))}", ("built, " if union else "refused, ") + why))
         self._union = why
         return union
@@ -306,9 +337,12 @@ class ScriptDealer:
         held = tuple(str(c) for c in conjuncts(self.conditions)
                      if id(c) not in residual and str(c) not in across and str(c) not in self._united)
         kind = ("a union" if isinstance(self.dealer, UnionDealer)
-                else "dense tables" if isinstance(self.dealer.tables, DenseTables) else "compact tables")
+                else "dense tables" if isinstance(self.dealer.tables, DenseTables)
+                else "streamed tables (counted one position at a time, not kept)"
+                if isinstance(self.dealer.tables, StreamedTables) else "compact tables")
         return Plan("tables" if self.exact else "tables and filter", self.exact,
-                    tables=f"{kind}, {self.dealer.cells:,} cells", held=held, across=across,
+                    tables=f"{kind}, {self.dealer.cells:,} " + ("states at one position at most" if "streamed" in kind
+                                                                 else "cells"), held=held, across=across,
                     union=f"{'; '.join(self._united)}: {self._union}" if self._united else "",
                     filtered=tuple(str(c) for c in conjuncts(self.residual)),
                     loosened=tuple(s.name_long for s in self.loosened), superset=int(self.dealer.count()),

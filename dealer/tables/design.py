@@ -49,7 +49,7 @@ from dealer.tables.automaton import (
 )
 from dealer.tables.engine import dense_cells, dense_refusal
 from dealer.tables.order import candidate_orders, dense_size, honours_last
-from dealer.tables.reach import Reach, reach_within
+from dealer.tables.reach import Reach, StreamedTables, reach_within, stream_within
 
 __all__ = ["TablesDesign", "Sizing", "CardPlan", "FEATURES", "ORDERS", "PATTERNS", "BACKENDS", "clear_caches"]
 
@@ -57,7 +57,7 @@ __all__ = ["TablesDesign", "Sizing", "CardPlan", "FEATURES", "ORDERS", "PATTERNS
 ORDERS = ("auto", "suit-major", "honours-last")
 
 #: The tables' backends: ``auto`` takes the dense tables when they fit the limit, else the compact ones.
-BACKENDS = ("auto", "dense", "compact")
+BACKENDS = ("auto", "dense", "compact", "streamed")
 
 #: Per-seat features whose exact distribution :meth:`ExactDealer.distribution` gives.
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")
@@ -119,6 +119,8 @@ class Sizing:
     cells: int
     why: str = ""
     reached: Reach | None = None
+    #: The streamed tables' counts (backend ``streamed``: counted, not kept).
+    streamed: StreamedTables | None = None
 
     @property
     def fits(self) -> bool:
@@ -127,7 +129,9 @@ class Sizing:
 
     def text(self) -> str:
         """The sizing in words, for a plan's step."""
-        return f"{self.backend}, {self.cells:,} cells" if self.fits else f"refused, {self.why}"
+        if not self.fits:
+            return f"refused, {self.why}"
+        return f"{self.backend}, {self.cells:,} " + ("states at one position at most" if self.streamed else "cells")
 
 
 @dataclass(frozen=True)
@@ -194,7 +198,8 @@ class TablesDesign:
 
     def size(self, limit: int | None = None, backend: str = "auto") -> Sizing:
         """The tables' size for ``backend`` (one of :data:`BACKENDS`) within ``limit`` cells (the budget's
-        ``tables`` by default): dense when asked or when they fit, else the reachable states (found once)."""
+        ``tables`` by default): dense when asked or when they fit, else the reachable states (found once); for
+        ``streamed``, the counts themselves, ``limit`` states a position at most (counted, not kept)."""
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}: expected {', '.join(BACKENDS)}")
         limit = current().tables if limit is None else limit
@@ -204,6 +209,11 @@ class TablesDesign:
                                                                                                   limit))
         if not dense:
             return Sizing("compact", 0)
+        if backend == "streamed":
+            counted = stream_within(self.automata, len(self.cards.free), bool(self.cards.pool), self.final, limit)
+            if isinstance(counted, str):
+                return Sizing("", dense, counted)
+            return Sizing("streamed", counted.cells, streamed=counted)
         found = reach_within(self.automata, len(self.cards.free), bool(self.cards.pool), limit)
         if isinstance(found, str):
             return Sizing("", dense, found)

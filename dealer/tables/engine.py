@@ -32,7 +32,7 @@ from dealer.tables.automaton import SeatAutomaton
 from dealer.arrays import INT64_LIMIT
 from dealer.budget import current
 from dealer.errors import SpecLimitError
-from dealer.tables.reach import Reach, reach
+from dealer.tables.reach import EXACT_BELOW, Reach, StreamedTables, joined_exact, reach, stream_within
 
 __all__ = ["dense_cells", "dense_refusal", "DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
 
@@ -289,27 +289,13 @@ class DenseTables(_Tracked):
         return _choose_with_bounds(self.big[t], flat, values, rng)
 
 
-
-#: Below this a count's uint64 and float64 forms give it exactly (the float within a relative 1e-12).
-_EXACT_BELOW = 2.0 ** 99
-
-
-def _joined(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """The exact values (an object array) from their forms modulo 2**64 and in floating point."""
-    out = np.empty(lo.shape, dtype=object)
-    flat_out = out.reshape(-1)
-    for i, (low, high) in enumerate(zip(lo.ravel().tolist(), hi.ravel().tolist())):
-        flat_out[i] = int(low) + (round((high - int(low)) / 2.0 ** 64) << 64)
-    return out
-
-
 def _exactly(forward: Callable[[tuple[np.dtype, ...]], list[np.ndarray]], big: bool) -> np.ndarray:
     """The exact values of a forward pass (an object array): in uint64 and float64 where that is exact (below
     2**99, no weight past 64 bits: ``big``), else again in Python integers."""
     if not big:
         lo, hi = forward((np.dtype(np.uint64), np.dtype(np.float64)))
-        if not hi.size or float(hi.max()) < _EXACT_BELOW:
-            return _joined(lo, hi)
+        if not hi.size or float(hi.max()) < EXACT_BELOW:
+            return joined_exact(lo, hi)
     return forward((np.dtype(object),))[0]
 
 
@@ -592,16 +578,23 @@ def dense_refusal(automata: Sequence[SeatAutomaton], cells: int, limit: int) -> 
 
 def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int | None = None,
                 backward: bool = True, backend: str = "auto",
-                final: np.ndarray | None = None, reached: Reach | None = None) -> "DenseTables | CompactTables":
+                final: np.ndarray | None = None, reached: Reach | None = None
+                ) -> "DenseTables | CompactTables | StreamedTables":
     """Dense tables when the product of the seats' states fits the limit, else reachable-only tables.
 
-    ``backend`` forces ``"dense"`` or ``"compact"`` (both give the same counts). ``final``, over the
+    ``backend`` forces ``"dense"``, ``"compact"`` or ``"streamed"`` (all give the same counts; streamed tables
+    keep one position's states at a time, ``limit`` of them at most, and cannot deal). ``final``, over the
     seats' final states jointly, says which joint final states count (None: all); ``reached``: the compact
     tables' states when already found (:meth:`dealer.tables.design.TablesDesign.size`).
     """
-    if backend not in ("auto", "dense", "compact"):
-        raise ValueError(f"unknown backend {backend!r}: expected auto, dense or compact")
+    if backend not in ("auto", "dense", "compact", "streamed"):
+        raise ValueError(f"unknown backend {backend!r}: expected auto, dense, compact or streamed")
     limit = current().tables if limit is None else limit
+    if backend == "streamed":
+        found = stream_within(automata, n, pool, final, limit)
+        if isinstance(found, str):
+            raise SpecLimitError(found)
+        return found
     if backend == "dense":
         return DenseTables(automata, n, pool, limit, backward, final)
     if backend == "compact":

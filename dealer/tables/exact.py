@@ -51,7 +51,10 @@ class ExactDealer:
     ``limit`` bounds the table size; a spec beyond it raises
     :class:`~dealer.errors.SpecLimitError`. ``backend`` forces the dense or
     the compact (reachable states only) tables; by default the dense ones
-    are used when they fit the limit. ``order`` forces the order the tables
+    are used when they fit the limit. ``backend="streamed"`` counts over the
+    reachable states one position at a time (``limit`` states a position at
+    most): it counts specs whose tables would not fit, exactly, but cannot deal
+    (:meth:`sample_masks` raises :class:`~dealer.errors.SpecLimitError`). ``order`` forces the order the tables
     read the cards in (:data:`ORDERS`, :mod:`dealer.tables.order`); by default the
     one whose tables promise the fewest states. Every order gives the same
     count and the same distribution of deals.
@@ -83,10 +86,10 @@ class ExactDealer:
             sizing = self.design.size(limit, backend)
         if sizing is not None and not sizing.fits:
             raise SpecLimitError(sizing.why)
-        self.tables = make_tables([] if self._dead else self.automata, len(self._plan.free), bool(self._plan.pool),
-                                  limit, backward=_observe is None,
-                                  backend=backend if sizing is None else sizing.backend,
-                                  final=self.design.final, reached=None if sizing is None else sizing.reached)
+        self.tables = sizing.streamed if sizing is not None and sizing.streamed is not None else make_tables(
+            [] if self._dead else self.automata, len(self._plan.free), bool(self._plan.pool), limit,
+            backward=_observe is None, backend=backend if sizing is None else sizing.backend,
+            final=self.design.final, reached=None if sizing is None else sizing.reached)
 
     @property
     def order(self) -> str:

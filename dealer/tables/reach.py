@@ -11,6 +11,9 @@ taking moves are gathered once, the not-taking key is summed once, and the
 key of "seat ``d`` takes the card" is that sum with seat ``d``'s field
 changed. The distinct successors and each move's index among them come from
 one packed sort (:func:`dealer.arrays.rank_packed`).
+
+:func:`stream_within` walks the same states but keeps one position at a time, carrying
+each state's count forward: a count of tables too large to keep (it cannot deal).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from dealer.arrays import INT64_LIMIT, rank_packed, unique_ints, unique_inverse
 from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
-__all__ = ["Reach", "reach", "reach_within"]
+__all__ = ["Reach", "reach", "reach_within", "stream_within", "StreamedTables", "joined_exact", "EXACT_BELOW"]
 
 #: Keys stay below 2**_KEY_BITS, so one dead move's penalty makes a key negative and five cannot overflow.
 _KEY_BITS = 60
@@ -97,6 +100,77 @@ def _times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return product
 
 
+class _Walk:
+    """The tracked seats' joint keys, position by position: how a position's keys are read, and the keys
+    of their successors (shared by :func:`reach_within`, which keeps every position, and
+    :func:`stream_within`, which keeps one)."""
+
+    def __init__(self, automata: Sequence[SeatAutomaton], n: int, pool: bool) -> None:
+        self.automata = list(automata)
+        self.k = len(self.automata)
+        self.n = n
+        self.n_dest = self.k + (1 if pool else 0)
+        #: How the current position's keys are read: shifts and masks (``bits``), or radix and sizes.
+        self.scheme: tuple[list[int], list[int]] = ([0] * self.k, [0] * self.k)
+        self.bits = True
+        self.t = 0
+        self.steps: list[int] = []
+        #: The successors' keys' bit width (None: mixed radix), and how they are read once the moves are made.
+        self.width: int | None = None
+        self._after: tuple[tuple[list[int], list[int]], bool] = (self.scheme, True)
+
+    def advance(self, t: int) -> str | None:
+        """Get ready for position ``t``'s moves (the next keys' fields); why the keys do not fit, if they do not."""
+        sizes2 = [a.size[t + 1] for a in self.automata]
+        # the final keys are flat indices; fields too wide fall back to a radix too
+        width = sum(max(int(m - 1).bit_length(), 1) for m in sizes2)
+        radix = t == self.n - 1 or width > _KEY_BITS
+        if radix and prod(int(m) for m in sizes2) > 1 << _KEY_BITS:
+            return (f"the joint states of this spec's {self.k} constrained seats need keys beyond "
+                    f"{_KEY_BITS} bits at card {t + 1}; constrain fewer seats jointly")
+        self.t = t
+        self.steps = _radix(sizes2) if radix else [1 << s for s in _fields(sizes2)[0]]
+        self.width = None if radix else width
+        self._after = ((self.steps, sizes2) if radix else _fields(sizes2)), not radix
+        return None
+
+    def targets(self, cur: np.ndarray) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """The key each state of ``cur`` moves to for each destination (``(n_dest, len(cur))``, negative where
+        the move is dead), and each destination's move weights (None: all 1)."""
+        t = self.t
+        base = np.zeros(len(cur), dtype=np.int64)
+        change: list[np.ndarray] = []
+        w_stay: list[np.ndarray | None] = []
+        w_take: list[np.ndarray | None] = []
+        for i, a in enumerate(self.automata):
+            first, second = self.scheme[0][i], self.scheme[1][i]
+            state = (cur >> first) & second if self.bits else cur // first % second
+            stay, turn = _moves(a.next0[t], a.next1[t], self.steps[i])
+            base += stay[state]
+            change.append(turn[state])
+            w0, w1 = a.weight0[t], a.weight1[t]
+            w_stay.append(None if w0 is None else _weights(w0[state]))
+            w_take.append(None if w1 is None else _weights(w1[state]))
+        targets = np.empty((self.n_dest, len(cur)), dtype=np.int64)
+        wts: list[np.ndarray | None] = []
+        for d in range(self.n_dest):
+            if d < self.k:
+                np.add(base, change[d], out=targets[d])
+            else:
+                targets[d] = base
+            w_total: np.ndarray | None = None
+            for i in range(self.k):
+                wi = w_take[i] if i == d else w_stay[i]
+                if wi is not None:
+                    w_total = wi if w_total is None else _times(w_total, wi)
+            wts.append(w_total)
+        return targets, wts
+
+    def done(self) -> None:
+        """The position's moves are made: its successors' keys are read from now on."""
+        self.scheme, self.bits = self._after
+
+
 def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> Reach:
     """The joint states reachable from the start over ``n`` free cards; :class:`~dealer.errors.SpecLimitError`
     beyond ``limit`` states in all. A card goes to one tracked seat or, with a ``pool``, to the pool."""
@@ -106,60 +180,31 @@ def reach(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> 
     return found
 
 
+def _too_many(limit: int, what: str) -> str:
+    return (f"this spec reaches more than {limit:,} joint states of its constrained seats{what}, beyond the "
+            f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions")
+
+
 def reach_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int) -> "Reach | str":
     """:func:`reach`, or why the states pass ``limit`` (a sizing, not an error: the planner weighs it)."""
-    k = len(automata)
+    walk = _Walk(automata, n, pool)
     cur = np.zeros(1, dtype=np.int64)
     sizes = [1]
     nexts: list[np.ndarray] = []
     weights: list[list[np.ndarray | None]] = []
     cells = 1
-    scheme: tuple[list[int], list[int]] = ([0] * k, [0] * k)  # shifts and masks (bits), or radix and sizes
-    bits = True
     for t in range(n):
-        sizes2 = [a.size[t + 1] for a in automata]
-        # the final keys are flat indices; fields too wide fall back to a radix too
-        width = sum(max(int(m - 1).bit_length(), 1) for m in sizes2)
-        radix = t == n - 1 or width > _KEY_BITS
-        steps = _radix(sizes2) if radix else [1 << s for s in _fields(sizes2)[0]]
-        if radix and prod(int(m) for m in sizes2) > 1 << _KEY_BITS:
-            return (f"the joint states of this spec's {k} constrained seats need keys beyond "
-                    f"{_KEY_BITS} bits at card {t + 1}; constrain fewer seats jointly")
-        base = np.zeros(len(cur), dtype=np.int64)
-        change: list[np.ndarray] = []
-        w_stay: list[np.ndarray | None] = []
-        w_take: list[np.ndarray | None] = []
-        for i, a in enumerate(automata):
-            first, second = scheme[0][i], scheme[1][i]
-            state = (cur >> first) & second if bits else cur // first % second
-            stay, turn = _moves(a.next0[t], a.next1[t], steps[i])
-            base += stay[state]
-            change.append(turn[state])
-            w0, w1 = a.weight0[t], a.weight1[t]
-            w_stay.append(None if w0 is None else _weights(w0[state]))
-            w_take.append(None if w1 is None else _weights(w1[state]))
-        scheme = (steps, sizes2) if radix else _fields(sizes2)
-        bits = not radix
-        targets = np.empty((k + (1 if pool else 0), len(cur)), dtype=np.int64)
-        wts: list[np.ndarray | None] = []
-        for d in range(len(targets)):
-            if d < k:
-                np.add(base, change[d], out=targets[d])
-            else:
-                targets[d] = base
-            w_total: np.ndarray | None = None
-            for i in range(k):
-                wi = w_take[i] if i == d else w_stay[i]
-                if wi is not None:
-                    w_total = wi if w_total is None else _times(w_total, wi)
-            wts.append(w_total)
+        why = walk.advance(t)
+        if why is not None:
+            return why
+        targets, wts = walk.targets(cur)
+        walk.done()
         ok = targets >= 0  # a dead move's penalty makes its key negative
         count = int(np.count_nonzero(ok))
         # the distinct successors are counted (one sort) before their places are found, when they may pass
         if cells + count > limit and cells + len(unique_ints(targets[ok])) > limit:
-            return (f"this spec reaches more than {limit:,} joint states of its constrained seats, beyond the "
-                    f"limit of {limit:,}; constrain fewer seats jointly or loosen HCP conditions")
-        uniq, nxt = _successors(targets, ok, None if radix else width)
+            return _too_many(limit, "")
+        uniq, nxt = _successors(targets, ok, walk.width)
         del targets, ok
         cells += len(uniq)
         nexts.append(nxt)
@@ -167,3 +212,160 @@ def reach_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: i
         sizes.append(len(uniq))
         cur = uniq
     return Reach(cur, sizes, nexts, weights, cells)
+
+
+#: Counts below this are exact as a pair (modulo 2**64, float64): the float's error stays far below 2**63.
+EXACT_BELOW = 2.0 ** 99
+
+
+def joined_exact(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The exact values (an object array) from their forms modulo 2**64 and in floating point (below
+    :data:`EXACT_BELOW`)."""
+    out = np.empty(lo.shape, dtype=object)
+    flat_out = out.reshape(-1)
+    for i, (low, high) in enumerate(zip(lo.ravel().tolist(), hi.ravel().tolist())):
+        flat_out[i] = int(low) + (round((high - int(low)) / 2.0 ** 64) << 64)
+    return out
+
+
+class StreamedTables:
+    """Tables counted forward one position at a time and not kept (:func:`stream_within`): the weighted number
+    of ways to reach each joint final state, exactly; they count but cannot deal.
+
+    ``final_keys``: the reachable joint final states (flat indices over the seats' final states, sorted);
+    ``values``: the ways to reach each (Python integers); ``shape``: the seats' final state counts;
+    ``final``: which joint final states count (None: all); ``cells``: the most states a position held.
+    """
+
+    def __init__(self, final_keys: np.ndarray, values: np.ndarray, shape: tuple[int, ...],
+                 final: np.ndarray | None, cells: int) -> None:
+        self.final_keys = final_keys
+        self.values = values
+        self.shape = shape
+        self.final = final
+        self.cells = cells
+
+    def total(self) -> int:
+        """The weighted number of ways to place all free cards (joint final states weighed by ``final``)."""
+        if self.final is None:
+            return int(sum(self.values.tolist()))
+        weight = self.final.reshape(-1)[self.final_keys].tolist()
+        return int(sum(v * int(w) for v, w in zip(self.values.tolist(), weight)))
+
+    def forward_final(self) -> np.ndarray:
+        """The ways to reach each joint final state, as a dense object array over the seats' final states."""
+        out = np.zeros(self.shape, dtype=object)
+        out.reshape(-1)[self.final_keys] = self.values
+        return out
+
+    def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """Refused: a streamed count keeps no table to deal from."""
+        raise SpecLimitError(f"these tables were counted one position at a time ({self.cells:,} joint states at "
+                             "most) and not kept: they count, but cannot deal; deal with tables within the limit")
+
+
+def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: np.ndarray | None,
+                  limit: int, chunk: int = 1 << 21) -> "StreamedTables | str":
+    """The counts of the joint final states over ``n`` free cards, found forward over the reachable joint states
+    keeping one position at a time; or why some position passes ``limit`` states.
+
+    Memory is one position's states (``chunk`` of them moved at a time), where :func:`reach_within` keeps
+    every position for sampling. Exact: each state's count is kept modulo 2**64 and in floating point,
+    and the pass is made again in Python integers when a count reaches :data:`EXACT_BELOW` or a move
+    weight is past 64 bits.
+    """
+    big = any(w is not None and w.dtype == object for a in automata for w in (*a.weight0, *a.weight1))
+    found = None if big else _stream(automata, n, pool, limit, chunk, (np.dtype(np.uint64), np.dtype(np.float64)))
+    if isinstance(found, str):
+        return found
+    if found is not None and (not len(found[0]) or float(found[1][1].max()) < EXACT_BELOW):
+        keys, values, most = found
+        exact = joined_exact(values[0], values[1])
+    else:
+        again = _stream(automata, n, pool, limit, chunk, (np.dtype(object),))
+        if isinstance(again, str):
+            return again
+        assert again is not None  # counted in Python integers whatever the weights
+        keys, (exact,), most = again
+    shape = tuple(int(a.size[n]) for a in automata)
+    return StreamedTables(keys, exact, shape, final, most)
+
+
+def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
+            dtypes: tuple[np.dtype, ...]) -> "tuple[np.ndarray, list[np.ndarray], int] | str | None":
+    """:func:`stream_within`'s pass with the counts in each of ``dtypes``: the final keys, their counts, and
+    the most states a position held (None: a move's weight needs Python integers, not ``dtypes``)."""
+    walk = _Walk(automata, n, pool)
+    cur = np.zeros(1, dtype=np.int64)
+    values = [np.ones(1, dtype=dtype) for dtype in dtypes]
+    most = 1
+    for t in range(n):
+        why = walk.advance(t)
+        if why is not None:
+            return why
+        keys: list[np.ndarray] = []
+        moved: list[list[np.ndarray]] = [[] for _ in dtypes]
+        held = 0
+        for lo in range(0, len(cur), chunk):
+            targets, wts = walk.targets(cur[lo:lo + chunk])
+            chunk_keys: list[np.ndarray] = []
+            chunk_moved: list[list[np.ndarray]] = [[] for _ in dtypes]
+            for d in range(walk.n_dest):
+                ok = targets[d] >= 0
+                chunk_keys.append(targets[d][ok])
+                w = wts[d]
+                if w is not None and w.dtype == object and dtypes[0] != object:
+                    return None  # two seats' weights together past 64 bits: counted in Python integers
+                for j, dtype in enumerate(dtypes):
+                    v = values[j][lo:lo + chunk]
+                    chunk_moved[j].append((v if w is None else v * w.astype(dtype))[ok])
+            del targets
+            # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
+            one_keys, one_moved, one_held = _gathered(chunk_keys, chunk_moved, limit)
+            if not one_keys:
+                return _too_many(limit, " at one position")
+            keys += one_keys
+            for j, m in enumerate(one_moved):
+                moved[j] += m
+            held += one_held
+            if held > limit:  # gather what is held so far: the distinct keys may be fewer
+                keys, moved, held = _gathered(keys, moved, limit, runs=True)
+                if not keys:
+                    return _too_many(limit, " at one position")
+        walk.done()
+        keys, moved, held = _gathered(keys, moved, limit, runs=True)
+        if not keys:
+            return _too_many(limit, " at one position")
+        cur, values = keys[0], [m[0] for m in moved]
+        most = max(most, len(cur))
+    return cur, values, most
+def _gathered(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int, runs: bool = False
+              ) -> tuple[list[np.ndarray], list[list[np.ndarray]], int]:
+    """The distinct keys among ``keys`` (as one sorted array) and each one's values summed; nothing past ``limit``
+    keys. ``runs``: each array of ``keys`` is sorted and distinct already (a merge, which a stable sort
+    does in few passes); one such array is returned as it is."""
+    if runs and len(keys) == 1:
+        return keys, moved, len(keys[0])
+    every = np.concatenate(keys) if len(keys) > 1 else keys[0]
+    if runs:
+        order = np.argsort(every, kind="stable")
+        ordered = every[order]
+        start = np.ones(len(ordered), dtype=bool)
+        np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
+        uniq = ordered[start]
+        if len(uniq) > limit:
+            return [], [], 0
+        firsts = np.flatnonzero(start)
+        out = [[np.add.reduceat((np.concatenate(parts) if len(parts) > 1 else parts[0])[order], firsts)
+                if len(firsts) else np.zeros(0, dtype=parts[0].dtype)] for parts in moved]
+        return [uniq], out, len(uniq)
+    uniq, _, inverse = unique_inverse(every)
+    if len(uniq) > limit:
+        return [], [], 0
+    out = []
+    for parts in moved:
+        v = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        total = np.zeros(len(uniq), dtype=v.dtype)
+        np.add.at(total, inverse, v)
+        out.append([total])
+    return [uniq], out, len(uniq)

@@ -221,17 +221,18 @@ class UnionDealer:
     def build(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
               predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
               counts: Counts = STANDARD, across: CrossCondition | None = None,
-              cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True) -> "UnionDealer | None":
+              cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True,
+              stream: int = 0) -> "UnionDealer | None":
         """The union for ``conditions`` (what the tables hold) and ``residual`` (boolean combinations of atoms),
         or None (:meth:`attempt` says why)."""
         return cls.attempt(conditions, residual, predeals, limit=limit, counts=counts, across=across, cells=cells,
-                           slow=slow, side_counts=side_counts)[0]
+                           slow=slow, side_counts=side_counts, stream=stream)[0]
 
     @classmethod
     def attempt(cls, conditions: Sequence[Cond], residual: Sequence[Cond],
                 predeals: "Mapping[Seat, tuple[CardSet, Pos]]", *, limit: int | None = None,
                 counts: Counts = STANDARD, across: CrossCondition | None = None,
-                cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True
+                cells: int | None = None, slow: int = 1_000_000, side_counts: bool = True, stream: int = 0
                 ) -> "tuple[UnionDealer | None, str]":
         """The union for ``conditions`` and ``residual``, and a line on how it was built or why it was not.
 
@@ -242,6 +243,8 @@ class UnionDealer:
         the reachable states up to ``slow`` cells (slower to build, and to find too large).
         ``across``: conditions across seats every part also counts through its seats' labels.
         ``side_counts=False``: a seat's tables hold one whole-hand count only (no :mod:`dealer.spec.sidecount`).
+        ``stream``: for a union that only counts, a part's tables may at last be counted one position at a
+        time, ``stream`` states a position at most (streamed tables: they cannot deal; 0: never).
         """
         budget = current()
         limit = budget.tables if limit is None else limit
@@ -293,6 +296,7 @@ class UnionDealer:
                 return None, "a part counts points the condition across seats reads off the HCP axis"
             room = limit if cells is None else min(limit, cells - spent)
             tries = [("auto", room)] if cells is None else [("dense", room), ("compact", min(room, slow))]
+            tries += [("streamed", stream)] if stream else []
             design = TablesDesign(spec, across)  # sized for each way before any table is built
             sized = ((cap, design.size(max(cap, 1), backend)) for backend, cap in tries)
             fit = next(((cap, sizing) for cap, sizing in sized if sizing.fits), None)

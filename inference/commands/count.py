@@ -89,7 +89,7 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     start = time.perf_counter()
     try:
         limit, patience = limit_of(args)
-        run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience)
+        run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience, count_only=True)
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
     status = _print_estimate(args, run, out, start) if not run.exact and not run.dealer.is_empty else \
@@ -182,8 +182,10 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
     print(f"setup:        {elapsed:.3f} s", file=out)
     hint = ""
     if run.loosened and args.limit is None:  # the tables' size, not the condition, made it an estimate
-        hint = (f"; {', '.join(s.name for s in run.loosened)} filtered, for tables past {current().count_patience:,} states "
-                "were not tried: --limit CELLS tries them")
+        budget = current()
+        hint = (f"; {', '.join(s.name for s in run.loosened)} filtered, for tables past {budget.count_patience:,} states "
+                f"(or {budget.stream_states:,} at one position, counted and not kept) were not tried: --limit CELLS "
+                "tries them")
     print("exact:        no (an estimate)" + hint, file=out)
     return 0
 

@@ -45,7 +45,7 @@ def _brute(west: Weight, east: Weight) -> tuple[int, dict[int, int]]:
 
 
 @pytest.mark.parametrize("big", [2 ** 13 + 7, 2 ** 32, 2 ** 40, 10 ** 13 + 7, MAX_HOLDING_WEIGHT - 99])
-@pytest.mark.parametrize("backend", ["auto", "dense", "compact"])
+@pytest.mark.parametrize("backend", ["auto", "dense", "compact", "streamed"])
 def test_weighted_counts_and_distributions_are_exact(big: int, backend: str) -> None:
     def west(h: CardSet) -> int:
         return big + len(h)

@@ -148,10 +148,17 @@ FOUR_SEATS = ("shape(north, any 4333 + any 4432 + any 5332) && hcp(north) >= 15 
 
 
 def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
-    # its exact tables reach 11 million states (spot cards first, honours last): by default count stops at
-    # its patience and says so; with --limit the user chose the size, so there is nothing to suggest
-    status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1")
+    # its kept tables reach 11 million states (spot cards first, honours last), past count's patience: it
+    # counts them one position at a time (1.7 million states at most), exactly; past that too it filters
+    # seats and says so; with --limit the user chose the size, so there is nothing to suggest
+    from dealer.budget import current
+
+    status, out, _ = run("count", FOUR_SEATS, "--explain")
+    assert status == 0 and "exact:        yes" in out and "tables: streamed tables" in out
+    with current().replace(stream_states=1000).applied():
+        status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1")
     assert status == 0 and "exact:        no (an estimate); E, W filtered" in out and "--limit CELLS" in out
+    assert "(or 1,000 at one position, counted and not kept)" in out
     status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1", "--limit", "1000000")
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
     # a condition no table holds (a third count) is an estimate whatever the size: no hint
@@ -161,7 +168,8 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
 
 @pytest.mark.slow
 def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None:
-    # the same seats with --limit 40000000: the tables fit, the count is exact and is the spec's own
+    # the same seats with --limit 40000000: the kept tables fit, the count is exact, the spec's own, and the
+    # streamed count's
     from dealer.tables.exact import ExactDealer
     from dealer.spec.spec import DealSpec
 
@@ -170,6 +178,8 @@ def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None
     result = json.loads(out)
     assert result["exact"] is True and result["estimate"] is None
     assert result["deals"] == ExactDealer(DealSpec.parse(FOUR_SEATS)).count()
+    _, streamed, _ = run("count", FOUR_SEATS, "--json")
+    assert json.loads(streamed)["deals"] == result["deals"]
 
 
 def test_a_count_that_asks_the_solver_draws_few_deals() -> None:

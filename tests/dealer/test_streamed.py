@@ -1,0 +1,115 @@
+"""Streamed tables (counted forward one position at a time, not kept) give the kept tables' exact counts.
+
+The kept compact tables are the oracle (they are checked against brute force elsewhere); the streamed ones
+must reach the same joint states, count them alike whatever the chunk, refuse past their limit with a
+message, and refuse to deal. ``kibitz count`` (``ScriptDealer(count_only=True)``) counts with them a script
+whose kept tables pass the budget, instead of filtering.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer import Seat
+from dealer.budget import current
+from dealer.errors import SpecLimitError
+from dealer.lang.syntax import parse_condition
+from dealer.lang.statements import parse_statements
+from dealer.run.script_dealer import ScriptDealer
+from dealer.spec.cross import CrossCondition
+from dealer.spec.spec import DealSpec
+from dealer.tables.exact import ExactDealer
+from dealer.tables.union import UnionDealer
+from dealer.tables.reach import StreamedTables, stream_within
+
+FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 "
+        "&& hearts(south) >= 5")
+
+
+@pytest.mark.parametrize("text", [
+    "hcp(north) >= 15 && hcp(south) >= 10 && hcp(east) < 8",
+    "shape(north, any 4333) && hcp(south) == 12 && spades(west) >= 5 && hcp(east) <= 10",
+    "hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2",
+])
+def test_streamed_counts_and_distributions_are_the_kept_tables(text: str) -> None:
+    spec = DealSpec.parse(text)
+    kept = ExactDealer(spec, backend="compact")
+    streamed = ExactDealer(spec, backend="streamed")
+    assert isinstance(streamed.tables, StreamedTables)
+    assert streamed.count() == kept.count() > 0
+    assert streamed.cells == max(kept.tables.sizes)  # the same reachable states, one position at a time
+    assert streamed.distribution(Seat.S, "hcp") == kept.distribution(Seat.S, "hcp")
+    assert streamed.distribution(Seat.W, "S") == kept.distribution(Seat.W, "S")
+
+
+def test_a_condition_across_seats_is_counted_at_the_end_of_the_stream() -> None:
+    across = CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 30")])
+    spec = DealSpec.parse("shape(north, any 4333 + any 4432) && hearts(south) >= 5")
+    kept = ExactDealer(spec, across=across, backend="compact")
+    streamed = ExactDealer(spec, across=across, backend="streamed")
+    assert streamed.count() == kept.count() > 0
+    assert streamed.count() < ExactDealer(spec, backend="streamed").count()  # the labels do cut
+
+
+@settings(max_examples=12, deadline=None)
+@given(north=st.integers(0, 20), south=st.integers(0, 20), spades=st.integers(0, 7), chunk=st.integers(1, 5000))
+def test_any_chunk_gives_the_same_count(north: int, south: int, spades: int, chunk: int) -> None:
+    spec = DealSpec.parse(f"hcp(north) >= {north} && hcp(south) <= {south} && spades(east) >= {spades}")
+    kept = ExactDealer(spec, backend="compact")
+    design = kept.design
+    if design.dead:
+        assert kept.count() == 0
+        return
+    found = stream_within(design.automata, len(design.cards.free), bool(design.cards.pool), design.final,
+                          limit=max(kept.tables.sizes), chunk=chunk)
+    assert isinstance(found, StreamedTables)
+    assert found.total() == kept.tables.total()
+
+
+def test_past_its_limit_a_stream_says_so_and_streamed_tables_cannot_deal() -> None:
+    spec = DealSpec.parse(FOUR)
+    streamed = ExactDealer(spec, backend="streamed")
+    most = streamed.cells
+    design = streamed.design
+    why = stream_within(design.automata, len(design.cards.free), bool(design.cards.pool), None, most - 1, chunk=999)
+    assert why == (f"this spec reaches more than {most - 1:,} joint states of its constrained seats at one position, "
+                   f"beyond the limit of {most - 1:,}; constrain fewer seats jointly or loosen HCP conditions")
+    with pytest.raises(SpecLimitError, match="at one position"):
+        ExactDealer(spec, backend="streamed", limit=most - 1)
+    with pytest.raises(SpecLimitError, match=r"counted one position at a time \([\d,]+ joint states at most\) and "
+                                             r"not kept: they count, but cannot deal"):
+        streamed.sample_masks(3, seed=1)
+
+
+def test_a_count_streams_the_tables_it_cannot_keep_and_a_deal_filters() -> None:
+    exact = ExactDealer(DealSpec.parse(FOUR), backend="compact").count()
+    with current().replace(count_patience=1000, dense_cells=1000, across_states=1000).applied():
+        counted = ScriptDealer(parse_statements(FOUR), patience=1000, count_only=True)
+        dealt = ScriptDealer(parse_statements(FOUR), patience=1000)
+        with current().replace(stream_states=1000).applied():
+            short = ScriptDealer(parse_statements(FOUR), patience=1000, count_only=True)
+    assert counted.exact and counted.dealer.count() == exact
+    assert "streamed tables (counted one position at a time, not kept)" in counted.plan.text()
+    assert not dealt.exact and dealt.loosened  # a run that deals keeps its tables: a seat goes to the filter
+    assert not short.exact and "streamed tables: refused" in short.plan.text()
+
+
+def test_a_count_does_not_stream_what_leaves_a_filter() -> None:
+    """A filtered condition needs deals drawn from the tables for its estimate: those are kept, not streamed."""
+    text = FOUR + " && cccc(north) >= 1200"
+    with current().replace(count_patience=1000, dense_cells=1000).applied():
+        run = ScriptDealer(parse_statements(text), patience=1000, count_only=True)
+    assert not run.exact and "streamed" not in run.plan.text()
+    assert run.dealer.sample_masks(2, seed=1).shape == (2, 4)
+
+
+def test_a_count_streams_the_parts_of_a_union() -> None:
+    text = "hcp(north) >= 15 && hcp(south) >= 8 && hcp(west) <= 10 && (hascard(west, C2) || hcp(east) > 8)"
+    kept = ScriptDealer(parse_statements(text))
+    assert kept.exact and isinstance(kept.dealer, UnionDealer)
+    with current().replace(count_patience=1000, dense_cells=1000, union_cells=1000, across_states=1000).applied():
+        counted = ScriptDealer(parse_statements(text), patience=1000, count_only=True)
+    assert counted.exact and isinstance(counted.dealer, UnionDealer) and counted.dealer.count() == kept.dealer.count()
+    assert any(isinstance(part.tables, StreamedTables) for part in counted.dealer.parts)
