@@ -5,8 +5,9 @@ path (Debian: ``apt-get install dealer``, at /usr/games/dealer). For every scrip
 Kibitz runs it, whether its count is exact or an estimate (or the error, with line and column),
 and the |z| of ``dealer``'s acceptance rate over ``--generate`` random deals against Kibitz's
 probability (exact, or estimated from ``--draws`` deals with its own variance added; a condition with
-``tricks`` is estimated from ``--tricks-draws`` deals, each one solved double dummy). The tables are set
-up as ``kibitz dealer`` sets them up (the budget's ``patience``, :mod:`dealer.budget`). A summary line per folder and
+``tricks`` is estimated from ``--tricks-draws`` deals, each one solved double dummy). The count is the one
+``kibitz count`` gives (the budget's ``count_patience``, then tables counted one position at a time:
+:mod:`dealer.budget`, ``ScriptDealer(count_only=True)``). A summary line per folder and
 one for all follow. The scripts are not part of the repository (see docs/dealer.rst for where they
 come from).
 
@@ -66,7 +67,8 @@ def run_folder(folder: str, args: argparse.Namespace, exe: str | None) -> dict[s
         text = open(path, encoding="latin-1").read()
         start = time.perf_counter()
         try:
-            run = ScriptDealer(parse_statements(text, source=name), text=text, patience=current().patience)
+            run = ScriptDealer(parse_statements(text, source=name), text=text, patience=current().count_patience,
+                               count_only=True)
             tricks = run.filter is not None and "tricks(" in str(run.filter)
             result = run.count(draws=args.tricks_draws if tricks else args.draws, seed=args.seed)
         except DealerError as exc:

@@ -42,7 +42,7 @@ class Budget:
     #: Joint states ``kibitz count`` and ``kibitz deal`` let compact tables reach (``--limit`` raises it).
     count_patience: int = 5_000_000
     #: Joint states one position may hold when ``kibitz count`` counts tables too large to keep (streamed: one
-    #: position at a time, some 100 bytes a state at the peak).
+    #: position at a time; some 140 bytes a state at the peak: 2.3 GB).
     stream_states: int = 16_000_000
     #: Dense table cells a condition across seats (counted through labels) may take.
     across_cells: int = 20_000_000
