@@ -326,6 +326,7 @@ class ScriptDealer:
             self.spec = spec
             self.residual = moved + residual
             self.loosened = tuple(sorted(dropped))
+            self.across = None  # these tables carry no labels: conditions across seats are filtered
             return chosen
         raise SpecLimitError("the spec's tables exceed the limit even with every seat's conditions filtered")
 

@@ -31,6 +31,7 @@ from dealer.tables.automaton import SeatAutomaton
 from dealer.tables.design import FEATURES, ORDERS, PATTERNS, CardPlan, Sizing, TablesDesign, clear_caches
 from dealer.tables.engine import make_tables
 from dealer.tables.pool import deal_pool, split_labels
+from dealer.tables.reach import StreamedTables
 
 __all__ = ["ExactDealer", "FEATURES", "ORDERS", "pattern_of", "clear_caches"]
 
@@ -156,9 +157,11 @@ class ExactDealer:
         """Which seats and conditions make the spec impossible (empty string if it is not)."""
         if not self.is_empty:
             return ""
-        if self.across is not None and ExactDealer(self.spec, limit=self.limit).count_constrained():
+        # the tables asked for again, smaller, are of the kind counted here (streamed ones past what is kept)
+        backend = "streamed" if isinstance(self.tables, StreamedTables) else self.backend
+        if self.across is not None and ExactDealer(self.spec, limit=self.limit, backend=backend).count_constrained():
             return f"the seats' own conditions can hold, but never together with {self.across}"
-        return _diagnose(self.spec, self.design.complete_failures, self.limit)
+        return _diagnose(self.spec, self.design.complete_failures, self.limit, backend)
 
     def distribution(self, seat: Seat | str, feature: str) -> dict[int | str, "int | Fraction"]:
         """Exact number of satisfying deals for each value of a seat's feature.
@@ -276,8 +279,9 @@ def _hcp_on_axis(spec: DealSpec, seat: Seat, why: str) -> None:
             f"hcp_seats=frozenset({{Seat.{seat.name}}})) to keep HCP on its tables")
 
 
-def _diagnose(spec: DealSpec, complete_failures: list[str], limit: int) -> str:
-    """Name the smallest set of seats whose constraints cannot all hold."""
+def _diagnose(spec: DealSpec, complete_failures: list[str], limit: int, backend: str = "auto") -> str:
+    """Name the smallest set of seats whose constraints cannot all hold (a set whose tables pass ``limit`` is
+    passed over)."""
     if complete_failures:
         return "; ".join(complete_failures)
     constrained = [s for s in Seat if s in spec.seats]
@@ -309,7 +313,11 @@ def _diagnose(spec: DealSpec, complete_failures: list[str], limit: int) -> str:
             for s in constrained:
                 if s not in group and spec.seats[s].predeal:
                     seats[s] = SeatSpec(predeal=spec.seats[s].predeal)
-            if ExactDealer(DealSpec(seats=seats), limit=limit).count_constrained() == 0:
+            try:
+                empty = ExactDealer(DealSpec(seats=seats), limit=limit, backend=backend).count_constrained() == 0
+            except SpecLimitError:
+                continue
+            if empty:
                 what = "cannot be dealt" if size == 1 else "cannot all hold together"
                 return f"{describe(group)} -- {what}"
     return describe(constrained)  # pragma: no cover - the whole spec is the smallest set

@@ -300,6 +300,8 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     values = [np.ones(1, dtype=dtype) for dtype in dtypes]
     most = 1
     for t in range(n):
+        if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
+            return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
         why = walk.advance(t)
         if why is not None:
             return why

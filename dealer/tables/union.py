@@ -39,6 +39,7 @@ from dealer.errors import SpecError, UnsupportedSpecError
 from dealer.lang.evaluate import STANDARD, Counts
 from dealer.tables.design import TablesDesign
 from dealer.tables.exact import ExactDealer
+from dealer.tables.reach import StreamedTables
 from dealer.lang.expr import And, Compare, Cond, HasCard, Node, Not, Or, Pos, Xor
 from dealer.rng import RandomSource, make_rng
 from dealer.cards.seat import Seat
@@ -208,6 +209,21 @@ def _cubes(residual: Sequence[Cond], atoms: Sequence[Sequence[Cond]]) -> Iterato
     yield from walk_tree(0, [], {})
 
 
+def _part(spec: DealSpec, across: CrossCondition | None, room: int, any_way: bool, slow: int,
+          stream: int) -> ExactDealer | None:
+    """A union part's tables within ``room`` cells (any kind when ``any_way``, else dense, then kept reachable
+    states up to ``slow``), then streamed up to ``stream`` states at one position (0: not); None if none fits."""
+    tries = [("auto", room)] if any_way else [("dense", room), ("compact", min(room, slow))]
+    tries += [("streamed", stream)] if stream else []
+    design = TablesDesign(spec, across)  # sized for each way before any table is built
+    sized = ((cap, design.size(max(cap, 1), backend)) for backend, cap in tries)
+    fit = next(((cap, sizing) for cap, sizing in sized if sizing.fits), None)
+    if fit is None:
+        return None
+    cap, sizing = fit
+    return ExactDealer(spec, limit=max(cap, 1), across=across, design=design, sizing=sizing)
+
+
 class UnionDealer:
     """Counts and deals, exactly and uniformly, a union of disjoint specs (one :class:`ExactDealer` each)."""
 
@@ -270,7 +286,7 @@ class UnionDealer:
         except _TooManyCubes:
             return None, f"its decision tree passes the budget's union_visits ({budget.union_visits:,})"
         parts: list[ExactDealer] = []
-        spent = 0
+        spent = streamed = 0
         literal_sets = []
         ready: dict[int, DealSpec] = {}  # the specs of the cubes, by their literals: a part not split reuses it
         exclusive: dict[tuple[int, int], bool] = {}
@@ -295,23 +311,22 @@ class UnionDealer:
             if any(spec.seat(s).points is not None for s in hcp_seats):  # the labels across seats read HCP off their axis
                 return None, "a part counts points the condition across seats reads off the HCP axis"
             room = limit if cells is None else min(limit, cells - spent)
-            tries = [("auto", room)] if cells is None else [("dense", room), ("compact", min(room, slow))]
-            tries += [("streamed", stream)] if stream else []
-            design = TablesDesign(spec, across)  # sized for each way before any table is built
-            sized = ((cap, design.size(max(cap, 1), backend)) for backend, cap in tries)
-            fit = next(((cap, sizing) for cap, sizing in sized if sizing.fits), None)
-            if fit is None:
-                return None, f"its parts' tables pass {room:,} cells" + ("" if cells is None else f" ({cells:,} together)")
-            cap, sizing = fit
-            part = ExactDealer(spec, limit=max(cap, 1), across=across, design=design, sizing=sizing)
+            part = _part(spec, across, room, cells is None, slow, stream)
+            if part is None:
+                return None, (f"its parts' tables pass {max(room, 0):,} cells" + ("" if cells is None else
+                                                                              f" ({cells:,} together)")
+                              + (f" and {stream:,} states at one position, streamed" if stream else ""))
             parts.append(part)
-            spent += part.cells
-        return cls(parts), f"{len(parts)} disjoint parts, {spent:,} table cells"
+            kept = not isinstance(part.tables, StreamedTables)
+            streamed += not kept
+            spent += part.cells if kept else 0  # a streamed part keeps no table
+        return cls(parts), f"{len(parts)} disjoint parts, {spent:,} table cells" + (
+            f", {streamed} of them streamed (counted, not kept)" if streamed else "")
 
     @property
     def cells(self) -> int:
-        """The table cells of all its parts together."""
-        return sum(part.cells for part in self.parts)
+        """The table cells its parts keep, together (a streamed part keeps none)."""
+        return sum(0 if isinstance(part.tables, StreamedTables) else part.cells for part in self.parts)
 
     def count(self) -> int:
         """The number of deals in the union, exactly."""

@@ -185,7 +185,7 @@ def _print_estimate(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, 
         budget = current()
         hint = (f"; {', '.join(s.name for s in run.loosened)} filtered, for tables past {budget.count_patience:,} states "
                 f"(or {budget.stream_states:,} at one position, counted and not kept) were not tried: --limit CELLS "
-                "tries them")
+                f"past {budget.stream_states:,} tries them")
     print("exact:        no (an estimate)" + hint, file=out)
     return 0
 

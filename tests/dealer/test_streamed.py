@@ -54,7 +54,7 @@ def test_a_condition_across_seats_is_counted_at_the_end_of_the_stream() -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(north=st.integers(0, 20), south=st.integers(0, 20), spades=st.integers(0, 7), chunk=st.integers(1, 5000))
+@given(north=st.integers(0, 20), south=st.integers(0, 20), spades=st.integers(0, 7), chunk=st.integers(256, 5000))
 def test_any_chunk_gives_the_same_count(north: int, south: int, spades: int, chunk: int) -> None:
     spec = DealSpec.parse(f"hcp(north) >= {north} && hcp(south) <= {south} && spades(east) >= {spades}")
     kept = ExactDealer(spec, backend="compact")
@@ -113,3 +113,58 @@ def test_a_count_streams_the_parts_of_a_union() -> None:
         counted = ScriptDealer(parse_statements(text), patience=1000, count_only=True)
     assert counted.exact and isinstance(counted.dealer, UnionDealer) and counted.dealer.count() == kept.dealer.count()
     assert any(isinstance(part.tables, StreamedTables) for part in counted.dealer.parts)
+
+
+def test_a_stream_with_no_way_left_counts_zero_and_says_why() -> None:
+    """Seats possible alone but not together: no state survives some position (found by a review: it crashed)."""
+    spec = DealSpec.parse(FOUR + " && spades(north) >= 7 && spades(south) >= 7")
+    assert ExactDealer(spec, backend="compact").count() == 0
+    streamed = ExactDealer(spec, backend="streamed")
+    assert streamed.count() == 0 and streamed.is_empty
+    why = streamed.explain_empty()
+    assert why.startswith("north: ") and "south: " in why and why.endswith("cannot all hold together")
+    dead = DealSpec.parse("hcp(north) >= 38 && hcp(east) >= 0 && hcp(south) >= 0 && hcp(west) >= 0")
+    assert ExactDealer(dead, backend="streamed").count() == 0
+    status, out = _count("hcp(north) >= 10 && hcp(south) >= 10 && spades(north) >= 7 && spades(south) >= 7",
+                         "--limit", "1000")
+    assert status == 0 and "deals:        0" in out and "exact:        yes" in out
+
+
+def test_an_empty_streamed_count_is_explained_within_its_limit() -> None:
+    """The explanation counts smaller tables of the same kind (not kept ones, which pass the limit here); a set
+    of seats whose tables pass it is passed over."""
+    spec = DealSpec.parse(FOUR + " && hearts(west) >= 9")
+    with pytest.raises(SpecLimitError):
+        ExactDealer(spec, backend="compact", limit=1000)
+    streamed = ExactDealer(spec, backend="streamed", limit=1000)
+    why = streamed.explain_empty()
+    assert streamed.count() == 0 and "west: hcp(west) <= 10 && hearts(west) >= 9" in why
+    assert why.endswith("cannot all hold together")
+
+
+def test_a_union_refused_says_what_its_parts_were_given() -> None:
+    text = "hcp(north) >= 15 && hcp(south) >= 6 && (hascard(west, C2) || hcp(east) >= 12)"
+    small = current().replace(count_patience=300, dense_cells=300, union_cells=300, across_states=300,
+                              across_cells=300, stream_states=500)
+    with small.applied():
+        run = ScriptDealer(parse_statements(text), patience=300, count_only=True)
+    union = next(step.outcome for step in run.plan.steps if step.tried.startswith("a union"))
+    assert union.startswith("refused, its parts' tables pass ") and "(300 together) and 500 states at one position" in union
+    assert "-" not in union.split("pass ")[1].split(" cells")[0]
+
+
+def _count(*argv: str) -> tuple[int, str]:
+    from tests.inference.commands.helpers import run
+
+    status, out, _ = run("count", *argv)
+    return status, out
+
+
+def test_loosened_tables_list_their_conditions_across_seats_as_filtered() -> None:
+    text = "hcp(north) >= 12 && hcp(north) + hcp(south) >= 26 && hcp(east) <= 10 && hcp(west) <= 10"
+    small = current().replace(count_patience=300, dense_cells=300, across_states=300, across_cells=300,
+                              stream_states=300)
+    with small.applied():
+        run = ScriptDealer(parse_statements(text), patience=300, count_only=True)
+    assert run.loosened and not run.exact and run.across is None
+    assert run.plan.across == () and "(hcp(north) + hcp(south)) >= 26" in run.plan.filtered
