@@ -28,19 +28,14 @@ FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <=
         "&& hearts(south) >= 5")
 
 
-@pytest.mark.parametrize("text", [
-    "hcp(north) >= 15 && hcp(south) >= 10 && hcp(east) < 8",
-    "shape(north, any 4333) && hcp(south) == 12 && spades(west) >= 5 && hcp(east) <= 10",
-    "hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2",
-])
-def test_streamed_counts_and_distributions_are_the_kept_tables(text: str) -> None:
-    spec = DealSpec.parse(text)
+def test_streamed_tables_walk_the_kept_tables_states() -> None:
+    """Beside the counts of ``test_seed_totals``: the same reachable states, one position at a time."""
+    spec = DealSpec.parse("hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2")
     kept = ExactDealer(spec, backend="compact")
     streamed = ExactDealer(spec, backend="streamed")
     assert isinstance(streamed.tables, StreamedTables)
     assert streamed.count() == kept.count() > 0
-    assert streamed.cells == max(kept.tables.sizes)  # the same reachable states, one position at a time
-    assert streamed.distribution(Seat.S, "hcp") == kept.distribution(Seat.S, "hcp")
+    assert streamed.cells == max(kept.tables.sizes)
     assert streamed.distribution(Seat.W, "S") == kept.distribution(Seat.W, "S")
 
 
