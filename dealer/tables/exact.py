@@ -181,8 +181,7 @@ class ExactDealer:
             return {value: self.count()} if not self.is_empty else {}
         if self.is_empty:
             return {}
-        observed = ExactDealer(self.spec, limit=self.limit, backend=self.backend, across=self.across,
-                               order=self.design.order_asked, _observe=(seat, feature))
+        observed = self._observed(seat, feature)
         if observed._dead:  # pragma: no cover - the spec is not empty, so neither is this
             return {}
         pos = observed.tracked.index(seat)
@@ -201,6 +200,19 @@ class ExactDealer:
                 c = Fraction(c) + out.get(key, 0)  # several final states share a value under a joint condition
                 out[key] = int(c) if c.denominator == 1 else c
         return dict(sorted(out.items(), key=lambda kv: (str(kv[0]) if feature == "pattern" else kv[0])))
+
+    def _observed(self, seat: Seat, feature: str) -> "ExactDealer":
+        """The tables that keep ``seat``'s ``feature`` in their final states: of this dealer's kind within its limit,
+        else streamed (a distribution is a count: it needs no kept table), up to the budget's ``stream_states``."""
+        limit = self.limit
+        if not isinstance(self.tables, StreamedTables):
+            try:
+                return ExactDealer(self.spec, limit=limit, backend=self.backend, across=self.across,
+                                   order=self.design.order_asked, _observe=(seat, feature))
+            except SpecLimitError:
+                limit = current().stream_states
+        return ExactDealer(self.spec, limit=limit, backend="streamed", across=self.across,
+                           order=self.design.order_asked, _observe=(seat, feature))
 
     # -- sampling -----------------------------------------------------------------
     def sample_masks(self, n: int, seed: RandomSource = None) -> np.ndarray:

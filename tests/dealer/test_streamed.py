@@ -163,3 +163,12 @@ def test_loosened_tables_list_their_conditions_across_seats_as_filtered() -> Non
         run = ScriptDealer(parse_statements(text), patience=300, count_only=True)
     assert run.loosened and not run.exact and run.across is None
     assert run.plan.across == () and "(hcp(north) + hcp(south)) >= 26" in run.plan.filtered
+
+
+def test_a_distribution_past_the_dealers_limit_is_streamed() -> None:
+    """A distribution is a count: when the tables that keep the feature pass the limit, they are streamed."""
+    spec = DealSpec.parse("hcp(north) >= 15 && hcp(south) >= 10 && hcp(east) < 8")
+    small = ExactDealer(spec, backend="compact", limit=300_000)  # its own tables fit; North's spades' do not
+    assert small.distribution(Seat.N, "S") == ExactDealer(spec).distribution(Seat.N, "S")
+    with current().replace(stream_states=1000).applied(), pytest.raises(SpecLimitError, match="at one position"):
+        small.distribution(Seat.N, "S")
