@@ -108,6 +108,16 @@ class _Production:
                 self._never = exc
         return self._never
 
+    def counted(self) -> ScriptDealer:
+        """The tables ``kibitz count`` counts the condition with: the run's own when they count it exactly, else
+        built again as a count builds them (its patience, then tables counted one position at a time)."""
+        if self.run.exact:
+            return self.run
+        from dealer.run.script_dealer import ScriptDealer
+
+        return ScriptDealer(self.syntax, limit=self.limit, text=self.text, patience=current().count_patience,
+                            count_only=True)
+
     def deals(self, produce: int, generate: int, rng: np.random.Generator, later: int = 0) -> tuple[np.ndarray, int]:
         """``produce`` deals from at most ``generate`` random deals, as ``dealer`` gives them; and how many it
         generated. ``later``: the deals the run wants after these (it is dealt in parts)."""
@@ -366,8 +376,9 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         result = Result(True, 0, 0.0, 0.0, 0.0, 0)
         out.write(f"impossible: {production.never}\n")
     else:
-        result = production.run.count(seed=rng)
+        counted = production.counted()
+        result = counted.count(seed=rng)
         if result.exact and result.deals == 0:
-            out.write(f"impossible: {production.run.dealer.explain_empty()}\n")
+            out.write(f"impossible: {counted.dealer.explain_empty()}\n")
     out.write(f"{result.text()}\n")
     return result

@@ -166,6 +166,19 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
 
 
+def test_dealer_count_is_kibitz_counts_answer(tmp_path: Path) -> None:
+    """The run's tables (at its own patience) would filter East and West; ``--count`` counts as ``kibitz count``
+    does (streamed tables here), exactly, and the deals are the run's own."""
+    path = tmp_path / "four.dl"
+    path.write_text(f"produce 2\ncondition {FOUR_SEATS}\naction printoneline\n")
+    plain = run("dealer", str(path), "-s", "4")[1]
+    status, out, _ = run("dealer", str(path), "-s", "4", "--count", "--explain")
+    _, counted, _ = run("count", FOUR_SEATS)
+    deals = next(line for line in counted.splitlines() if line.startswith("deals:")).split()[1]
+    assert status == 0 and out.split("Time needed")[0] == plain.split("Time needed")[0]
+    assert f"\ncount: exact {deals} deals" in out
+
+
 @pytest.mark.slow
 def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None:
     # the same seats with --limit 40000000: the kept tables fit, the count is exact, the spec's own, and the
