@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from dealer.tables.automaton import SeatAutomaton
 from dealer.arrays import INT64_LIMIT
 from dealer.budget import current
 from dealer.errors import SpecLimitError
-from dealer.tables.reach import EXACT_BELOW, Reach, StreamedTables, joined_exact, reach, stream_within
+from dealer.tables.reach import Reach, StreamedTables, exactly, in_pass, object_weights, reach, stream_within
 
 __all__ = ["dense_cells", "dense_refusal", "DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
 
@@ -184,7 +184,7 @@ class DenseTables(_Tracked):
         """
         if not self.k:
             return np.ones((), dtype=object)
-        return _exactly(self._forward, _object_weights(self.automata))
+        return exactly(self._forward, object_weights(self.automata))
 
     def _forward(self, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
         """The forward pass in each of ``dtypes`` (see :meth:`forward_final`)."""
@@ -287,21 +287,6 @@ class DenseTables(_Tracked):
                     rng: np.random.Generator) -> np.ndarray:
         flat = np.ravel_multi_index(state, self.shapes[t])
         return _choose_with_bounds(self.big[t], flat, values, rng)
-
-
-def _exactly(forward: Callable[[tuple[np.dtype, ...]], list[np.ndarray]], big: bool) -> np.ndarray:
-    """The exact values of a forward pass (an object array): in uint64 and float64 where that is exact (below
-    2**99, no weight past 64 bits: ``big``), else again in Python integers."""
-    if not big:
-        lo, hi = forward((np.dtype(np.uint64), np.dtype(np.float64)))
-        if not hi.size or float(hi.max()) < EXACT_BELOW:
-            return joined_exact(lo, hi)
-    return forward((np.dtype(object),))[0]
-
-
-def _object_weights(automata: Sequence[SeatAutomaton]) -> bool:
-    """Whether some move weight is past 64 bits (kept as Python integers)."""
-    return any(w is not None and w.dtype == object for a in automata for w in (*a.weight0, *a.weight1))
 
 
 def _scatter_axis(values: np.ndarray, mapping: np.ndarray, size: int, axis: int) -> np.ndarray:
@@ -444,8 +429,7 @@ class CompactTables(_Tracked):
         final_shape = tuple(a.size[self.n] for a in self.automata)
         out = np.zeros(final_shape, dtype=object)
         flat = out.reshape(-1)
-        big = any(w is not None and w.dtype == object for layer in self.weights for w in layer)
-        flat[self.final_keys] = _exactly(self._forward, big)
+        flat[self.final_keys] = exactly(self._forward, object_weights(self.automata))
         return out
 
     def _forward(self, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
@@ -458,7 +442,7 @@ class CompactTables(_Tracked):
                 ok = idx >= 0
                 w = self.weights[t][d]
                 for j, dtype in enumerate(dtypes):
-                    a = now[j] if w is None else now[j] * w.astype(dtype)
+                    a = now[j] if w is None else now[j] * in_pass(w, dtype)
                     np.add.at(new[j], idx[ok], a[ok])
             now = new
         return now

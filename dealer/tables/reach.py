@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -28,7 +28,8 @@ from dealer.arrays import INT64_LIMIT, rank_packed, unique_ints, unique_inverse
 from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
-__all__ = ["Reach", "reach", "reach_within", "stream_within", "StreamedTables", "joined_exact", "EXACT_BELOW"]
+__all__ = ["Reach", "reach", "reach_within", "stream_within", "StreamedTables", "exactly", "object_weights",
+           "in_pass"]
 
 #: Keys stay below 2**_KEY_BITS, so one dead move's penalty makes a key negative and five cannot overflow.
 _KEY_BITS = 60
@@ -215,17 +216,39 @@ def reach_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: i
 
 
 #: Counts below this are exact as a pair (modulo 2**64, float64): the float's error stays far below 2**63.
-EXACT_BELOW = 2.0 ** 99
+_EXACT_BELOW = 2.0 ** 99
 
 
-def joined_exact(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """The exact values (an object array) from their forms modulo 2**64 and in floating point (below
-    :data:`EXACT_BELOW`)."""
+def _joined(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The exact values (an object array) from their forms modulo 2**64 and in floating point."""
     out = np.empty(lo.shape, dtype=object)
     flat_out = out.reshape(-1)
     for i, (low, high) in enumerate(zip(lo.ravel().tolist(), hi.ravel().tolist())):
         flat_out[i] = int(low) + (round((high - int(low)) / 2.0 ** 64) << 64)
     return out
+
+
+def exactly(forward: Callable[[tuple[np.dtype, ...]], list[np.ndarray]], big: bool) -> np.ndarray:
+    """The exact values of a forward pass (an object array): in uint64 and float64 where that is exact (below
+    2**99, no weight past 64 bits: ``big``), else again in Python integers."""
+    if not big:
+        lo, hi = forward((np.dtype(np.uint64), np.dtype(np.float64)))
+        if not hi.size or float(hi.max()) < _EXACT_BELOW:
+            return _joined(lo, hi)
+    return forward((np.dtype(object),))[0]
+
+
+def object_weights(automata: Sequence[SeatAutomaton]) -> bool:
+    """Whether some seat's move weight is past 64 bits (kept as Python integers)."""
+    return any(w is not None and w.dtype == object for a in automata for w in (*a.weight0, *a.weight1))
+
+
+def in_pass(w: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Move weights in a forward pass's ``dtype``: modulo 2**64 for uint64 (seats' weights whose product is
+    past 64 bits are Python integers), as they are otherwise."""
+    if w.dtype == object and dtype == np.dtype(np.uint64):
+        return np.asarray(w % (1 << 64)).astype(np.uint64)
+    return w.astype(dtype)
 
 
 class StreamedTables:
@@ -270,31 +293,30 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
     keeping one position at a time; or why some position passes ``limit`` states.
 
     Memory is one position's states (``chunk`` of them moved at a time), where :func:`reach_within` keeps
-    every position for sampling. Exact: each state's count is kept modulo 2**64 and in floating point,
-    and the pass is made again in Python integers when a count reaches :data:`EXACT_BELOW` or a move
-    weight is past 64 bits.
+    every position for sampling. Exact as :func:`exactly` makes a forward pass.
     """
-    big = any(w is not None and w.dtype == object for a in automata for w in (*a.weight0, *a.weight1))
-    found = None if big else _stream(automata, n, pool, limit, chunk, (np.dtype(np.uint64), np.dtype(np.float64)))
-    if isinstance(found, str):
-        return found
-    if found is not None and (not len(found[0]) or float(found[1][1].max()) < EXACT_BELOW):
-        keys, values, most = found
-        exact = joined_exact(values[0], values[1])
-    else:
-        again = _stream(automata, n, pool, limit, chunk, (np.dtype(object),))
-        if isinstance(again, str):
-            return again
-        assert again is not None  # counted in Python integers whatever the weights
-        keys, (exact,), most = again
-    shape = tuple(int(a.size[n]) for a in automata)
-    return StreamedTables(keys, exact, shape, final, most)
+    found: list[tuple[np.ndarray, int]] = []
+
+    def forward(dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
+        counted = _stream(automata, n, pool, limit, chunk, dtypes)
+        if isinstance(counted, str):
+            raise SpecLimitError(counted)
+        keys, values, most = counted
+        found[:] = [(keys, most)]
+        return values
+
+    try:
+        exact = exactly(forward, object_weights(automata))
+    except SpecLimitError as exc:
+        return str(exc)
+    keys, most = found[0]
+    return StreamedTables(keys, exact, tuple(int(a.size[n]) for a in automata), final, most)
 
 
 def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
-            dtypes: tuple[np.dtype, ...]) -> "tuple[np.ndarray, list[np.ndarray], int] | str | None":
+            dtypes: tuple[np.dtype, ...]) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
     """:func:`stream_within`'s pass with the counts in each of ``dtypes``: the final keys, their counts, and
-    the most states a position held (None: a move's weight needs Python integers, not ``dtypes``)."""
+    the most states a position held."""
     walk = _Walk(automata, n, pool)
     cur = np.zeros(1, dtype=np.int64)
     values = [np.ones(1, dtype=dtype) for dtype in dtypes]
@@ -305,69 +327,56 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
         why = walk.advance(t)
         if why is not None:
             return why
-        keys: list[np.ndarray] = []
+        keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk, and their counts
         moved: list[list[np.ndarray]] = [[] for _ in dtypes]
-        held = 0
         for lo in range(0, len(cur), chunk):
-            targets, wts = walk.targets(cur[lo:lo + chunk])
-            chunk_keys: list[np.ndarray] = []
-            chunk_moved: list[list[np.ndarray]] = [[] for _ in dtypes]
-            for d in range(walk.n_dest):
-                ok = targets[d] >= 0
-                chunk_keys.append(targets[d][ok])
-                w = wts[d]
-                if w is not None and w.dtype == object and dtypes[0] != object:
-                    return None  # two seats' weights together past 64 bits: counted in Python integers
-                for j, dtype in enumerate(dtypes):
-                    v = values[j][lo:lo + chunk]
-                    chunk_moved[j].append((v if w is None else v * w.astype(dtype))[ok])
-            del targets
             # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
-            one_keys, one_moved, one_held = _gathered(chunk_keys, chunk_moved, limit)
-            if not one_keys:
+            gathered = _gathered(*_moves_of(walk, cur[lo:lo + chunk], [v[lo:lo + chunk] for v in values]), limit)
+            if gathered is None:
                 return _too_many(limit, " at one position")
-            keys += one_keys
-            for j, m in enumerate(one_moved):
-                moved[j] += m
-            held += one_held
-            if held > limit:  # gather what is held so far: the distinct keys may be fewer
-                keys, moved, held = _gathered(keys, moved, limit, runs=True)
-                if not keys:
+            keys.append(gathered[0])
+            for j, v in enumerate(gathered[1]):
+                moved[j].append(v)
+            if len(keys) > 1 and sum(map(len, keys)) > limit:  # the distinct keys may be fewer
+                gathered = _gathered(keys, moved, limit)
+                if gathered is None:
                     return _too_many(limit, " at one position")
+                keys, moved = [gathered[0]], [[v] for v in gathered[1]]
         walk.done()
-        keys, moved, held = _gathered(keys, moved, limit, runs=True)
-        if not keys:
+        gathered = _gathered(keys, moved, limit) if len(keys) > 1 else (keys[0], [m[0] for m in moved])
+        if gathered is None:
             return _too_many(limit, " at one position")
-        cur, values = keys[0], [m[0] for m in moved]
+        cur, values = gathered
         most = max(most, len(cur))
     return cur, values, most
-def _gathered(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int, runs: bool = False
-              ) -> tuple[list[np.ndarray], list[list[np.ndarray]], int]:
-    """The distinct keys among ``keys`` (as one sorted array) and each one's values summed; nothing past ``limit``
-    keys. ``runs``: each array of ``keys`` is sorted and distinct already (a merge, which a stable sort
-    does in few passes); one such array is returned as it is."""
-    if runs and len(keys) == 1:
-        return keys, moved, len(keys[0])
-    every = np.concatenate(keys) if len(keys) > 1 else keys[0]
-    if runs:
-        order = np.argsort(every, kind="stable")
-        ordered = every[order]
-        start = np.ones(len(ordered), dtype=bool)
-        np.not_equal(ordered[1:], ordered[:-1], out=start[1:])
-        uniq = ordered[start]
-        if len(uniq) > limit:
-            return [], [], 0
-        firsts = np.flatnonzero(start)
-        out = [[np.add.reduceat((np.concatenate(parts) if len(parts) > 1 else parts[0])[order], firsts)
-                if len(firsts) else np.zeros(0, dtype=parts[0].dtype)] for parts in moved]
-        return [uniq], out, len(uniq)
-    uniq, _, inverse = unique_inverse(every)
+
+
+def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
+    """The live moves of the states ``cur`` (with their counts ``values``, one array a pass's dtype): the keys
+    they lead to and the counts they carry, one array a destination."""
+    targets, wts = walk.targets(cur)
+    keys: list[np.ndarray] = []
+    moved: list[list[np.ndarray]] = [[] for _ in values]
+    for d in range(walk.n_dest):
+        ok = targets[d] >= 0
+        keys.append(targets[d][ok])
+        w = wts[d]
+        for j, v in enumerate(values):
+            moved[j].append((v if w is None else v * in_pass(w, v.dtype))[ok])
+    return keys, moved
+
+
+def _gathered(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int
+              ) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """The distinct keys among ``keys`` (sorted) and each one's counts summed (one array a pass's dtype); None
+    past ``limit`` keys."""
+    uniq, _, inverse = unique_inverse(np.concatenate(keys) if len(keys) > 1 else keys[0])
     if len(uniq) > limit:
-        return [], [], 0
+        return None
     out = []
     for parts in moved:
         v = np.concatenate(parts) if len(parts) > 1 else parts[0]
         total = np.zeros(len(uniq), dtype=v.dtype)
         np.add.at(total, inverse, v)
-        out.append([total])
-    return [uniq], out, len(uniq)
+        out.append(total)
+    return uniq, out
