@@ -19,7 +19,7 @@ each state's count forward: a count of tables too large to keep (it cannot deal)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
+from math import comb, prod
 from typing import Callable, Sequence
 
 import numpy as np
@@ -29,7 +29,7 @@ from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
 __all__ = ["Reach", "reach", "reach_within", "stream_within", "StreamedTables", "exactly", "object_weights",
-           "in_pass"]
+           "in_pass", "block_maps", "stream_steps", "MAX_BLOCK"]
 
 #: Keys stay below 2**_KEY_BITS, so one dead move's penalty makes a key negative and five cannot overflow.
 _KEY_BITS = 60
@@ -120,20 +120,28 @@ class _Walk:
         self.width: int | None = None
         self._after: tuple[tuple[list[int], list[int]], bool] = (self.scheme, True)
 
-    def advance(self, t: int) -> str | None:
-        """Get ready for position ``t``'s moves (the next keys' fields); why the keys do not fit, if they do not."""
-        sizes2 = [a.size[t + 1] for a in self.automata]
+    def advance(self, t: int, to: int | None = None) -> str | None:
+        """Get ready for position ``t``'s moves to position ``to`` (default ``t + 1``: the next keys' fields); why
+        the keys do not fit, if they do not."""
+        to = t + 1 if to is None else to
+        sizes2 = [a.size[to] for a in self.automata]
         # the final keys are flat indices; fields too wide fall back to a radix too
         width = sum(max(int(m - 1).bit_length(), 1) for m in sizes2)
-        radix = t == self.n - 1 or width > _KEY_BITS
+        radix = to == self.n or width > _KEY_BITS
         if radix and prod(int(m) for m in sizes2) > 1 << _KEY_BITS:
             return (f"the joint states of this spec's {self.k} constrained seats need keys beyond "
-                    f"{_KEY_BITS} bits at card {t + 1}; constrain fewer seats jointly")
+                    f"{_KEY_BITS} bits at card {to}; constrain fewer seats jointly")
         self.t = t
         self.steps = _radix(sizes2) if radix else [1 << s for s in _fields(sizes2)[0]]
         self.width = None if radix else width
         self._after = ((self.steps, sizes2) if radix else _fields(sizes2)), not radix
         return None
+
+    def states(self, cur: np.ndarray, i: int) -> np.ndarray:
+        """Seat ``i``'s state in each key of ``cur`` (the current position's)."""
+        first, second = self.scheme[0][i], self.scheme[1][i]
+        out: np.ndarray = (cur >> first) & second if self.bits else cur // first % second
+        return out
 
     def targets(self, cur: np.ndarray) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """The key each state of ``cur`` moves to for each destination (``(n_dest, len(cur))``, negative where
@@ -144,8 +152,7 @@ class _Walk:
         w_stay: list[np.ndarray | None] = []
         w_take: list[np.ndarray | None] = []
         for i, a in enumerate(self.automata):
-            first, second = self.scheme[0][i], self.scheme[1][i]
-            state = (cur >> first) & second if self.bits else cur // first % second
+            state = self.states(cur, i)
             stay, turn = _moves(a.next0[t], a.next1[t], self.steps[i])
             base += stay[state]
             change.append(turn[state])
@@ -287,18 +294,83 @@ class StreamedTables:
                              "most) and not kept: they count, but cannot deal; deal with tables within the limit")
 
 
+#: The most free cards one step of a stream shares out at once (:func:`stream_steps`).
+MAX_BLOCK = 13
+_UNSEEN = -3  # block_maps: no card subset of that size was followed there yet
+
+
+def _moved(states: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Where a seat's ``states`` go by ``moves`` (dead and unseen ones stay as they are)."""
+    live = states >= 0
+    if not live.any():
+        return states.copy()
+    out: np.ndarray = np.where(live, moves[np.where(live, states, 0)], states)
+    return out
+
+
+def block_maps(automata: Sequence[SeatAutomaton], a: int, b: int) -> list[np.ndarray] | None:
+    """Per seat, ``out[s, k]``: the state at position ``b`` that its state ``s`` at position ``a`` reaches by taking
+    any ``k`` of the free cards ``a .. b - 1`` (-1: dead); None when some seat's state, or a move's weight, depends
+    on which of those cards it takes and not only on how many (then the cards are not one block)."""
+    out = []
+    for auto in automata:
+        if any(w is not None for w in (*auto.weight0[a:b], *auto.weight1[a:b])):
+            return None
+        cur = np.full((auto.size[a], b - a + 1), _UNSEEN, dtype=np.int64)
+        cur[:, 0] = np.arange(auto.size[a])
+        for t in range(a, b):
+            new = np.full_like(cur, _UNSEEN)
+            for k in range(t - a + 1):
+                for col, moves in ((k, auto.next0[t]), (k + 1, auto.next1[t])):
+                    there, arriving = new[:, col], _moved(cur[:, k], moves)
+                    if ((there != _UNSEEN) & (arriving != _UNSEEN) & (there != arriving)).any():
+                        return None
+                    new[:, col] = np.where(there == _UNSEEN, arriving, there)
+            cur = new
+        out.append(cur)
+    return out
+
+
+def stream_steps(automata: Sequence[SeatAutomaton], n: int) -> list[tuple[int, int, list[np.ndarray] | None]]:
+    """A stream's steps ``(a, b, maps)``: the free cards ``a .. b - 1`` shared out at once where every seat's state
+    after them depends only on how many it takes (``maps``: :func:`block_maps`; the spot cards of a suit, for
+    seats that read HCP and lengths), else one card (``b == a + 1``, ``maps`` None). Longest blocks first."""
+    steps: list[tuple[int, int, list[np.ndarray] | None]] = []
+    t = 0
+    while t < n:
+        best: tuple[int, list[np.ndarray]] | None = None
+        for b in range(t + 2, min(n, t + MAX_BLOCK) + 1):
+            maps = block_maps(automata, t, b)
+            if maps is None:
+                break
+            best = (b, maps)
+        steps.append((t, best[0], best[1]) if best is not None else (t, t + 1, None))
+        t = steps[-1][1]
+    return steps
+
+
+#: ``_CHOOSE[r, k]``: the ways to choose ``k`` of ``r`` cards (int64; a block's cards share out one seat at a time).
+_CHOOSE = np.array([[comb(r, k) for k in range(MAX_BLOCK + 1)] for r in range(MAX_BLOCK + 1)], dtype=np.int64)
+
+
 def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: np.ndarray | None,
-                  limit: int, chunk: int = 1 << 21) -> "StreamedTables | str":
+                  limit: int, chunk: int = 1 << 21, blocks: bool | None = None) -> "StreamedTables | str":
     """The counts of the joint final states over ``n`` free cards, found forward over the reachable joint states
     keeping one position at a time; or why some position passes ``limit`` states.
 
     Memory is one position's states (``chunk`` of them moved at a time), where :func:`reach_within` keeps
-    every position for sampling. Exact as :func:`exactly` makes a forward pass.
+    every position for sampling. The cards whose order no seat reads (:func:`stream_steps`: a suit's spot cards, for
+    seats that read HCP and lengths) are shared out in one step, weighed by their number of deals (a multinomial),
+    so the positions inside such a block are never held: with ``blocks`` None, where a position holds more than
+    ``limit / 8`` states (card by card is faster below it); True: always; False: never. Exact as :func:`exactly`
+    makes a forward pass.
     """
     found: list[tuple[np.ndarray, int]] = []
+    steps = stream_steps(automata, n) if blocks is not False else [(t, t + 1, None) for t in range(n)]
+    block_from = 0 if blocks else limit // _BLOCK_FROM
 
     def forward(dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
-        counted = _stream(automata, n, pool, limit, chunk, dtypes)
+        counted = _stream(automata, n, pool, (limit, block_from), chunk, dtypes, steps)
         if isinstance(counted, str):
             raise SpecLimitError(counted)
         keys, values, most = counted
@@ -313,42 +385,62 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
     return StreamedTables(keys, exact, tuple(int(a.size[n]) for a in automata), final, most)
 
 
-def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
-            dtypes: tuple[np.dtype, ...]) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
-    """:func:`stream_within`'s pass with the counts in each of ``dtypes``: the final keys, their counts, and
-    the most states a position held."""
+#: A block is shared out at once only from this share of a stream's limit up (below it, card by card is faster).
+_BLOCK_FROM = 8
+
+
+def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limits: tuple[int, int], chunk: int,
+            dtypes: tuple[np.dtype, ...], steps: Sequence[tuple[int, int, list[np.ndarray] | None]]
+            ) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
+    """:func:`stream_within`'s pass with the counts in each of ``dtypes``, step by step (:func:`stream_steps`; a block
+    card by card while its states are at most ``limits[1]``; at most ``limits[0]`` states a position): the final
+    keys, their counts, and the most states a position held."""
+    limit, block_from = limits
     walk = _Walk(automata, n, pool)
     cur = np.zeros(1, dtype=np.int64)
     values = [np.ones(1, dtype=dtype) for dtype in dtypes]
     most = 1
-    for t in range(n):
-        if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
-            return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
-        why = walk.advance(t)
-        if why is not None:
-            return why
-        keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk, and their counts
-        moved: list[list[np.ndarray]] = [[] for _ in dtypes]
-        for lo in range(0, len(cur), chunk):
-            # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
-            gathered = _gathered(*_moves_of(walk, cur[lo:lo + chunk], [v[lo:lo + chunk] for v in values]), limit)
-            if gathered is None:
+    for a, b, maps in steps:
+        cards = [(a, b, maps)] if maps is not None and len(cur) > block_from else [
+            (t, t + 1, None) for t in range(a, b)]
+        for a1, b1, maps1 in cards:
+            if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
+                return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
+            why = walk.advance(a1, b1)
+            if why is not None:
+                return why
+            done = _step(walk, cur, values, maps1, b1 - a1, limit, chunk)
+            if done is None:
                 return _too_many(limit, " at one position")
-            keys.append(gathered[0])
-            for j, v in enumerate(gathered[1]):
-                moved[j].append(v)
-            if len(keys) > 1 and sum(map(len, keys)) > limit:  # the distinct keys may be fewer
-                gathered = _gathered(keys, moved, limit)
-                if gathered is None:
-                    return _too_many(limit, " at one position")
-                keys, moved = [gathered[0]], [[v] for v in gathered[1]]
-        walk.done()
-        gathered = _gathered(keys, moved, limit) if len(keys) > 1 else (keys[0], [m[0] for m in moved])
-        if gathered is None:
-            return _too_many(limit, " at one position")
-        cur, values = gathered
-        most = max(most, len(cur))
+            cur, values = done
+            most = max(most, len(cur))
     return cur, values, most
+
+
+def _step(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence[np.ndarray] | None, m: int,
+          limit: int, chunk: int) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """The next position's states and counts from ``cur``'s: one card (``maps`` None) or a block of ``m`` cards
+    (:func:`block_maps`); None past ``limit`` states."""
+    size = chunk if maps is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
+    keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk, and their counts
+    moved: list[list[np.ndarray]] = [[] for _ in values]
+    for lo in range(0, len(cur), size):
+        part, counts = cur[lo:lo + size], [v[lo:lo + size] for v in values]
+        # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
+        gathered = _gathered(*(_moves_of(walk, part, counts) if maps is None
+                               else _block_moves(walk, part, counts, maps, m)), limit)
+        if gathered is None:
+            return None
+        keys.append(gathered[0])
+        for j, v in enumerate(gathered[1]):
+            moved[j].append(v)
+        if len(keys) > 1 and sum(map(len, keys)) > limit:  # the distinct keys may be fewer
+            gathered = _gathered(keys, moved, limit)
+            if gathered is None:
+                return None
+            keys, moved = [gathered[0]], [[v] for v in gathered[1]]
+    walk.done()
+    return _gathered(keys, moved, limit) if len(keys) > 1 else (keys[0], [m[0] for m in moved])
 
 
 def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
@@ -364,6 +456,28 @@ def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[l
         for j, v in enumerate(values):
             moved[j].append((v if w is None else v * in_pass(w, v.dtype))[ok])
     return keys, moved
+
+
+def _block_moves(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence[np.ndarray], m: int
+                 ) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
+    """The live moves of the states ``cur`` over a block of ``m`` cards (:func:`block_maps`): every way of sharing
+    them out, a seat at a time (the rest to the pool, if any), weighed by its number of deals (the product of the
+    seats' binomials: a multinomial); the keys they lead to and the counts they carry."""
+    base = np.arange(len(cur))
+    key = np.zeros(len(cur), dtype=np.int64)
+    left = np.full(len(cur), m, dtype=np.int64)
+    ways = np.ones(len(cur), dtype=np.int64)
+    takes = np.arange(m + 1)
+    for i, found in enumerate(maps):
+        after = found[walk.states(cur, i)[base]]
+        last = i == walk.k - 1 and walk.n_dest == walk.k  # no pool: the last seat takes what is left
+        ok = (after >= 0) & ((takes[None, :] == left[:, None]) if last else (takes[None, :] <= left[:, None]))
+        rows, taken = np.nonzero(ok)
+        base, left = base[rows], left[rows]
+        key = key[rows] + after[rows, taken] * walk.steps[i]
+        ways = ways[rows] * _CHOOSE[left, taken]
+        left = left - taken
+    return [key], [[v[base] * in_pass(ways, v.dtype)] for v in values]
 
 
 def _gathered(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int

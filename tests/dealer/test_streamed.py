@@ -22,7 +22,8 @@ from dealer.spec.cross import CrossCondition
 from dealer.spec.spec import DealSpec
 from dealer.tables.exact import ExactDealer
 from dealer.tables.union import UnionDealer
-from dealer.tables.reach import StreamedTables, stream_within
+from dealer.cards.card import HCP_BY_INDEX
+from dealer.tables.reach import StreamedTables, block_maps, stream_steps, stream_within
 
 FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 "
         "&& hearts(south) >= 5")
@@ -68,11 +69,12 @@ def test_past_its_limit_a_stream_says_so_and_streamed_tables_cannot_deal() -> No
     streamed = ExactDealer(spec, backend="streamed")
     most = streamed.cells
     design = streamed.design
-    why = stream_within(design.automata, len(design.cards.free), bool(design.cards.pool), None, most - 1, chunk=999)
+    why = stream_within(design.automata, len(design.cards.free), bool(design.cards.pool), None, most - 1, chunk=999,
+                        blocks=False)
     assert why == (f"this spec reaches more than {most - 1:,} joint states of its constrained seats at one position, "
                    f"beyond the limit of {most - 1:,}; constrain fewer seats jointly or loosen HCP conditions")
     with pytest.raises(SpecLimitError, match="at one position"):
-        ExactDealer(spec, backend="streamed", limit=most - 1)
+        ExactDealer(spec, backend="streamed", limit=1000)
     with pytest.raises(SpecLimitError, match=r"counted one position at a time \([\d,]+ joint states at most\) and "
                                              r"not kept: they count, but cannot deal"):
         streamed.sample_masks(3, seed=1)
@@ -172,3 +174,43 @@ def test_a_distribution_past_the_dealers_limit_is_streamed() -> None:
     assert small.distribution(Seat.N, "S") == ExactDealer(spec).distribution(Seat.N, "S")
     with current().replace(stream_states=1000).applied(), pytest.raises(SpecLimitError, match="at one position"):
         small.distribution(Seat.N, "S")
+
+
+def _streams(text: str, **kw: object) -> tuple[ExactDealer, list[StreamedTables]]:
+    """The kept compact tables of a spec and its streams with blocks always, never and by size."""
+    kept = ExactDealer(DealSpec.parse(text), backend="compact")
+    d = kept.design
+    found = [stream_within(d.automata, len(d.cards.free), bool(d.cards.pool), d.final, max(kept.tables.sizes),
+                           blocks=blocks, **kw) for blocks in (True, False, None)]  # type: ignore[arg-type]
+    assert all(isinstance(f, StreamedTables) for f in found)
+    return kept, found  # type: ignore[return-value]
+
+
+def test_the_spot_cards_of_a_suit_are_shared_out_in_one_step() -> None:
+    """A block is the cards no seat tells apart (for HCP and lengths: the spot cards, ten to two, of a suit); its
+    states are never held, so the stream's peak falls, and the count is the kept tables' exactly."""
+    kept, (blocked, card_by_card, auto) = _streams(
+        "hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2")
+    d = kept.design
+    steps = stream_steps(d.automata, len(d.cards.free))
+    blocks = [(a, b) for a, b, maps in steps if maps is not None]
+    assert blocks and all(HCP_BY_INDEX[d.cards.free[t]] == 0 for a, b in blocks for t in range(a, b))
+    assert [a for a, _, _ in steps] == sorted({a for a, _, _ in steps}) and steps[-1][1] == len(d.cards.free)
+    assert blocked.total() == card_by_card.total() == auto.total() == kept.tables.total()
+    assert blocked.cells < card_by_card.cells == max(kept.tables.sizes)
+    ace = d.cards.free.index(next(c for c in d.cards.free if HCP_BY_INDEX[c] == 4))
+    assert block_maps(d.automata, ace, ace + 2) is None  # an ace and the card after it: North reads the ace
+    assert block_maps(d.automata, *blocks[0]) is not None
+
+
+@settings(max_examples=15, deadline=None)
+@given(north=st.integers(0, 20), spades=st.integers(0, 7), spot=st.sampled_from(["S5", "H9", "C2", "DT"]),
+       chunk=st.integers(64, 4000))
+def test_blocks_count_what_card_by_card_counts(north: int, spades: int, spot: str, chunk: int) -> None:
+    """Blocks split around a spot card a seat reads (``hascard``), and any chunk counts alike."""
+    text = f"hcp(north) >= {north} && spades(south) >= {spades} && hascard(west, {spot}) && hcp(east) <= 12"
+    kept = ExactDealer(DealSpec.parse(text), backend="compact")
+    if kept.design.dead:
+        return
+    _, found = _streams(text, chunk=chunk)
+    assert {f.total() for f in found} == {kept.tables.total()}
