@@ -440,7 +440,7 @@ def _step(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence
                 return None
             keys, moved = [gathered[0]], [[v] for v in gathered[1]]
     walk.done()
-    return _gathered(keys, moved, limit) if len(keys) > 1 else (keys[0], [m[0] for m in moved])
+    return _gathered(keys, moved, limit) if len(keys) > 1 else (keys[0], [v[0] for v in moved])
 
 
 def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
