@@ -47,7 +47,7 @@ from dealer.tables.automaton import (
     SeatAutomaton, SuitAutomaton, build_projected_automaton, build_seat_automaton, build_suit_automaton,
     feature_projection, labels_from_mask,
 )
-from dealer.tables.engine import dense_cells, dense_refusal
+from dealer.tables.engine import BACKENDS, dense_cells, dense_refusal
 from dealer.tables.order import candidate_orders, dense_size, honours_last
 from dealer.tables.reach import Reach, StreamedTables, reach_within, stream_within
 
@@ -56,8 +56,6 @@ __all__ = ["TablesDesign", "Sizing", "CardPlan", "FEATURES", "ORDERS", "PATTERNS
 #: The card orders the tables may read in (:mod:`dealer.tables.order`): ``auto`` picks the one with the fewest states.
 ORDERS = ("auto", "suit-major", "honours-last")
 
-#: The tables' backends: ``auto`` takes the dense tables when they fit the limit, else the compact ones.
-BACKENDS = ("auto", "dense", "compact", "streamed")
 
 #: Per-seat features whose exact distribution :meth:`ExactDealer.distribution` gives.
 FEATURES = ("S", "H", "D", "C", "hcp", "pattern")

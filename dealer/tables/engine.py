@@ -34,7 +34,11 @@ from dealer.budget import current
 from dealer.errors import SpecLimitError
 from dealer.tables.reach import Reach, StreamedTables, exactly, in_pass, object_weights, reach, stream_within
 
-__all__ = ["dense_cells", "dense_refusal", "DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
+__all__ = ["BACKENDS", "dense_cells", "dense_refusal", "DenseTables", "CompactTables", "make_tables", "bounded_uniform"]
+
+#: The tables' backends: ``auto`` takes the dense tables when they fit the limit, else the compact ones; ``streamed``
+#: counts one position at a time and keeps nothing (:func:`~dealer.tables.reach.stream_within`).
+BACKENDS = ("auto", "dense", "compact", "streamed")
 
 _TWO64 = 1 << 64
 
@@ -571,8 +575,8 @@ def make_tables(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: in
     seats' final states jointly, says which joint final states count (None: all); ``reached``: the compact
     tables' states when already found (:meth:`dealer.tables.design.TablesDesign.size`).
     """
-    if backend not in ("auto", "dense", "compact", "streamed"):
-        raise ValueError(f"unknown backend {backend!r}: expected auto, dense, compact or streamed")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: expected {', '.join(BACKENDS)}")
     limit = current().tables if limit is None else limit
     if backend == "streamed":
         found = stream_within(automata, n, pool, final, limit)

@@ -29,7 +29,7 @@ from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
 __all__ = ["Reach", "reach", "reach_within", "stream_within", "StreamedTables", "exactly", "object_weights",
-           "in_pass", "block_maps", "stream_steps", "MAX_BLOCK"]
+           "in_pass", "longest_block", "MAX_BLOCK"]
 
 #: Keys stay below 2**_KEY_BITS, so one dead move's penalty makes a key negative and five cannot overflow.
 _KEY_BITS = 60
@@ -294,9 +294,11 @@ class StreamedTables:
                              "most) and not kept: they count, but cannot deal; deal with tables within the limit")
 
 
-#: The most free cards one step of a stream shares out at once (:func:`stream_steps`).
+#: The most free cards one step of a stream shares out at once (:func:`longest_block`).
 MAX_BLOCK = 13
-_UNSEEN = -3  # block_maps: no card subset of that size was followed there yet
+#: A block is shared out at once only from this share of a stream's limit up (below it, card by card is faster).
+_BLOCK_FROM = 8
+_UNSEEN = -3  # longest_block: no card subset of that size was followed there yet
 
 
 def _moved(states: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -308,45 +310,40 @@ def _moved(states: np.ndarray, moves: np.ndarray) -> np.ndarray:
     return out
 
 
-def block_maps(automata: Sequence[SeatAutomaton], a: int, b: int) -> list[np.ndarray] | None:
-    """Per seat, ``out[s, k]``: the state at position ``b`` that its state ``s`` at position ``a`` reaches by taking
-    any ``k`` of the free cards ``a .. b - 1`` (-1: dead); None when some seat's state, or a move's weight, depends
-    on which of those cards it takes and not only on how many (then the cards are not one block)."""
-    out = []
+def _taken(auto: SeatAutomaton, a: int, t: int, cur: np.ndarray) -> np.ndarray | None:
+    """A seat's block map from ``a`` (:func:`longest_block`) carried over free card ``t``; None when its state after
+    the card depends on which cards it took before, not only how many (or the card's moves are weighed)."""
+    if auto.weight0[t] is not None or auto.weight1[t] is not None:
+        return None
+    new = np.full_like(cur, _UNSEEN)
+    for k in range(t - a + 1):
+        for col, moves in ((k, auto.next0[t]), (k + 1, auto.next1[t])):
+            there, arriving = new[:, col], _moved(cur[:, k], moves)
+            if ((there != _UNSEEN) & (arriving != _UNSEEN) & (there != arriving)).any():
+                return None
+            new[:, col] = np.where(there == _UNSEEN, arriving, there)
+    return new
+
+
+def longest_block(automata: Sequence[SeatAutomaton], a: int, n: int) -> tuple[int, list[np.ndarray]] | None:
+    """The longest run of free cards from ``a`` (two to :data:`MAX_BLOCK` of the ``n``) that no seat tells apart: its
+    end ``b`` and, per seat, ``out[s, k]``, the state at position ``b`` its state ``s`` at ``a`` reaches by taking
+    any ``k`` of the cards ``a .. b - 1`` (-1: dead); None when cards ``a`` and ``a + 1`` are not one block (some
+    seat's state depends on which of them it takes). For seats that read HCP and lengths: a suit's spot cards."""
+    maps = []
     for auto in automata:
-        if any(w is not None for w in (*auto.weight0[a:b], *auto.weight1[a:b])):
-            return None
-        cur = np.full((auto.size[a], b - a + 1), _UNSEEN, dtype=np.int64)
-        cur[:, 0] = np.arange(auto.size[a])
-        for t in range(a, b):
-            new = np.full_like(cur, _UNSEEN)
-            for k in range(t - a + 1):
-                for col, moves in ((k, auto.next0[t]), (k + 1, auto.next1[t])):
-                    there, arriving = new[:, col], _moved(cur[:, k], moves)
-                    if ((there != _UNSEEN) & (arriving != _UNSEEN) & (there != arriving)).any():
-                        return None
-                    new[:, col] = np.where(there == _UNSEEN, arriving, there)
-            cur = new
-        out.append(cur)
-    return out
-
-
-def stream_steps(automata: Sequence[SeatAutomaton], n: int) -> list[tuple[int, int, list[np.ndarray] | None]]:
-    """A stream's steps ``(a, b, maps)``: the free cards ``a .. b - 1`` shared out at once where every seat's state
-    after them depends only on how many it takes (``maps``: :func:`block_maps`; the spot cards of a suit, for
-    seats that read HCP and lengths), else one card (``b == a + 1``, ``maps`` None). Longest blocks first."""
-    steps: list[tuple[int, int, list[np.ndarray] | None]] = []
-    t = 0
-    while t < n:
-        best: tuple[int, list[np.ndarray]] | None = None
-        for b in range(t + 2, min(n, t + MAX_BLOCK) + 1):
-            maps = block_maps(automata, t, b)
-            if maps is None:
-                break
-            best = (b, maps)
-        steps.append((t, best[0], best[1]) if best is not None else (t, t + 1, None))
-        t = steps[-1][1]
-    return steps
+        start = np.full((auto.size[a], MAX_BLOCK + 1), _UNSEEN, dtype=np.int64)
+        start[:, 0] = np.arange(auto.size[a])
+        maps.append(start)
+    best: tuple[int, list[np.ndarray]] | None = None
+    for t in range(a, min(n, a + MAX_BLOCK)):
+        carried = [_taken(auto, a, t, m) for auto, m in zip(automata, maps)]
+        if any(m is None for m in carried):
+            break
+        maps = [m for m in carried if m is not None]
+        if t > a:
+            best = (t + 1, maps)
+    return None if best is None else (best[0], [m[:, :best[0] - a + 1] for m in best[1]])
 
 
 #: ``_CHOOSE[r, k]``: the ways to choose ``k`` of ``r`` cards (int64; a block's cards share out one seat at a time).
@@ -359,18 +356,24 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
     keeping one position at a time; or why some position passes ``limit`` states.
 
     Memory is one position's states (``chunk`` of them moved at a time), where :func:`reach_within` keeps
-    every position for sampling. The cards whose order no seat reads (:func:`stream_steps`: a suit's spot cards, for
-    seats that read HCP and lengths) are shared out in one step, weighed by their number of deals (a multinomial),
-    so the positions inside such a block are never held: with ``blocks`` None, where a position holds more than
-    ``limit / 8`` states (card by card is faster below it); True: always; False: never. Exact as :func:`exactly`
-    makes a forward pass.
+    every position for sampling. A run of cards no seat tells apart (:func:`longest_block`: a suit's spot cards, for
+    seats that read HCP and lengths) is shared out in one step, weighed by its number of deals (a multinomial), so
+    the positions inside it are never held: with ``blocks`` None, from a position holding more than ``limit / 8``
+    states (card by card is faster below it); True: always; False: never. Exact as :func:`exactly` makes a forward
+    pass.
     """
     found: list[tuple[np.ndarray, int]] = []
-    steps = stream_steps(automata, n) if blocks is not False else [(t, t + 1, None) for t in range(n)]
-    block_from = 0 if blocks else limit // _BLOCK_FROM
+    blocks_from: dict[int, tuple[int, list[np.ndarray]] | None] = {}  # found once, for both passes
+
+    def block_at(t: int, states: int) -> tuple[int, list[np.ndarray]] | None:
+        if blocks is False or (blocks is None and states * _BLOCK_FROM <= limit):
+            return None
+        if t not in blocks_from:
+            blocks_from[t] = longest_block(automata, t, n)
+        return blocks_from[t]
 
     def forward(dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
-        counted = _stream(automata, n, pool, (limit, block_from), chunk, dtypes, steps)
+        counted = _stream(automata, n, pool, limit, chunk, dtypes, block_at)
         if isinstance(counted, str):
             raise SpecLimitError(counted)
         keys, values, most = counted
@@ -385,42 +388,37 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
     return StreamedTables(keys, exact, tuple(int(a.size[n]) for a in automata), final, most)
 
 
-#: A block is shared out at once only from this share of a stream's limit up (below it, card by card is faster).
-_BLOCK_FROM = 8
-
-
-def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limits: tuple[int, int], chunk: int,
-            dtypes: tuple[np.dtype, ...], steps: Sequence[tuple[int, int, list[np.ndarray] | None]]
+def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
+            dtypes: tuple[np.dtype, ...], block_at: Callable[[int, int], tuple[int, list[np.ndarray]] | None]
             ) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
-    """:func:`stream_within`'s pass with the counts in each of ``dtypes``, step by step (:func:`stream_steps`; a block
-    card by card while its states are at most ``limits[1]``; at most ``limits[0]`` states a position): the final
-    keys, their counts, and the most states a position held."""
-    limit, block_from = limits
+    """:func:`stream_within`'s pass with the counts in each of ``dtypes``, a card or a block at a time (``block_at``:
+    the block from a position holding so many states, if any): the final keys, their counts, and the most states
+    a position held."""
     walk = _Walk(automata, n, pool)
     cur = np.zeros(1, dtype=np.int64)
     values = [np.ones(1, dtype=dtype) for dtype in dtypes]
     most = 1
-    for a, b, maps in steps:
-        cards = [(a, b, maps)] if maps is not None and len(cur) > block_from else [
-            (t, t + 1, None) for t in range(a, b)]
-        for a1, b1, maps1 in cards:
-            if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
-                return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
-            why = walk.advance(a1, b1)
-            if why is not None:
-                return why
-            done = _step(walk, cur, values, maps1, b1 - a1, limit, chunk)
-            if done is None:
-                return _too_many(limit, " at one position")
-            cur, values = done
-            most = max(most, len(cur))
+    t = 0
+    while t < n:
+        if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
+            return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
+        b, maps = block_at(t, len(cur)) or (t + 1, None)
+        why = walk.advance(t, b)
+        if why is not None:
+            return why
+        done = _step(walk, cur, values, maps, b - t, limit, chunk)
+        if done is None:
+            return _too_many(limit, " at one position")
+        cur, values = done
+        most = max(most, len(cur))
+        t = b
     return cur, values, most
 
 
 def _step(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence[np.ndarray] | None, m: int,
           limit: int, chunk: int) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """The next position's states and counts from ``cur``'s: one card (``maps`` None) or a block of ``m`` cards
-    (:func:`block_maps`); None past ``limit`` states."""
+    (:func:`longest_block`); None past ``limit`` states."""
     size = chunk if maps is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
     keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk, and their counts
     moved: list[list[np.ndarray]] = [[] for _ in values]
@@ -460,7 +458,7 @@ def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[l
 
 def _block_moves(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence[np.ndarray], m: int
                  ) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
-    """The live moves of the states ``cur`` over a block of ``m`` cards (:func:`block_maps`): every way of sharing
+    """The live moves of the states ``cur`` over a block of ``m`` cards (:func:`longest_block`): every way of sharing
     them out, a seat at a time (the rest to the pool, if any), weighed by its number of deals (the product of the
     seats' binomials: a multinomial); the keys they lead to and the counts they carry."""
     base = np.arange(len(cur))

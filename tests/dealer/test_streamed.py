@@ -23,7 +23,7 @@ from dealer.spec.spec import DealSpec
 from dealer.tables.exact import ExactDealer
 from dealer.tables.union import UnionDealer
 from dealer.cards.card import HCP_BY_INDEX
-from dealer.tables.reach import StreamedTables, block_maps, stream_steps, stream_within
+from dealer.tables.reach import StreamedTables, longest_block, stream_within
 
 FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <= 10 && hcp(west) <= 10 "
         "&& hearts(south) >= 5")
@@ -192,15 +192,16 @@ def test_the_spot_cards_of_a_suit_are_shared_out_in_one_step() -> None:
     kept, (blocked, card_by_card, auto) = _streams(
         "hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2")
     d = kept.design
-    steps = stream_steps(d.automata, len(d.cards.free))
-    blocks = [(a, b) for a, b, maps in steps if maps is not None]
+    n = len(d.cards.free)
+    blocks = [(a, found[0]) for a in range(n) if (found := longest_block(d.automata, a, n)) is not None]
     assert blocks and all(HCP_BY_INDEX[d.cards.free[t]] == 0 for a, b in blocks for t in range(a, b))
-    assert [a for a, _, _ in steps] == sorted({a for a, _, _ in steps}) and steps[-1][1] == len(d.cards.free)
+    assert all(b - a >= 2 for a, b in blocks) and blocks[0] == (3, 12)  # SK SQ SJ, then the ten to the two
     assert blocked.total() == card_by_card.total() == auto.total() == kept.tables.total()
     assert blocked.cells < card_by_card.cells == max(kept.tables.sizes)
     ace = d.cards.free.index(next(c for c in d.cards.free if HCP_BY_INDEX[c] == 4))
-    assert block_maps(d.automata, ace, ace + 2) is None  # an ace and the card after it: North reads the ace
-    assert block_maps(d.automata, *blocks[0]) is not None
+    assert longest_block(d.automata, ace, n) is None  # the ace and the card after it: North reads the ace
+    b, maps = longest_block(d.automata, 3, n) or (0, [])
+    assert [m.shape[1] for m in maps] == [b - 3 + 1] * len(d.automata)  # taking 0 .. 9 of the nine spots
 
 
 @settings(max_examples=15, deadline=None)
