@@ -296,8 +296,6 @@ class StreamedTables:
 
 #: The most free cards one step of a stream shares out at once (:func:`longest_block`).
 MAX_BLOCK = 13
-#: A block is shared out at once only from this share of a stream's limit up (below it, card by card is faster).
-_BLOCK_FROM = 8
 _UNSEEN = -3  # longest_block: no card subset of that size was followed there yet
 
 
@@ -351,26 +349,23 @@ _CHOOSE = np.array([[comb(r, k) for k in range(MAX_BLOCK + 1)] for r in range(MA
 
 
 def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: np.ndarray | None,
-                  limit: int, chunk: int = 1 << 21, blocks: bool | None = None) -> "StreamedTables | str":
+                  limit: int, chunk: int = 1 << 21, blocks: bool = True) -> "StreamedTables | str":
     """The counts of the joint final states over ``n`` free cards, found forward over the reachable joint states
     keeping one position at a time; or why some position passes ``limit`` states.
 
     Memory is one position's states (``chunk`` of them moved at a time), where :func:`reach_within` keeps
     every position for sampling. A run of cards no seat tells apart (:func:`longest_block`: a suit's spot cards, for
     seats that read HCP and lengths) is shared out in one step, weighed by its number of deals (a multinomial), so
-    the positions inside it are never held: with ``blocks`` None, from a position holding more than ``limit / 8``
-    states (card by card is faster below it); True: always; False: never. Exact as :func:`exactly` makes a forward
-    pass.
+    the positions inside it are never held (``blocks=False``: card by card). Exact as :func:`exactly` makes a
+    forward pass.
     """
     found: list[tuple[np.ndarray, int]] = []
     blocks_from: dict[int, tuple[int, list[np.ndarray]] | None] = {}  # found once, for both passes
 
-    def block_at(t: int, states: int) -> tuple[int, list[np.ndarray]] | None:
-        if blocks is False or (blocks is None and states * _BLOCK_FROM <= limit):
-            return None
-        if t not in blocks_from:
+    def block_at(t: int) -> tuple[int, list[np.ndarray]] | None:
+        if blocks and t not in blocks_from:
             blocks_from[t] = longest_block(automata, t, n)
-        return blocks_from[t]
+        return blocks_from.get(t)
 
     def forward(dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
         counted = _stream(automata, n, pool, limit, chunk, dtypes, block_at)
@@ -389,11 +384,10 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
 
 
 def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
-            dtypes: tuple[np.dtype, ...], block_at: Callable[[int, int], tuple[int, list[np.ndarray]] | None]
+            dtypes: tuple[np.dtype, ...], block_at: Callable[[int], tuple[int, list[np.ndarray]] | None]
             ) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
     """:func:`stream_within`'s pass with the counts in each of ``dtypes``, a card or a block at a time (``block_at``:
-    the block from a position holding so many states, if any): the final keys, their counts, and the most states
-    a position held."""
+    the block from a position, if any): the final keys, their counts, and the most states a position held."""
     walk = _Walk(automata, n, pool)
     cur = np.zeros(1, dtype=np.int64)
     values = [np.ones(1, dtype=dtype) for dtype in dtypes]
@@ -402,7 +396,7 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     while t < n:
         if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
             return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
-        b, maps = block_at(t, len(cur)) or (t + 1, None)
+        b, maps = block_at(t) or (t + 1, None)
         why = walk.advance(t, b)
         if why is not None:
             return why
@@ -420,13 +414,15 @@ def _step(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence
     """The next position's states and counts from ``cur``'s: one card (``maps`` None) or a block of ``m`` cards
     (:func:`longest_block`); None past ``limit`` states."""
     size = chunk if maps is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
+    shares = None if maps is None else [
+        _Shares.of(found, m, i == walk.k - 1 and walk.n_dest == walk.k) for i, found in enumerate(maps)]
     keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk, and their counts
     moved: list[list[np.ndarray]] = [[] for _ in values]
     for lo in range(0, len(cur), size):
         part, counts = cur[lo:lo + size], [v[lo:lo + size] for v in values]
         # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
-        gathered = _gathered(*(_moves_of(walk, part, counts) if maps is None
-                               else _block_moves(walk, part, counts, maps, m)), limit)
+        gathered = _gathered(*(_moves_of(walk, part, counts) if shares is None
+                               else _block_moves(walk, part, counts, shares, m)), limit)
         if gathered is None:
             return None
         keys.append(gathered[0])
@@ -456,23 +452,45 @@ def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[l
     return keys, moved
 
 
-def _block_moves(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence[np.ndarray], m: int
+@dataclass(frozen=True)
+class _Shares:
+    """How a seat may take part of a block (:func:`longest_block`), for each ``code = state * (m + 1) + left`` (its
+    state before the block, the block's cards not yet given to a seat before it): the ``count[code]`` choices from
+    ``start[code]`` on, each how many it takes (``take``) and its state after the block (``after``)."""
+
+    count: np.ndarray
+    start: np.ndarray
+    take: np.ndarray
+    after: np.ndarray
+
+    @classmethod
+    def of(cls, found: np.ndarray, m: int, last: bool) -> "_Shares":
+        """A seat's choices from its block map ``found``; ``last``: it takes every card left (no pool after it)."""
+        take, left = np.arange(m + 1)[None, None, :], np.arange(m + 1)[None, :, None]
+        ok = (found[:, None, :] >= 0) & ((take == left) if last else (take <= left))  # (state, left, take)
+        states, _, taken = np.nonzero(ok)
+        count = ok.sum(axis=2).reshape(-1)
+        return cls(count, np.cumsum(count) - count, taken, found[states, taken])
+
+
+def _block_moves(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], shares: Sequence[_Shares], m: int
                  ) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
-    """The live moves of the states ``cur`` over a block of ``m`` cards (:func:`longest_block`): every way of sharing
-    them out, a seat at a time (the rest to the pool, if any), weighed by its number of deals (the product of the
-    seats' binomials: a multinomial); the keys they lead to and the counts they carry."""
+    """The live moves of the states ``cur`` over a block of ``m`` cards: every way of sharing them out, a seat at a
+    time (``shares``; the rest to the pool, if any), weighed by its number of deals (the product of the seats'
+    binomials: a multinomial); the keys they lead to and the counts they carry."""
     base = np.arange(len(cur))
     key = np.zeros(len(cur), dtype=np.int64)
     left = np.full(len(cur), m, dtype=np.int64)
     ways = np.ones(len(cur), dtype=np.int64)
-    takes = np.arange(m + 1)
-    for i, found in enumerate(maps):
-        after = found[walk.states(cur, i)[base]]
-        last = i == walk.k - 1 and walk.n_dest == walk.k  # no pool: the last seat takes what is left
-        ok = (after >= 0) & ((takes[None, :] == left[:, None]) if last else (takes[None, :] <= left[:, None]))
-        rows, taken = np.nonzero(ok)
+    for i, seat in enumerate(shares):
+        code = walk.states(cur, i)[base] * (m + 1) + left
+        count = seat.count[code]
+        rows = np.repeat(np.arange(len(code)), count)
+        # each row's choices, one after another: the row's first choice, then the next ones
+        choice = np.repeat(seat.start[code] - (np.cumsum(count) - count), count) + np.arange(len(rows))
+        taken = seat.take[choice]
         base, left = base[rows], left[rows]
-        key = key[rows] + after[rows, taken] * walk.steps[i]
+        key = key[rows] + seat.after[choice] * walk.steps[i]
         ways = ways[rows] * _CHOOSE[left, taken]
         left = left - taken
     return [key], [[v[base] * in_pass(ways, v.dtype)] for v in values]
