@@ -296,6 +296,8 @@ class StreamedTables:
 
 #: The most free cards one step of a stream shares out at once (:func:`longest_block`).
 MAX_BLOCK = 13
+#: A stream takes a block by default only from a position holding more than this share of its limit.
+_BLOCK_FROM = 8
 _UNSEEN = -3  # longest_block: no card subset of that size was followed there yet
 
 
@@ -349,23 +351,26 @@ _CHOOSE = np.array([[comb(r, k) for k in range(MAX_BLOCK + 1)] for r in range(MA
 
 
 def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: np.ndarray | None,
-                  limit: int, chunk: int = 1 << 21, blocks: bool = True) -> "StreamedTables | str":
+                  limit: int, chunk: int = 1 << 21, blocks: bool | None = None) -> "StreamedTables | str":
     """The counts of the joint final states over ``n`` free cards, found forward over the reachable joint states
     keeping one position at a time; or why some position passes ``limit`` states.
 
     Memory is one position's states (``chunk`` of them moved at a time), where :func:`reach_within` keeps
     every position for sampling. A run of cards no seat tells apart (:func:`longest_block`: a suit's spot cards, for
-    seats that read HCP and lengths) is shared out in one step, weighed by its number of deals (a multinomial), so
-    the positions inside it are never held (``blocks=False``: card by card). Exact as :func:`exactly` makes a
-    forward pass.
+    seats that read HCP and lengths) may be shared out in one step, weighed by its number of deals (a multinomial),
+    so the positions inside it are never held: with ``blocks`` None, from a position holding more than ``limit / 8``
+    states (below that, card by card, whose positions merge, is faster than a block's fan-out); True: always;
+    False: never. Exact as :func:`exactly` makes a forward pass.
     """
     found: list[tuple[np.ndarray, int]] = []
     blocks_from: dict[int, tuple[int, list[np.ndarray]] | None] = {}  # found once, for both passes
 
-    def block_at(t: int) -> tuple[int, list[np.ndarray]] | None:
-        if blocks and t not in blocks_from:
+    def block_at(t: int, states: int) -> tuple[int, list[np.ndarray]] | None:
+        if blocks is False or (blocks is None and states * _BLOCK_FROM <= limit):
+            return None
+        if t not in blocks_from:
             blocks_from[t] = longest_block(automata, t, n)
-        return blocks_from.get(t)
+        return blocks_from[t]
 
     def forward(dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
         counted = _stream(automata, n, pool, limit, chunk, dtypes, block_at)
@@ -384,10 +389,11 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
 
 
 def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
-            dtypes: tuple[np.dtype, ...], block_at: Callable[[int], tuple[int, list[np.ndarray]] | None]
+            dtypes: tuple[np.dtype, ...], block_at: Callable[[int, int], tuple[int, list[np.ndarray]] | None]
             ) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
     """:func:`stream_within`'s pass with the counts in each of ``dtypes``, a card or a block at a time (``block_at``:
-    the block from a position, if any): the final keys, their counts, and the most states a position held."""
+    the block from a position holding so many states, if any): the final keys, their counts, and the most states
+    a position held."""
     walk = _Walk(automata, n, pool)
     cur = np.zeros(1, dtype=np.int64)
     values = [np.ones(1, dtype=dtype) for dtype in dtypes]
@@ -396,7 +402,7 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     while t < n:
         if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
             return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
-        b, maps = block_at(t) or (t + 1, None)
+        b, maps = block_at(t, len(cur)) or (t + 1, None)
         why = walk.advance(t, b)
         if why is not None:
             return why

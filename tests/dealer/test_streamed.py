@@ -30,14 +30,14 @@ FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <=
 
 
 def test_streamed_tables_walk_the_kept_tables_states() -> None:
-    """Beside the counts of ``test_seed_totals``: the kept tables' reachable states one position at a time, the spot
-    cards of a suit at once (so fewer at the peak: card by card it is the kept tables', below)."""
+    """Beside the counts of ``test_seed_totals``: the same reachable states, one position at a time (so few that no
+    block of spot cards is taken: below)."""
     spec = DealSpec.parse("hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2")
     kept = ExactDealer(spec, backend="compact")
     streamed = ExactDealer(spec, backend="streamed")
     assert isinstance(streamed.tables, StreamedTables)
     assert streamed.count() == kept.count() > 0
-    assert streamed.cells < max(kept.tables.sizes)
+    assert streamed.cells == max(kept.tables.sizes)
     assert streamed.distribution(Seat.W, "S") == kept.distribution(Seat.W, "S")
 
 
@@ -178,11 +178,11 @@ def test_a_distribution_past_the_dealers_limit_is_streamed() -> None:
 
 
 def _streams(text: str, **kw: object) -> tuple[ExactDealer, list[StreamedTables]]:
-    """The kept compact tables of a spec and its streams with blocks and card by card."""
+    """The kept compact tables of a spec and its streams with blocks always, never and by size."""
     kept = ExactDealer(DealSpec.parse(text), backend="compact")
     d = kept.design
     found = [stream_within(d.automata, len(d.cards.free), bool(d.cards.pool), d.final, max(kept.tables.sizes),
-                           blocks=blocks, **kw) for blocks in (True, False)]  # type: ignore[arg-type]
+                           blocks=blocks, **kw) for blocks in (True, False, None)]  # type: ignore[arg-type]
     assert all(isinstance(f, StreamedTables) for f in found)
     return kept, found  # type: ignore[return-value]
 
@@ -190,15 +190,18 @@ def _streams(text: str, **kw: object) -> tuple[ExactDealer, list[StreamedTables]
 def test_the_spot_cards_of_a_suit_are_shared_out_in_one_step() -> None:
     """A block is the cards no seat tells apart (for HCP and lengths: the spot cards, ten to two, of a suit); its
     states are never held, so the stream's peak falls, and the count is the kept tables' exactly."""
-    kept, (blocked, card_by_card) = _streams(
+    kept, (blocked, card_by_card, by_size) = _streams(
         "hascard(north, SA) && hcp(north) >= 12 && top3(south, hearts) >= 2 && spades(west) <= 2")
     d = kept.design
     n = len(d.cards.free)
     blocks = [(a, found[0]) for a in range(n) if (found := longest_block(d.automata, a, n)) is not None]
     assert blocks and all(HCP_BY_INDEX[d.cards.free[t]] == 0 for a, b in blocks for t in range(a, b))
     assert all(b - a >= 2 for a, b in blocks) and blocks[0] == (3, 12)  # SK SQ SJ, then the ten to the two
-    assert blocked.total() == card_by_card.total() == kept.tables.total()
+    assert blocked.total() == card_by_card.total() == by_size.total() == kept.tables.total()
     assert blocked.cells < card_by_card.cells == max(kept.tables.sizes)
+    assert by_size.cells < card_by_card.cells  # at this limit (the kept peak) its largest positions take blocks
+    roomy = stream_within(d.automata, n, bool(d.cards.pool), d.final, 8 * card_by_card.cells)
+    assert isinstance(roomy, StreamedTables) and roomy.cells == card_by_card.cells  # none holds an eighth
     ace = d.cards.free.index(next(c for c in d.cards.free if HCP_BY_INDEX[c] == 4))
     assert longest_block(d.automata, ace, n) is None  # the ace and the card after it: North reads the ace
     b, maps = longest_block(d.automata, 3, n) or (0, [])
