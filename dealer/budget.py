@@ -42,8 +42,11 @@ class Budget:
     #: Joint states ``kibitz count`` and ``kibitz deal`` let compact tables reach (``--limit`` raises it).
     count_patience: int = 5_000_000
     #: Joint states one position may hold when ``kibitz count`` counts tables too large to keep (streamed: one
-    #: position at a time; some 140 bytes a state at the peak: 2.3 GB).
-    stream_states: int = 16_000_000
+    #: position at a time; some 90 bytes a state at the peak: 2.9 GB).
+    stream_states: int = 32_000_000
+    #: Joint states one position may hold when a distribution (``kibitz stats``, the weighted view's fallback)
+    #: counts tables too large to keep, streamed.
+    observed_states: int = 16_000_000
     #: Dense table cells a condition across seats (counted through labels) may take.
     across_cells: int = 20_000_000
     #: Compact table states a condition across seats may take.
@@ -63,7 +66,7 @@ class Budget:
     #: Cells of the acceptance table of a condition across seats (labels of every seat multiplied).
     label_cells: int = 4_000_000
     #: Raw automaton states a seat with a second count may build before minimising.
-    raw_states: int = 6_000_000
+    raw_states: int = 12_000_000
     #: Totals a seat's second count (:mod:`dealer.spec.sidecount`) may carry beside its shape.
     side_totals: int = 512
     #: Dense cells past which the exact dealer searches other card orders.

@@ -203,14 +203,14 @@ class ExactDealer:
 
     def _observed(self, seat: Seat, feature: str) -> "ExactDealer":
         """The tables that keep ``seat``'s ``feature`` in their final states: of this dealer's kind within its limit,
-        else streamed (a distribution is a count: it needs no kept table), up to the budget's ``stream_states``."""
+        else streamed (a distribution is a count: it needs no kept table), up to the budget's ``observed_states``."""
         limit = self.limit
         if not isinstance(self.tables, StreamedTables):
             try:
                 return ExactDealer(self.spec, limit=limit, backend=self.backend, across=self.across,
                                    order=self.design.order_asked, _observe=(seat, feature))
             except SpecLimitError:
-                limit = current().stream_states
+                limit = current().observed_states
         return ExactDealer(self.spec, limit=limit, backend="streamed", across=self.across,
                            order=self.design.order_asked, _observe=(seat, feature))
 

@@ -296,8 +296,10 @@ class StreamedTables:
 
 #: The most free cards one step of a stream shares out at once (:func:`longest_block`).
 MAX_BLOCK = 13
-#: A stream takes a block by default only from a position holding more than this share of its limit.
+#: A stream takes a block by default from a position holding more than this share of its limit, or more than
+#: :data:`_BLOCK_STATES` states (card by card merges better where the states are fewer: docs/dealer.rst).
 _BLOCK_FROM = 8
+_BLOCK_STATES = 2_000_000
 _UNSEEN = -3  # longest_block: no card subset of that size was followed there yet
 
 
@@ -359,14 +361,14 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
     every position for sampling. A run of cards no seat tells apart (:func:`longest_block`: a suit's spot cards, for
     seats that read HCP and lengths) may be shared out in one step, weighed by its number of deals (a multinomial),
     so the positions inside it are never held: with ``blocks`` None, from a position holding more than ``limit / 8``
-    states (below that, card by card, whose positions merge, is faster than a block's fan-out); True: always;
-    False: never. Exact as :func:`exactly` makes a forward pass.
+    states or 2,000,000 (below that, card by card, whose positions merge, is faster than a block's fan-out); True:
+    always; False: never. Exact as :func:`exactly` makes a forward pass.
     """
     found: list[tuple[np.ndarray, int]] = []
     blocks_from: dict[int, tuple[int, list[np.ndarray]] | None] = {}  # found once, for both passes
 
     def block_at(t: int, states: int) -> tuple[int, list[np.ndarray]] | None:
-        if blocks is False or (blocks is None and states * _BLOCK_FROM <= limit):
+        if blocks is False or (blocks is None and states <= min(limit // _BLOCK_FROM, _BLOCK_STATES)):
             return None
         if t not in blocks_from:
             blocks_from[t] = longest_block(automata, t, n)
@@ -406,7 +408,9 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
         why = walk.advance(t, b)
         if why is not None:
             return why
-        done = _step(walk, cur, values, maps, b - t, limit, chunk)
+        held = [(cur, values)]
+        del cur, values  # the step holds the position alone, and frees it before its successors are merged
+        done = _step(walk, held, maps, b - t, limit, chunk)
         if done is None:
             return _too_many(limit, " at one position")
         cur, values = done
@@ -415,14 +419,16 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     return cur, values, most
 
 
-def _step(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence[np.ndarray] | None, m: int,
+def _step(walk: _Walk, held: list[tuple[np.ndarray, list[np.ndarray]]], maps: Sequence[np.ndarray] | None, m: int,
           limit: int, chunk: int) -> tuple[np.ndarray, list[np.ndarray]] | None:
-    """The next position's states and counts from ``cur``'s: one card (``maps`` None) or a block of ``m`` cards
-    (:func:`longest_block`); None past ``limit`` states."""
+    """The next position's states and counts from the states and counts in ``held`` (taken out of it, so they
+    are freed once moved): one card (``maps`` None) or a block of ``m`` cards (:func:`longest_block`); None past
+    ``limit`` states."""
+    cur, values = held.pop()
     size = chunk if maps is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
     shares = None if maps is None else [
         _Shares.of(found, m, i == walk.k - 1 and walk.n_dest == walk.k) for i, found in enumerate(maps)]
-    keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk, and their counts
+    keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk (sorted runs), and their counts
     moved: list[list[np.ndarray]] = [[] for _ in values]
     for lo in range(0, len(cur), size):
         part, counts = cur[lo:lo + size], [v[lo:lo + size] for v in values]
@@ -434,13 +440,16 @@ def _step(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], maps: Sequence
         keys.append(gathered[0])
         for j, v in enumerate(gathered[1]):
             moved[j].append(v)
+        del part, counts, gathered  # views of the position, and a run the lists hold
         if len(keys) > 1 and sum(map(len, keys)) > limit:  # the distinct keys may be fewer
-            gathered = _gathered(keys, moved, limit)
-            if gathered is None:
+            merged = _merged(keys, moved, limit, 2 * chunk)
+            if merged is None:
                 return None
-            keys, moved = [gathered[0]], [[v] for v in gathered[1]]
+            keys, moved = [merged[0]], [[v] for v in merged[1]]
+            del merged
     walk.done()
-    return _gathered(keys, moved, limit) if len(keys) > 1 else (keys[0], [v[0] for v in moved])
+    del cur, values
+    return _merged(keys, moved, limit, 2 * chunk)
 
 
 def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
@@ -500,6 +509,47 @@ def _block_moves(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], shares:
         ways = ways[rows] * _CHOOSE[left, taken]
         left = left - taken
     return [key], [[v[base] * in_pass(ways, v.dtype)] for v in values]
+
+
+def _merged(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int, piece: int
+            ) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """:func:`_gathered` for sorted runs of distinct keys, emptying the lists: the runs are joined a range of keys
+    at a time (about ``piece`` keys a range), so they are never copied whole; None past ``limit`` keys."""
+    if len(keys) == 1:
+        only = keys.pop(), [parts.pop() for parts in moved]
+        return None if len(only[0]) > limit else only
+    total = sum(map(len, keys))
+    pieces = max(1, total // piece)
+    step = max(1, total // (4 * pieces))
+    samples = unique_ints(np.concatenate([run[::step] for run in keys]))  # each run's first key at least
+    # every run splits at the same keys (about ``pieces`` ranges): its slices between two bounds are merged
+    bounds = samples[[len(samples) * i // pieces for i in range(1, pieces)]] if len(samples) else samples
+    cuts = [np.concatenate(([0], np.searchsorted(run, bounds), [len(run)])) for run in keys]
+    out_keys = np.empty(total, dtype=np.int64)
+    out = [np.empty(total, dtype=parts[0].dtype) for parts in moved]
+    n, within = 0, True
+    for p in range(len(bounds) + 1):
+        sliced = [(i, int(c[p]), int(c[p + 1])) for i, c in enumerate(cuts) if c[p + 1] > c[p]]
+        if not sliced:
+            continue
+        uniq, _, inverse = unique_inverse(np.concatenate([keys[i][a:b] for i, a, b in sliced]))
+        within = n + len(uniq) <= limit
+        if not within:
+            break
+        out_keys[n:n + len(uniq)] = uniq
+        for j, parts in enumerate(moved):
+            into = out[j][n:n + len(uniq)]
+            into[:] = 0
+            np.add.at(into, inverse, np.concatenate([parts[i][a:b] for i, a, b in sliced]))
+        n += len(uniq)
+    keys.clear()
+    for parts in moved:
+        parts.clear()
+    if not within:
+        return None
+    if n < total:  # the runs met: fewer distinct keys (the runs are freed before this copy)
+        return out_keys[:n].copy(), [v[:n].copy() for v in out]
+    return out_keys, out
 
 
 def _gathered(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int

@@ -432,7 +432,6 @@ def test_incremental_statuses_equal_a_fresh_verdict_after_every_card(deal: Deal,
                                    "diamonds(LHO) >= 5 ^^ clubs(RHO) == 0"])
 def test_agreement_bounds_hold_each_card_where_the_agreement_view_can(claim: str) -> None:
     """Who may hold each card under the claims is what the agreement view's exact odds give a chance above 0."""
-    from dealer import Card
     from inference.state.play import PlayState
 
     state = PlayState("KQ.QJ2.K87.AJ543", declarer="S", contract="3NT", defence_model=None)
