@@ -3,7 +3,7 @@
 Run: ``python benchmarks/streamed.py SCRIPT.dlr ... [--runs 3]``. For each ``dealer`` script, counts it as ``kibitz count``
 does (``ScriptDealer(count_only=True)`` at the budget's ``count_patience``: tables too large to keep are
 streamed, :func:`dealer.tables.reach.stream_within`) as it does, with blocks of spot cards from a position holding
-more than an eighth of the limit, and card by card (``blocks=False``), each in a fresh interpreter (a cold setup, as a command has it), ``--runs`` times taking turns
+more than an eighth of the limit or 2,000,000 states, and card by card (``blocks=False``), each in a fresh interpreter (a cold setup, as a command has it), ``--runs`` times taking turns
 (which goes first alternates: the first of a pair runs a little slower), and prints a table: exact or estimate
 each way, the median wall time of each setup, their ratio, and the most joint states a stream held at one
 position (``-`` when the count needed no stream, or its stream passed the limit). Where both are exact the two
