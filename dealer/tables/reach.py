@@ -25,6 +25,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from dealer.arrays import INT64_LIMIT, rank_packed, unique_ints, unique_inverse
+from dealer.progress import report
 from dealer.tables.automaton import SeatAutomaton
 from dealer.errors import SpecLimitError
 
@@ -416,6 +417,7 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
         cur, values = done
         most = max(most, len(cur))
         t = b
+        report("streamed tables", t, n, f"{len(cur):,} state" + ("s" if len(cur) != 1 else ""))
     return cur, values, most
 
 

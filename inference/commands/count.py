@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
-from inference.commands.options import Subparsers, add_explain, add_json, add_seed, add_spec, limit_of, seed_of, whole
+from inference.commands.options import (Subparsers, add_explain, add_json, add_progress, add_seed, add_spec, limit_of,
+                                        progress_wanted, seed_of, whole)
 
 if TYPE_CHECKING:
     from dealer.run.script_dealer import ScriptDealer
@@ -89,7 +92,8 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     start = time.perf_counter()
     try:
         limit, patience = limit_of(args)
-        run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience, count_only=True)
+        with _streaming_bar(progress_wanted(args)):
+            run = ScriptDealer(script, limit=limit, text=text.strip(), patience=patience, count_only=True)
     except ImpossibleSpecError as exc:  # a condition never true (``0``): the count is zero, exactly, not an error
         return _print_none(str(exc), args.json, out)
     status = _print_estimate(args, run, out, start) if not run.exact and not run.dealer.is_empty else \
@@ -97,6 +101,36 @@ def run_count(args: argparse.Namespace, out: TextIO) -> int:
     if args.explain and not args.json:
         print(run.plan.text(), file=out)
     return status
+
+
+@contextmanager
+def _streaming_bar(wanted: bool) -> Iterator[None]:
+    """While the block runs, a progress bar on standard error for each stream of tables (the card positions done,
+    the states held), when ``wanted``; tqdm is imported only when a stream starts (most counts have none)."""
+    if not wanted:
+        yield
+        return
+    from dealer.progress import reporting
+
+    bar: Any = None
+
+    def show(what: str, done: int, total: int, detail: str) -> None:
+        nonlocal bar
+        if bar is None or bar.total != total or done < bar.n:  # a new stream (or a second pass of one)
+            from tqdm import tqdm
+
+            if bar is not None:
+                bar.close()
+            bar = tqdm(total=total, desc=what, unit="card", file=sys.stderr, leave=False)
+        bar.update(done - bar.n)
+        bar.set_postfix_str(detail)
+
+    try:
+        with reporting(show):
+            yield
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _print_exact(args: argparse.Namespace, run: "ScriptDealer", out: TextIO, start: float) -> int:
@@ -218,4 +252,5 @@ def register(sub: Subparsers) -> None:
                         "the condition asks for tricks, each deal solved double dummy)")
     add_seed(p, None, shown="a fresh seed each run, shown with an estimate")
     add_explain(p)
+    add_progress(p, " while tables too large to keep are counted, streamed")
     p.set_defaults(handler=run_count)

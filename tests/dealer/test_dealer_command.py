@@ -166,6 +166,16 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
 
 
+def test_count_shows_a_progress_bar_while_it_streams_when_asked() -> None:
+    """``--progress``: a bar on stderr for each stream (card positions, states held); not asked, stderr not a
+    terminal: none. The count is the same either way."""
+    status, out, err = run("count", FOUR_SEATS, "--progress")
+    assert status == 0 and "streamed tables" in err and "52/52" in err and " states" in err
+    quiet = run("count", FOUR_SEATS)
+    deals = [line for line in out.splitlines() if line.startswith("deals:")]
+    assert quiet[0] == 0 and deals and deals[0] in quiet[1] and "streamed tables" not in quiet[2]
+
+
 def test_dealer_count_is_kibitz_counts_answer(tmp_path: Path) -> None:
     """The run's tables (at its own patience) would filter East and West; ``--count`` counts as ``kibitz count``
     does (streamed tables here), exactly, and the deals are the run's own."""

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from dealer import Seat
 from dealer.budget import current
 from dealer.errors import SpecLimitError
+from dealer.progress import reporting
 from dealer.lang.syntax import parse_condition
 from dealer.lang.statements import parse_statements
 from dealer.run.script_dealer import ScriptDealer
@@ -226,3 +227,18 @@ def test_blocks_count_what_card_by_card_counts(north: int, spades: int, spot: st
         return
     _, found = _streams(text, chunk=chunk)
     assert {f.total() for f in found} == {kept.tables.total()}
+
+
+def test_a_stream_reports_each_step_to_whoever_listens() -> None:
+    """Each position (or block) a stream reaches is reported, in order, up to the last free card, with the states
+    it holds; nobody listening, nothing is told, and the count is the same."""
+    kept = ExactDealer(DealSpec.parse(FOUR), backend="compact")
+    d = kept.design
+    n = len(d.cards.free)
+    seen: list[tuple[str, int, int, str]] = []
+    with reporting(lambda *told: seen.append(told)):
+        found = stream_within(d.automata, n, bool(d.cards.pool), d.final, max(kept.tables.sizes))
+    assert isinstance(found, StreamedTables) and found.total() == kept.tables.total()
+    done = [step[1] for step in seen if step[0] == "streamed tables"]
+    assert done == sorted(set(done)) and done[-1] == n and all(step[2] == n for step in seen)
+    assert max(int(step[3].split()[0].replace(",", "")) for step in seen) == found.cells
