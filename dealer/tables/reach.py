@@ -366,13 +366,15 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
     always; False: never. Exact as :func:`exactly` makes a forward pass.
     """
     found: list[tuple[np.ndarray, int]] = []
-    blocks_from: dict[int, tuple[int, list[np.ndarray]] | None] = {}  # found once, for both passes
+    blocks_from: dict[int, tuple[int, list[_Shares]] | None] = {}  # found once, for both passes
 
-    def block_at(t: int, states: int) -> tuple[int, list[np.ndarray]] | None:
+    def block_at(t: int, states: int) -> tuple[int, list[_Shares]] | None:
         if blocks is False or (blocks is None and states <= min(limit // _BLOCK_FROM, _BLOCK_STATES)):
             return None
         if t not in blocks_from:
-            blocks_from[t] = longest_block(automata, t, n)
+            found = longest_block(automata, t, n)
+            blocks_from[t] = None if found is None else (found[0], [  # the last seat takes what no pool does
+                _Shares.of(m, found[0] - t, i == len(automata) - 1 and not pool) for i, m in enumerate(found[1])])
         return blocks_from[t]
 
     def forward(dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
@@ -392,7 +394,7 @@ def stream_within(automata: Sequence[SeatAutomaton], n: int, pool: bool, final: 
 
 
 def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, chunk: int,
-            dtypes: tuple[np.dtype, ...], block_at: Callable[[int, int], tuple[int, list[np.ndarray]] | None]
+            dtypes: tuple[np.dtype, ...], block_at: "Callable[[int, int], tuple[int, list[_Shares]] | None]"
             ) -> "tuple[np.ndarray, list[np.ndarray], int] | str":
     """:func:`stream_within`'s pass with the counts in each of ``dtypes``, a card or a block at a time (``block_at``:
     the block from a position holding so many states, if any): the final keys, their counts, and the most states
@@ -405,13 +407,13 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     while t < n:
         if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
             return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
-        b, maps = block_at(t, len(cur)) or (t + 1, None)
+        b, shares = block_at(t, len(cur)) or (t + 1, None)
         why = walk.advance(t, b)
         if why is not None:
             return why
         held = [(cur, values)]
         del cur, values  # the step holds the position alone, and frees it before its successors are merged
-        done = _step(walk, held, maps, b - t, limit, chunk)
+        done = _step(walk, held, shares, b - t, limit, chunk)
         if done is None:
             return _too_many(limit, " at one position")
         cur, values = done
@@ -421,15 +423,13 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     return cur, values, most
 
 
-def _step(walk: _Walk, held: list[tuple[np.ndarray, list[np.ndarray]]], maps: Sequence[np.ndarray] | None, m: int,
+def _step(walk: _Walk, held: list[tuple[np.ndarray, list[np.ndarray]]], shares: "Sequence[_Shares] | None", m: int,
           limit: int, chunk: int) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """The next position's states and counts from the states and counts in ``held`` (taken out of it, so they
-    are freed once moved): one card (``maps`` None) or a block of ``m`` cards (:func:`longest_block`); None past
-    ``limit`` states."""
+    are freed once moved): one card (``shares`` None) or a block of ``m`` cards, each seat's choices ``shares``
+    (:func:`longest_block`); None past ``limit`` states."""
     cur, values = held.pop()
-    size = chunk if maps is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
-    shares = None if maps is None else [
-        _Shares.of(found, m, i == walk.k - 1 and walk.n_dest == walk.k) for i, found in enumerate(maps)]
+    size = chunk if shares is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
     keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk (sorted runs), and their counts
     moved: list[list[np.ndarray]] = [[] for _ in values]
     for lo in range(0, len(cur), size):
@@ -534,15 +534,15 @@ def _merged(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int, p
         sliced = [(i, int(c[p]), int(c[p + 1])) for i, c in enumerate(cuts) if c[p + 1] > c[p]]
         if not sliced:
             continue
-        uniq, _, inverse = unique_inverse(np.concatenate([keys[i][a:b] for i, a, b in sliced]))
-        within = n + len(uniq) <= limit
-        if not within:
+        gathered = _gathered([keys[i][a:b] for i, a, b in sliced],
+                             [[parts[i][a:b] for i, a, b in sliced] for parts in moved], limit - n)
+        within = gathered is not None
+        if gathered is None:
             break
+        uniq, sums = gathered
         out_keys[n:n + len(uniq)] = uniq
-        for j, parts in enumerate(moved):
-            into = out[j][n:n + len(uniq)]
-            into[:] = 0
-            np.add.at(into, inverse, np.concatenate([parts[i][a:b] for i, a, b in sliced]))
+        for j, v in enumerate(sums):
+            out[j][n:n + len(uniq)] = v
         n += len(uniq)
     keys.clear()
     for parts in moved:
