@@ -66,9 +66,9 @@ class Budget:
     #: Cells of the acceptance table of a condition across seats (labels of every seat multiplied).
     label_cells: int = 4_000_000
     #: Raw automaton states a seat with a second count may build before minimising.
-    raw_states: int = 12_000_000
+    raw_states: int = 50_000_000
     #: Totals a seat's second count (:mod:`dealer.spec.sidecount`) may carry beside its shape.
-    side_totals: int = 512
+    side_totals: int = 8192
     #: Dense cells past which the exact dealer searches other card orders.
     order_search_from: int = 20_000_000
     #: Deals one call may ask for (draw more in batches with one generator).

@@ -43,7 +43,7 @@ from dealer.lang.statements import ScriptSyntax
 from dealer.rng import RandomSource, make_rng
 from dealer.run.plan import Plan, Step
 from dealer.run.selection import Filter, check_evaluable, joined, kept_until
-from dealer.spec.cross import CrossCondition
+from dealer.spec.cross import CrossCondition, grid_reads, seat_parts
 from dealer.spec.spec import DealSpec
 from dealer.tables.engine import DenseTables
 from dealer.tables.design import Sizing, TablesDesign
@@ -114,7 +114,8 @@ class ScriptDealer:
     """
 
     def __init__(self, syntax: ScriptSyntax, *, limit: int | None = None, text: str = "",
-                 patience: int | None = None, across: bool = True, count_only: bool = False) -> None:
+                 patience: int | None = None, across: bool = True, count_only: bool = False,
+                 cross_sides: bool | None = None) -> None:
         budget = current()
         limit = budget.tables if limit is None else limit
         self.syntax = syntax
@@ -128,13 +129,35 @@ class ScriptDealer:
         self.counts = Counts.of_script(syntax)
         #: The script's conditions with their constant parts folded (:func:`dealer.lang.fold.fold`).
         self.conditions = fold_conditions(syntax.conditions)
+        self._steps: list[Step] = []
+        #: Whether the seats' side counts also carry what conditions across seats read of them beyond shape and
+        #: HCP (:meth:`~dealer.spec.spec.DealSpec.from_conditions`' ``cross_sides``), so that their labels count
+        #: those conditions, when such a condition is there (``cross_sides``; None: in a run that only counts, as
+        #: such tables may take seconds to build); planned again without when the count stays an estimate.
+        self.cross_sides = (count_only if cross_sides is None else cross_sides) and self._cross_sides_matter()
+        self._plan(text, limit, patience, across, count_only, budget)
+        if self.cross_sides and not self.exact:
+            self._steps.append(Step("side counts carrying the parts of conditions across seats",
+                                    "an estimate: planned again without"))
+            self.cross_sides = False
+            self._plan(text, limit, patience, across, count_only, budget)
+
+    def _cross_sides_matter(self) -> bool:
+        """Whether a condition across seats reads more of a seat than its shape and HCP (the seats' side counts
+        may carry it: :attr:`cross_sides`)."""
+        return any(len(c.seats()) > 1 and not all(grid_reads(p) for parts in seat_parts(c).values() for p in parts)
+                   for c in conjuncts(self.conditions))
+
+    def _plan(self, text: str, limit: int, patience: int | None, across: bool, count_only: bool,
+              budget: Budget) -> None:
+        """Split, size and choose the tables, the union and the filter (every attribute the run reads)."""
+        syntax = self.syntax
         self.residual: list[Cond] = []
         #: Whether a seat's tables may carry a second whole-hand count (:mod:`dealer.spec.sidecount`).
         self.side_counts = True
         self.spec: DealSpec = DealSpec.trusted()
         #: Conditions across seats counted exactly through the seats' labels (:mod:`dealer.spec.cross`).
         self.across: CrossCondition | None = None
-        self._steps: list[Step] = []
         self._union = ""
         self._united: tuple[str, ...] = ()  # the conditions the union holds
         joined = self._split(text, across)
@@ -271,13 +294,15 @@ class ScriptDealer:
         self.residual = []
         self.side_counts = side_counts
         self.spec = DealSpec.from_conditions(self.conditions, self.syntax.predeals, text, residual=self.residual,
-                                             counts=self.counts, side_counts=side_counts)
-        within = {s: self.spec.seat(s).accepted(s) for s in Seat}
+                                             counts=self.counts, side_counts=side_counts, cross_sides=self.cross_sides)
+        sides = {s: self.spec.seat(s).side for s in Seat} if self.cross_sides and side_counts else None
+        within = {s: self.spec.seat(s).side_masks(s) if sides and sides[s] is not None else self.spec.seat(s).accepted(s)
+                  for s in Seat}
         joined: list[Cond] = []
         self.across = None
         for c in self.residual:  # one at a time: those whose joint labels would pass the limit stay filtered
             if across and self._joinable(c):
-                labelled = CrossCondition.attempt(joined + [c], within=within)
+                labelled = CrossCondition.attempt(joined + [c], within=within, sides=sides)
                 if isinstance(labelled, str):
                     self._steps.append(Step(f"labels across seats for {c}", f"refused, {labelled}"))
                     continue

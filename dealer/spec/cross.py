@@ -11,6 +11,12 @@ holds on its labels (:class:`CrossCondition`, used by :class:`~dealer.tables.exa
 ``across``). The backward count and the decoding sampler are the dealer's own, so the count is
 exact (a Python int) and every deal meeting the condition is drawn with the same chance.
 
+A part may read more of its seat than the class (``hascard(west, C2)``, ``hcp(south, spades)``,
+``losers(east)``: the leveling code of the bidding-practice scripts, their total-points formulas) when
+the seat's side count carries it (:mod:`dealer.spec.sidecount`; ``sides``): the seat's labels then run
+over (total, class) pairs, and its tables split their final states by total as they do for the seat's
+own conditions.
+
 >>> from dealer.lang.syntax import parse_condition
 >>> j = CrossCondition.build([parse_condition("hcp(north) + hcp(south) >= 25")])
 >>> [s.name for s in j.seats], j.accept.shape      # North's HCP 0..24 and "25 or more", South's alike
@@ -30,12 +36,13 @@ import numpy as np
 from dealer.arrays import unique_rows
 from dealer.budget import current
 from dealer.errors import UnsupportedSpecError
+from dealer.spec.sidecount import SideCount
 from dealer.lang.expr import And, Cond, Expr, Node, walk
 from dealer.lang.grid import GRID, SEAT_NODES, GridReader, grid_mask, grid_values
 from dealer.lang.interpret import STRUCTURE, Interpreter, Reader, interpret, refusal
 from dealer.cards.seat import Seat
 
-__all__ = ["CrossCondition", "joinable"]
+__all__ = ["CrossCondition", "grid_reads", "joinable", "seat_parts"]
 
 def _one_seat(node: Node) -> bool:
     """True when ``node`` reads one seat and the seat's (shape, HCP) classes determine it."""
@@ -56,6 +63,13 @@ class CrossCondition:
     seats: tuple[Seat, ...]
     labels: tuple[np.ndarray, ...]
     accept: np.ndarray
+    #: Per seat, how many totals of its side count its labels tell apart: 1, its labels are over the grid's
+    #: classes; else over (total, class), total-major (a part reads the side count's features).
+    totals: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.totals:
+            object.__setattr__(self, "totals", (1,) * len(self.seats))
 
     @classmethod
     def build(cls, conditions: Sequence[Cond], within: "Mapping[Seat, np.ndarray | None] | None" = None
@@ -75,29 +89,36 @@ class CrossCondition:
         return found
 
     @classmethod
-    def attempt(cls, conditions: Sequence[Cond], within: "Mapping[Seat, np.ndarray | None] | None" = None
-                ) -> "CrossCondition | str":
-        """:meth:`build`, or why the seats' labels cannot count ``conditions`` (what a planner weighs)."""
+    def attempt(cls, conditions: Sequence[Cond], within: "Mapping[Seat, np.ndarray | None] | None" = None,
+                sides: "Mapping[Seat, SideCount | None] | None" = None) -> "CrossCondition | str":
+        """:meth:`build`, or why the seats' labels cannot count ``conditions`` (what a planner weighs).
+
+        ``sides``: per seat, the side count its tables carry (:mod:`dealer.spec.sidecount`); a seat's part may
+        then read its features too (a suit's HCP, a card, ``losers``...), and its labels run over the totals
+        and the classes (``within`` may then be given over both).
+        """
         conds = tuple(conditions)
         if not conds:
             return "no condition to count jointly"
         whole: Cond = conds[0] if len(conds) == 1 else And(conds, pos=conds[0].pos)
         parts: dict[Seat, list[Node]] = {}
-        unread = _collect(whole, parts)
+        sides = sides or {}
+        unread = _collect(whole, parts, frozenset(s for s, side in sides.items() if side is not None))
         if unread:
             return unread
+        parts = {seat: list({id(p): p for p in found}.values()) for seat, found in parts.items()}  # a part used twice
         seats = tuple(sorted(parts))
         raw_labels: list[np.ndarray] = []
         tables: list[np.ndarray] = []
+        totals: list[int] = []
         for seat in seats:
-            values = np.stack([_grid_of(p) for p in parts[seat]], axis=1)  # (classes, parts)
-            mask = (within or {}).get(seat)
-            ok = np.ones(len(values), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-            table, inverse = unique_rows(values[ok] if ok.any() else values[:1], return_inverse=True)
-            raw = np.full(len(values), len(table), dtype=np.int64)  # the last label: outside the seat's classes
-            raw[ok] = inverse.reshape(-1)
-            raw_labels.append(raw)
-            tables.append(table)
+            side = sides.get(seat) if not all(_one_seat(p) for p in parts[seat]) else None
+            found = _seat_labels(parts[seat], seat, side, (within or {}).get(seat))
+            if isinstance(found, str):
+                return found
+            raw_labels.append(found[0])
+            tables.append(found[1])
+            totals.append(1 if side is None else side.size)
         shape = tuple(len(t) for t in tables)
         if prod(shape) > (most := current().label_cells):
             return (f"{whole.pos}: {whole}: the seats' parts take {' x '.join(map(str, shape))} joint values, beyond "
@@ -113,11 +134,17 @@ class CrossCondition:
         for axis in range(len(seats)):
             accept, mapping = _merge_axis(accept, axis)
             labels.append(np.append(mapping, -1)[raw_labels[axis]].astype(np.int32))
-        return cls(conds, seats, tuple(labels), accept)
+        return cls(conds, seats, tuple(labels), accept, tuple(totals))
 
-    def label_of(self, seat: Seat, cell: int) -> int:
-        """The label of ``seat`` for one class of the grid (a complete hand's)."""
-        return int(self.labels[self.seats.index(seat)][cell])
+    def label_of(self, seat: Seat, cell: int, total: int = 0) -> int:
+        """The label of ``seat`` for one class of the grid (a complete hand's) and its side count's total."""
+        axis = self.seats.index(seat)
+        return int(self.labels[axis][(total if self.totals[axis] > 1 else 0) * GRID.size + cell])
+
+    def grid_labels(self, seat: Seat) -> np.ndarray:
+        """``seat``'s labels as ``out[total, cell]`` (one row when they do not depend on its side count)."""
+        axis = self.seats.index(seat)
+        return self.labels[axis].reshape(self.totals[axis], GRID.size)
 
     def __str__(self) -> str:
         return " && ".join(str(c) for c in self.conditions)
@@ -128,23 +155,128 @@ def joinable(cond: Cond) -> bool:
     return len(cond.seats()) >= 2 and not isinstance(CrossCondition.attempt([cond]), str)
 
 
-def _collect(node: Node, parts: dict[Seat, list[Node]]) -> str:
-    """Gather the largest parts of ``node`` that read one seat each; what is neither part nor joint is named
-    (the empty string when every part is read)."""
-    if _one_seat(node):
-        parts.setdefault(next(iter(node.seats())), []).append(node)
+def _collect(node: Node, parts: dict[Seat, list[Node]], sided: frozenset[Seat] = frozenset(),
+             memo: "_Memo | None" = None) -> str:
+    """Gather the largest parts of ``node`` that read one seat each (of a seat in ``sided``, whatever they read:
+    its side count may carry it); what is neither part nor joint is named (the empty string when every part is
+    read). A subtree met twice is looked at once."""
+    memo = _Memo() if memo is None else memo
+    if id(node) in memo.visited:
         return ""
-    if not node.seats():
-        if all(isinstance(n, SEAT_NODES) for n in walk(node)):
+    memo.visited.add(id(node))
+    seats = memo.seats(node)
+    if len(seats) == 1 and (next(iter(seats)) in sided or memo.grid_only(node)):
+        parts.setdefault(next(iter(seats)), []).append(node)
+        return ""
+    if not seats:
+        if memo.grid_only(node):
             return ""  # a constant: evaluated where it stands
         return f"{node.pos}: {node} cannot be counted across seats"
     if type(node) not in STRUCTURE:
         return str(refusal(node, GridReader(GRID)))
     for child in node.children():
-        unread = _collect(child, parts)
+        unread = _collect(child, parts, sided, memo)
         if unread:
             return unread
     return ""
+
+
+class _Memo:
+    """What :func:`_collect` learns of each subtree (by ``id``): the seats it reads, whether the grid reads it."""
+
+    def __init__(self) -> None:
+        self.visited: set[int] = set()
+        self._seats: dict[int, frozenset[Seat]] = {}
+        self._grid: dict[int, bool] = {}
+
+    def seats(self, node: Node) -> frozenset[Seat]:
+        """The seats ``node`` reads."""
+        found = self._seats.get(id(node))
+        if found is None:
+            found = node.seats() if not node.children() else frozenset().union(*map(self.seats, node.children()))
+            self._seats[id(node)] = found
+        return found
+
+    def grid_only(self, node: Node) -> bool:
+        """Whether every node of ``node`` is one the grid reads."""
+        found = self._grid.get(id(node))
+        if found is None:
+            found = isinstance(node, SEAT_NODES) and all(map(self.grid_only, node.children()))
+            self._grid[id(node)] = found
+        return found
+
+
+def grid_reads(node: Node) -> bool:
+    """True when the grid of (shape, HCP) classes reads every node of ``node``."""
+    return _Memo().grid_only(node)
+
+
+def seat_parts(node: Node) -> dict[Seat, list[Node]]:
+    """The largest parts of a condition across seats that read one seat each, by seat."""
+    parts: dict[Seat, list[Node]] = {}
+    _collect(node, parts, frozenset(Seat))
+    return parts
+
+
+#: About how many (total, class) pairs a seat's labels are found for at once (memory).
+_CHUNK = 1 << 21
+
+
+def _seat_labels(parts: list[Node], seat: Seat, side: "SideCount | None", within: np.ndarray | None
+                 ) -> tuple[np.ndarray, np.ndarray] | str:
+    """A seat's raw labels over its classes (and side totals) and each label's values of the parts; the last
+    label stands for the classes outside ``within``. Found a few totals at a time, a part at a time (memory)."""
+    size = 1 if side is None else side.size
+    ok_all = np.ones(size * GRID.size, dtype=bool) if within is None else np.asarray(within, dtype=bool)
+    if ok_all.ndim == 2 and side is None:
+        ok_all = np.asarray(ok_all.any(axis=0))
+    ok_all = np.broadcast_to(ok_all.reshape(-1, GRID.size), (size, GRID.size)).reshape(-1)
+    if not ok_all.any():  # no class of the seat's: one label, outside
+        return np.full(size * GRID.size, 1, dtype=np.int64), np.zeros((1, len(parts)), dtype=np.int64)
+
+    def column(p: Node, first: int, stop: int) -> np.ndarray:
+        values = _grid_of(p)[None, :] if side is None else side.values(p, seat, first, stop)
+        return np.broadcast_to(values, (stop - first, GRID.size)).reshape(-1)
+
+    step = max(1, _CHUNK // GRID.size)
+    found: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # (first, ok rows, inverse, table)
+    try:
+        for first in range(0, size, step):
+            stop = min(size, first + step)
+            rows = np.flatnonzero(ok_all[first * GRID.size: stop * GRID.size])
+            if not len(rows):
+                continue
+            label, span = np.zeros(len(rows), dtype=np.int64), 1
+            for p in parts:  # the labels refined by one part after another, packed while they fit an int64
+                values = column(p, first, stop)[rows]
+                low, width = int(values.min()), int(values.max()) - int(values.min()) + 1
+                if span * width >= 1 << 62:
+                    label, span = _renumbered(label)
+                    if span * width >= 1 << 62:
+                        label, span = _renumbered(unique_rows(np.stack([label, values], axis=1),
+                                                              return_inverse=True)[1].reshape(-1))
+                        continue
+                label, span = label * width + (values - low), span * width
+            label = _renumbered(label)[0]
+            firsts = np.unique(label, return_index=True)[1]
+            table = np.stack([column(p, first, stop)[rows[firsts]] for p in parts], axis=1)
+            found.append((first, rows, label, table))
+    except UnsupportedSpecError as exc:
+        return str(exc)
+    table, inverse = unique_rows(np.concatenate([t for *_, t in found]), return_inverse=True)
+    inverse = inverse.reshape(-1)
+    raw = np.full(size * GRID.size, len(table), dtype=np.int64)
+    offset = 0
+    for first, rows, inv, t in found:
+        raw[first * GRID.size + rows] = inverse[offset + inv]
+        offset += len(t)
+    return raw, table
+
+
+def _renumbered(keys: np.ndarray) -> tuple[np.ndarray, int]:
+    """``keys`` numbered 0.. in their order, and how many there are."""
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64), len(distinct)
 
 
 def _grid_of(part: Node) -> np.ndarray:

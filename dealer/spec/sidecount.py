@@ -10,7 +10,10 @@ the fork's ``ltc``), or a part of the condition that reads one suit's holding on
 number). Together they are the seat's :class:`SideCount`: a number that is a sum over the four
 suits of a value per holding (the features in mixed radix), so the seat's automaton adds each
 suit's value as it reads the suit, and its final state accepts by (class, total): the seat is
-still dealt exactly from its tables.
+still dealt exactly from its tables. A seat may carry several whole-hand counts (``losers`` and
+``controls`` beside HCP); one the conditions only compare with constants stops at the largest one it
+needs (its ``cap``: every total from there up is one, :meth:`SideCount.add`), and a count may carry what
+a condition across seats reads of the seat (:mod:`dealer.spec.cross`).
 
 >>> from dealer.cards.cardset import CardSet
 >>> from dealer.lang.evaluate import loser_table
@@ -31,13 +34,13 @@ import numpy as np
 from dealer.arrays import unique_rows
 from dealer.budget import current
 from dealer.cards.cardset import SUIT_MASK
-from dealer.lang.expr import Cond, HandCount, Hcp, Node, walk_once
-from dealer.lang.grid import GRID, FeatureGrid, grid_mask
+from dealer.lang.expr import Cond, Expr, HandCount, Hcp, Node, walk_once
+from dealer.lang.grid import GRID, FeatureGrid, grid_mask, grid_values
 from dealer.spec.holding import HOLDINGS
 from dealer.cards.seat import Seat
 from dealer.lang.frozen import fields, replace
 
-__all__ = ["SideFeature", "SideCount", "refine_labels", "replace_nodes"]
+__all__ = ["SideFeature", "SideCount", "refine_labels", "replace_nodes", "split_by_totals"]
 
 
 def replace_nodes(node: Node, swap: Callable[[Node], Node | None], memo: dict[int, Node] | None = None) -> Node:
@@ -76,13 +79,16 @@ class SideFeature:
     (one row of 8,192) summed over the four suits: its totals are multiples of :attr:`step` (their
     greatest common divisor). The parts of one suit have that ``suit``, the ``parts`` they stand for
     (each a tuple of equal nodes: conditions or numbers that read only the seat's holding in the
-    suit) and one row of values per part; the feature takes one value per distinct column.
+    suit) and one row of values per part; the feature takes one value per distinct column. A whole-hand
+    count's ``cap`` (in steps), when given, is where it stops: the conditions compare it only with
+    constants below the cap, so every total from the cap up is one (it saturates, :meth:`SideCount.add`).
     """
 
     values: np.ndarray = field(repr=False)
     kind: str = ""
     suit: int | None = None
     parts: tuple[tuple[Node, ...], ...] = ()
+    cap: int | None = None
     #: Row ``i``: the feature's values at its index ``i``.
     levels: np.ndarray = field(init=False, repr=False)
     #: Per holding of its suit (of every suit, for a whole-hand count), its index.
@@ -105,8 +111,10 @@ class SideFeature:
             for v in np.unique(values):
                 step = gcd(step, int(v))
             step = step or 1
-            object.__setattr__(self, "levels", (np.arange(4 * int(values.max()) // step + 1) * step)[:, None])
-            object.__setattr__(self, "holding_index", values[0] // step)
+            top = 4 * int(values.max()) // step
+            top = top if self.cap is None else max(min(top, self.cap), 0)
+            object.__setattr__(self, "levels", (np.arange(top + 1) * step)[:, None])
+            object.__setattr__(self, "holding_index", np.minimum(values[0] // step, top))
         else:
             levels, inverse = unique_rows(values.T, return_inverse=True)
             object.__setattr__(self, "levels", levels)
@@ -192,7 +200,20 @@ class SideCount:
     def total(self, mask: int) -> int:
         """The total of a hand given as a 52-bit mask."""
         inc = self.increments
-        return sum(int(inc[j, mask >> (13 * j) & SUIT_MASK]) for j in range(4))
+        out = np.zeros(1, dtype=np.int64)
+        for j in range(4):
+            out = self.add(out, np.array([inc[j, mask >> (13 * j) & SUIT_MASK]]))
+        return int(out[0])
+
+    def add(self, running: np.ndarray, added: np.ndarray) -> np.ndarray:
+        """Totals with ``added`` added (numpy broadcasting): digit by digit, each capped count stopping at its
+        cap (the other digits never pass their radix: a part of one suit is added once)."""
+        out: np.ndarray = np.add(running, added)
+        for f, r in zip(self.features, self._radices):
+            if f.suit is None and f.cap is not None:
+                digit = running // r % f.size + added // r % f.size
+                out = out - np.maximum(digit - (f.size - 1), 0) * r
+        return out
 
     def masks(self, cond: Cond, seat: Seat, grid: FeatureGrid = GRID) -> np.ndarray:
         """``out[t, cell]``: whether ``cond`` holds on the class ``cell`` when the total is ``t``.
@@ -200,16 +221,30 @@ class SideCount:
         Raises :class:`~dealer.errors.UnsupportedSpecError` where the condition reads more than the
         class and the features.
         """
-        totals = np.arange(self.size)
+        return self.values(cond, seat, 0, self.size, grid).astype(bool)
+
+    def values(self, node: Node, seat: Seat, first: int, stop: int, grid: FeatureGrid = GRID) -> np.ndarray:
+        """``out[t - first, cell]``: the value of ``node`` (a condition: 0 or 1) on the class ``cell`` when the
+        total is ``t``, for the totals ``first .. stop - 1``.
+
+        Raises :class:`~dealer.errors.UnsupportedSpecError` where the node reads more than the class and the
+        features.
+        """
+        totals = np.arange(first, stop)
         levels = [totals // r % f.size for f, r in zip(self.features, self._radices)]
         known: dict[int, np.ndarray] = {}
-        for n in walk_once(cond):
+        for n in walk_once(node):
             for f, level in zip(self.features, levels):
                 row = f.row(n, seat)
                 if row is not None:
                     known[id(n)] = f.levels[level, row][:, None]
-        out = grid_mask(cond, grid.widened(known))
-        return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
+        wide = grid.widened(known)
+        if isinstance(node, Expr):
+            out = grid_values(node, wide)
+        else:
+            assert isinstance(node, Cond)
+            out = grid_mask(node, wide)
+        return np.ascontiguousarray(np.broadcast_to(out, (len(totals), grid.size)), dtype=np.int64)
 
 
 def refine_labels(labels: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -233,3 +268,24 @@ def refine_labels(labels: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np
     out[live] = inverse.reshape(-1)
     side_map = np.where(uniq[:, 1:] > 0, uniq[:, :1], -1).astype(np.int32)
     return out, side_map
+
+
+def split_by_totals(labels: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`refine_labels` where the labels too depend on the total: ``labels[t, cell]`` (-1 rejected).
+
+    The new labels over the grid tell apart the classes whose labels differ at some accepted total;
+    ``side_map[new label, total]`` is the label there (-1: rejected).
+
+    >>> new, side_map = split_by_totals(np.array([[0, 0, 1, 2], [3, 0, 1, 2]]), np.array([[1, 1, 0, 0], [1, 1, 1, 0]]))
+    >>> new.tolist(), side_map.tolist()
+    ([2, 1, 0, -1], [[-1, 1], [0, 0], [0, 3]])
+    """
+    masks = np.asarray(masks, dtype=bool)
+    live = np.flatnonzero(masks.any(axis=0) & (np.broadcast_to(labels, masks.shape) >= 0).any(axis=0))
+    out = np.full(masks.shape[1], -1, dtype=np.int32)
+    chosen = np.where(masks[:, live], np.broadcast_to(labels, masks.shape)[:, live], -1)
+    if not len(live):
+        return out, np.full((1, masks.shape[0]), -1, dtype=np.int32)
+    uniq, inverse = unique_rows(np.ascontiguousarray(chosen.T), return_inverse=True)
+    out[live] = inverse.reshape(-1)
+    return out, uniq.astype(np.int32)

@@ -440,7 +440,7 @@ class DealSpec:
     def from_conditions(cls, conditions: "list[Cond]", predeals: "Mapping[Seat, tuple[CardSet, Pos]]",
                         text: str = "", *, residual: "list[Cond] | None" = None,
                         counts: Counts = STANDARD, side_counts: bool = True,
-                        hcp_seats: "frozenset[Seat]" = frozenset()) -> "DealSpec":
+                        hcp_seats: "frozenset[Seat]" = frozenset(), cross_sides: bool = False) -> "DealSpec":
         """The spec of conditions on any seats joined by ``&&``, split into one condition per seat.
 
         ``hascard`` becomes a predealt card, ``!hascard`` a forbidden one, ``hcp(seat, suit)`` compared
@@ -458,9 +458,11 @@ class DealSpec:
         of a seat that sums a value per suit holding (``losers`` beside ``hcp``...) is the seat's side
         count (:mod:`dealer.spec.sidecount`), unless ``side_counts`` is False. The seats of ``hcp_seats``
         (and those whose HCP a condition across seats reads) keep HCP on their tables' axis: conditions
-        across seats read it there (:mod:`dealer.spec.cross`).
+        across seats read it there (:mod:`dealer.spec.cross`). With ``cross_sides`` (and side counts), the side
+        counts also carry what the residual's conditions across seats read of each seat beside its shape and
+        HCP, while the totals fit, so that the seats' labels can count them.
         """
-        parts = split_conditions(conditions, predeals, residual, counts, side_counts, hcp_seats)
+        parts = split_conditions(conditions, predeals, residual, counts, side_counts, hcp_seats, cross_sides)
         seats = {}
         for seat, p in parts.items():
             try:

@@ -17,7 +17,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from math import prod
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -27,12 +28,13 @@ from dealer.cards.cardset import CardSet
 from dealer.lang.evaluate import STANDARD, Counts
 from dealer.errors import ImpossibleSpecError, UnsupportedSpecError
 from dealer.lang.expr import (
-    Always, And, Cond, Const, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
+    Always, And, Compare, Cond, Const, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
 )
 from dealer.lang.grid import GRID, MAX_HCP, grid_mask
 from dealer.lang.interpret import STRUCTURAL, Interpreter, Reader, interpret
 from dealer.spec.holding import HOLDINGS, HoldingTable
 from dealer.cards.seat import Seat
+from dealer.spec.cross import grid_reads, seat_parts
 from dealer.spec.sidecount import SideCount, SideFeature, replace_nodes
 from dealer.cards.suit import Suit
 
@@ -204,21 +206,48 @@ def _as_hcp(c: Node, kind: str) -> Node:
                          and n.suit is None else None)
 
 
-def _side_feature(kind: str, counts: Counts) -> SideFeature | None:
+def _caps(conds: list[Cond]) -> dict[tuple[Seat, str], int | None]:
+    """Per (seat, whole-hand count), the value from which the conditions tell no total apart (None: every total
+    counts): known when each use of the count is compared with a constant."""
+    caps: dict[tuple[Seat, str], int | None] = {}
+    for top in conds:
+        for node in walk(top):
+            for child in node.children():
+                if not isinstance(child, HandCount) or child.suit is not None:
+                    continue
+                key = (child.seat, child.kind)
+                if key in caps and caps[key] is None:
+                    continue
+                other = (node.right if child is node.left else node.left) if isinstance(node, Compare) else None
+                if isinstance(node, Compare) and isinstance(other, Const):
+                    # "x >= c" and "x < c" tell c and up apart from below; the other comparisons c + 1
+                    op = node.op if child is node.left else _MIRRORED.get(node.op, node.op)
+                    caps[key] = max(other.value + (op not in (">=", "<")), 0, caps.get(key) or 0)
+                else:
+                    caps[key] = None
+    return caps
+
+
+_MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def _side_feature(kind: str, counts: Counts, cap: int | None = None) -> SideFeature | None:
     try:
-        feature = SideFeature(counts.table(kind), kind=kind)
+        table = counts.table(kind)
+        step = np.gcd.reduce(np.unique(table)) or 1
+        feature = SideFeature(table, kind=kind, cap=None if cap is None else -(-cap // int(step)))
     except (ValueError, UnsupportedSpecError):
         return None
     return feature if feature.size <= current().side_totals else None
 
 
-Plan = tuple[str | None, SideFeature | None]
+Plan = tuple[str | None, tuple[SideFeature, ...]]
 
 
 Blanked = dict[int, tuple[Node, list[Node]]]
 
 
-def _blanked(c: Cond, memo: Blanked) -> tuple[Node, list[Node]]:
+def _blanked(c: Node, memo: Blanked) -> tuple[Node, list[Node]]:
     """``c`` with its one-suit parts written as true (a condition) or 0 (a number), and the parts."""
     done = memo.get(id(c))
     if done is None:
@@ -231,12 +260,13 @@ def _blanked(c: Cond, memo: Blanked) -> tuple[Node, list[Node]]:
 
 
 def _count_plan(conds: list[Cond], counts: Counts, side_counts: bool, hcp_seats: frozenset[Seat],
-                memo: Blanked) -> dict[Seat, Plan]:
+                memo: Blanked, cross_sides: bool = False) -> dict[Seat, Plan]:
     """Per seat, the count its tables' axis holds and the whole-hand count beside it (the side's).
 
     HCP goes on the axis when a seat reads it (or a condition across seats reads it) and it fits;
-    another count of card values when it is the only one; a second count (``losers``, ``controls``
-    beside ``hcp``...) is carried beside, in the side count.
+    another count of card values when it is the only one; the other counts (``losers``, ``controls``
+    beside ``hcp``...) are carried beside, in the side count, while their totals fit together. With
+    ``cross_sides``, the counts the parts of conditions across seats read count too.
     """
     used: dict[Seat, set[str]] = {seat: {"hcp"} for seat in hcp_seats}
     for top in conds:
@@ -248,30 +278,37 @@ def _count_plan(conds: list[Cond], counts: Counts, side_counts: bool, hcp_seats:
                 for n in walk(c):
                     if isinstance(n, Hcp):
                         used.setdefault(n.seat, set()).add("hcp")
+                for seat, parts in (seat_parts(c).items() if cross_sides else ()):
+                    for part in parts:
+                        used.setdefault(seat, set()).update(_family(_blanked(part, memo)[0]) or set())
     plan: dict[Seat, Plan] = {}
+    caps = _caps(conds)
     for seat, kinds in used.items():
         fitting = sorted(k for k in kinds if (p := _family_points(k, counts)) is not None and points_fit(p))
         axis = "hcp" if "hcp" in fitting else (fitting[0] if fitting else None)
-        rest = sorted(kinds - {axis})
-        side = (_side_feature(rest[0], counts) if side_counts and rest and (axis is None or rest[0] != "hcp")
-                else None)
-        plan[seat] = (axis, side)
+        sides: list[SideFeature] = []
+        for kind in sorted(kinds - {axis}) if side_counts else ():
+            feature = None if kind == "hcp" and axis is not None else _side_feature(kind, counts,
+                                                                                     caps.get((seat, kind)))
+            if feature is not None and prod(f.size for f in sides) * feature.size <= current().side_totals:
+                sides.append(feature)
+        plan[seat] = (axis, tuple(sides))
     return plan
 
 
 def _on_tables(c: Cond, seat: Seat, plan: Plan, side_counts: bool, memo: Blanked) -> tuple[Cond, list[Node]] | None:
     """``c`` as the seat's tables read it (its axis count written as ``hcp``) and its one-suit parts, or None."""
-    axis, side = plan
+    axis, sides = plan
     blank, parts = _blanked(c, memo) if side_counts else (c, [])
     kinds = _family(blank)
-    if kinds is None or not kinds <= {axis, side.kind if side is not None else None}:
+    if kinds is None or not kinds <= {axis, *(f.kind for f in sides)}:
         return None
     if _contains(blank, (HasCard, SuitHcp)):
         return None
     rewritten = c if axis in (None, "hcp") else _as_hcp(c, axis)
     check = blank if axis in (None, "hcp") else _as_hcp(blank, axis)
-    if side is not None:
-        check = replace_nodes(check, lambda n: Const(0) if side.reads(n, seat) else None)
+    if sides:
+        check = replace_nodes(check, lambda n: Const(0) if any(f.reads(n, seat) for f in sides) else None)
     assert isinstance(rewritten, Cond) and isinstance(check, Cond)
     return (rewritten, parts) if _tableable(check) else None
 
@@ -301,20 +338,21 @@ def _tableable(c: Cond) -> bool:
     return True
 
 
-def _side_of(whole: SideFeature | None, taken: list[tuple[Cond, list[Node]]], counts: Counts,
-             residual: list[Cond] | None) -> tuple[list[Cond], SideCount | None]:
+def _side_of(whole: tuple[SideFeature, ...], taken: list[tuple[Cond, list[Node]]], counts: Counts,
+             residual: list[Cond] | None, wanted: Sequence[list[Node]] = ()) -> tuple[list[Cond], SideCount | None]:
     """The conditions a seat's tables keep and its side count: the parts on single suits join, suit by
-    suit, while the totals fit."""
+    suit, while the totals fit; then those of ``wanted`` (the parts on single suits of the seat's parts of
+    conditions across seats, each list all or none), while they fit."""
     kept: list[Cond] = []
     by_suit: dict[int, list[tuple[list[Node], np.ndarray]]] = {}  # per suit: (equal parts, their values)
 
     def size(groups: dict[int, list[tuple[list[Node], np.ndarray]]]) -> int:
-        out = whole.size if whole is not None else 1
+        out = prod(f.size for f in whole)
         for rows in groups.values():
             out *= len(unique_rows(np.stack([v for _, v in rows]).T))
         return out
 
-    for c, parts in taken:
+    for c, parts in [*taken, *((None, w) for w in wanted)]:
         more = {suit: list(rows) for suit, rows in by_suit.items()}
         aliases: list[tuple[list[Node], Node]] = []
         for p in parts:
@@ -327,6 +365,8 @@ def _side_of(whole: SideFeature | None, taken: list[tuple[Cond, list[Node]]], co
             else:
                 rows.append(([p], holding_values(p, counts)))
         if size(more) > (most := current().side_totals):
+            if c is None:
+                continue
             if residual is None:
                 raise UnsupportedSpecError(f"{c.pos}: {c}: its parts on single suits, with the seat's other ones, "
                                            f"take more than {most} totals beside the shape")
@@ -335,8 +375,9 @@ def _side_of(whole: SideFeature | None, taken: list[tuple[Cond, list[Node]]], co
         by_suit = more
         for nodes, p in aliases:
             nodes.append(p)
-        kept.append(c)
-    features = [whole] if whole is not None else []
+        if c is not None:
+            kept.append(c)
+    features = list(whole)
     features += [SideFeature(np.stack([v for _, v in rows]), suit=suit, parts=tuple(tuple(n) for n, _ in rows))
                  for suit, rows in sorted(by_suit.items())]
     return kept, (SideCount(tuple(features)) if features else None)
@@ -344,15 +385,19 @@ def _side_of(whole: SideFeature | None, taken: list[tuple[Cond, list[Node]]], co
 
 def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, Pos]],
                      residual: list[Cond] | None = None, counts: Counts = STANDARD, side_counts: bool = True,
-                     hcp_seats: frozenset[Seat] = frozenset()) -> dict[Seat, SeatParts]:
+                     hcp_seats: frozenset[Seat] = frozenset(), cross_sides: bool = False) -> dict[Seat, SeatParts]:
     """Each seat's part of ``conds`` (see the module doc); what no table holds goes to ``residual``
-    (or raises :class:`~dealer.errors.UnsupportedSpecError` with the reason without one)."""
+    (or raises :class:`~dealer.errors.UnsupportedSpecError` with the reason without one). With
+    ``cross_sides``, the side counts carry what the residual's conditions across seats read of each seat
+    beyond its shape and HCP, while the totals fit (:meth:`~dealer.spec.spec.DealSpec.from_conditions`)."""
     predeal = {s: c for s, (c, _) in predeals.items()}
     forbidden: dict[Seat, CardSet] = {}
     per_seat: dict[Seat, list[tuple[Cond, list[Node]]]] = {}
     filters: dict[Seat, dict[Suit, list[Callable[[CardSet], Any]]]] = {}
     memo: Blanked = {}
-    plan = _count_plan(conds, counts, side_counts, hcp_seats, memo)
+    cross_sides = cross_sides and side_counts
+    plan = _count_plan(conds, counts, side_counts, hcp_seats, memo, cross_sides)
+    wanted: dict[Seat, list[Node]] = {}  # the parts of conditions across seats the side counts should read
     for top in conds:
         for c in _flatten(top):
             seats = c.seats()
@@ -366,6 +411,8 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
             if len(seats) > 1:
                 if residual is not None:
                     residual.append(c)
+                    for seat, parts in (seat_parts(c).items() if cross_sides else ()):
+                        wanted.setdefault(seat, []).extend(p for p in parts if not grid_reads(p))
                     continue
                 raise _refusal(c, seats)
             seat = next(iter(seats))
@@ -382,7 +429,7 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
             if f is not None:
                 filters.setdefault(seat, {}).setdefault(f[1], []).append(f[2])
                 continue
-            on_tables = _on_tables(c, seat, plan.get(seat, (None, None)), side_counts, memo)
+            on_tables = _on_tables(c, seat, plan.get(seat, (None, ())), side_counts, memo)
             if on_tables is not None:
                 per_seat.setdefault(seat, []).append(on_tables)
                 continue
@@ -390,21 +437,23 @@ def split_conditions(conds: list[Cond], predeals: Mapping[Seat, tuple[CardSet, P
                 residual.append(c)
                 continue
             raise UnsupportedSpecError(
-                f"{c.pos}: {c}: the exact tables hold one seat's lengths, shape and at most two whole-hand "
-                "counts (HCP or another sum of card values, and one sum over the suits such as losers), with "
-                "parts on single suits, not this; 'kibitz count' and 'kibitz dealer' deal it by filtering an "
-                "exact superset (an estimate)")
+                f"{c.pos}: {c}: the exact tables hold one seat's lengths, shape and whole-hand counts (HCP or "
+                "another sum of card values, and sums over the suits such as losers, their totals within the "
+                "budget's side_totals), with parts on single suits, not this; 'kibitz count' and 'kibitz dealer' "
+                "deal it by filtering an exact superset (an estimate)")
     out: dict[Seat, SeatParts] = {}
     for seat in Seat:
-        axis, whole = plan.get(seat, (None, None))
+        axis, wholes = plan.get(seat, (None, ()))
         taken = per_seat.get(seat, [])
-        reads = whole is not None and any(whole.reads(n, seat) for c, _ in taken for n in walk(c))
-        kept, side = _side_of(whole if reads else None, taken, counts, residual)
+        extra = wanted.get(seat, [])
+        read = tuple(f for f in wholes if any(f.reads(n, seat) for c in [*(c for c, _ in taken), *extra]
+                                              for n in walk(c)))
+        kept, side = _side_of(read, taken, counts, residual, [_blanked(p, memo)[1] for p in extra])
         cond: Cond | None = None
         if kept:
             cond = kept[0] if len(kept) == 1 else And(tuple(kept), pos=kept[0].pos)
         holdings = {suit: _all_of(fns) for suit, fns in filters.get(seat, {}).items()}
-        if cond is None and seat not in predeal and seat not in forbidden and not holdings:
+        if cond is None and seat not in predeal and seat not in forbidden and not holdings and side is None:
             continue
         points = _family_points(axis, counts) if axis is not None else None
         out[seat] = SeatParts(predeal.get(seat, CardSet()), forbidden.get(seat, CardSet()), cond, holdings,

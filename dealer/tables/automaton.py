@@ -38,10 +38,13 @@ from dealer.lang.grid import GRID, MAX_HCP
 from dealer.spec.holding import N_LETTERS, SUIT_COUNTS, HoldingAutomaton, build_holding_automaton, letter
 from dealer.cards.shapes import ALL_SHAPES
 
+#: A side count as the automaton reads it: per suit and holding increments, the side map, how totals add.
+SideTotals = tuple[np.ndarray, np.ndarray, Callable[[np.ndarray, np.ndarray], np.ndarray]]
+
 __all__ = [
     "N_LETTERS", "letter", "SuitAutomaton", "build_suit_automaton", "HoldingAutomaton",
     "build_holding_automaton", "SeatAutomaton", "build_seat_automaton", "labels_from_mask",
-    "feature_projection", "build_projected_automaton",
+    "feature_projection", "build_projected_automaton", "SideTotals",
 ]
 
 _H = MAX_HCP + 1  # HCP totals 0..37
@@ -180,15 +183,16 @@ def build_seat_automaton(free_cards: Sequence[int], predeal: int, forbidden: int
                          suit_auto: SuitAutomaton,
                          filters: dict[int, Callable[[CardSet], object]] | None = None,
                          points: Sequence[int] = HCP_BY_INDEX,
-                         side: tuple[np.ndarray, np.ndarray] | None = None) -> SeatAutomaton:
+                         side: SideTotals | None = None) -> SeatAutomaton:
     """Glue the suit automaton and the per-suit holding automata into one, minimised.
 
     ``free_cards``: indices of the cards not placed anywhere, ascending.
     ``predeal``/``forbidden``: the seat's bit-sets. ``filters``: per suit
     index, a filter or weight on the seat's dealt holding in that suit. ``points``: the count
     (per card index) the classes' HCP axis stands for (4-3-2-1 by default). ``side``: a side count
-    (:mod:`dealer.spec.sidecount`) as (per suit and holding increments, ``side_map``): the automaton carries the
-    total, and a final class ``q`` with total ``i`` ends in label ``side_map[q, i]`` (-1: rejected).
+    (:mod:`dealer.spec.sidecount`) as (per suit and holding increments, ``side_map``, how totals add): the
+    automaton carries the total, and a final class ``q`` with total ``i`` ends in label ``side_map[q, i]``
+    (-1: rejected).
     """
     glue = _Glue(free_cards, suit_auto, side)
     if not glue.add_holdings(predeal, forbidden, filters or {}, points) or not glue.reach_suits():
@@ -201,11 +205,13 @@ class _Glue:
     automaton's states (and a side count's running total) into raw card-level moves, then minimised."""
 
     def __init__(self, free_cards: Sequence[int], suit_auto: SuitAutomaton,
-                 side: tuple[np.ndarray, np.ndarray] | None) -> None:
+                 side: SideTotals | None) -> None:
         self.free_cards = free_cards
         self.suit_auto = suit_auto
         self.increments: np.ndarray | None = None if side is None else side[0]
         self.side_map: np.ndarray | None = None if side is None else side[1]
+        #: How a suit's side value joins the running totals (a sum; capped counts stop at their caps).
+        self.add: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.add if side is None else side[2]
         #: How many side totals the states tell apart (1: no side count).
         self.totals = 1 if self.side_map is None else self.side_map.shape[1]
         self.by_suit: list[list[int]] = [[], [], [], []]
@@ -252,7 +258,7 @@ class _Glue:
             h = self.holdings[j]
             finals = unique_ints(h.letter * totals + (0 if h.side is None else h.side))
             nxt = suit_auto.delta[j][self.reach[j][0][:, None], (finals // totals)[None, :]].astype(np.int64)
-            total = self.reach[j][1][:, None] + (finals % totals)[None, :]
+            total = self.add(self.reach[j][1][:, None], (finals % totals)[None, :])
             live = (nxt >= 0) & (total < totals)
             states, running = nxt[live], total[live]
             if not len(states):
@@ -265,7 +271,7 @@ class _Glue:
             lt = int(self.holdings[j].letter[0])
             states = np.where(states >= 0, self.suit_auto.delta[j][np.maximum(states, 0), lt], -1)
             added = self.holdings[j].side
-            running = running if added is None else running + int(added[0])
+            running = running if added is None else self.add(running, added[:1])
             j += 1
         return states, running, j
 
@@ -295,7 +301,7 @@ class _Glue:
                 continue
             lt = ha.letter[np.maximum(held, 0)]
             after = np.where(held >= 0, self.suit_auto.delta[j][pairs[a], lt], -1)
-            total = running[a] + (0 if ha.side is None else ha.side[np.maximum(held, 0)])
+            total = running[a] if ha.side is None else self.add(running[a], ha.side[np.maximum(held, 0)])
             targets.append(self.arrive(*self.fold_empty(after, total, j + 1)))
             weight = np.where(held >= 0, ha.weight[np.maximum(held, 0)], 0)
             weights.append(weight if (weight > 1).any() else None)

@@ -41,7 +41,7 @@ from dealer.cards.suit import Suit
 from dealer.errors import SpecError
 from dealer.lang.grid import GRID, MAX_HCP
 from dealer.spec.cross import CrossCondition
-from dealer.spec.sidecount import refine_labels
+from dealer.spec.sidecount import refine_labels, split_by_totals
 from dealer.spec.spec import DealSpec, SeatSpec
 from dealer.tables.automaton import (
     SeatAutomaton, SuitAutomaton, build_projected_automaton, build_seat_automaton, build_suit_automaton,
@@ -236,7 +236,8 @@ class TablesDesign:
                     )
                 if across is not None and accept is not None and seat in across.seats:  # its label is known
                     axis = across.seats.index(seat)
-                    label = across.label_of(seat, _cell(CardSet(predeal[seat]).shape, predeal[seat]))
+                    total = 0 if ss.side is None else ss.side.total(predeal[seat])
+                    label = across.label_of(seat, _cell(CardSet(predeal[seat]).shape, predeal[seat]), total)
                     keep = np.zeros(accept.shape[axis], dtype=bool)
                     if label >= 0:
                         keep[label] = True
@@ -254,12 +255,18 @@ class TablesDesign:
         across, observe = self.across, self.observe
         feature = observe[1] if observe is not None and observe[0] == seat else None
         own = _labels(self.spec.seat(seat), seat, feature)
+        masks = self.spec.seat(seat).side_masks(seat)
         if across is not None and seat in across.seats:
             spread = int(own.max()) + 1 if own.size and own.max() >= 0 else 1
-            cross = across.labels[across.seats.index(seat)]
-            own = np.where((own >= 0) & (cross >= 0), cross * spread + own, -1).astype(np.int32)
+            cross = across.grid_labels(seat)
             self.spread[seat] = spread
-        masks = self.spec.seat(seat).side_masks(seat)
+            if len(cross) > 1:  # the labels read the side count's features: split by total at once
+                if masks is None or len(masks) != len(cross):
+                    raise SpecError(f"{seat.name_long}'s labels across seats were found for another side count")
+                own, self.side[seat] = split_by_totals(np.where((own >= 0) & (cross >= 0), cross * spread + own, -1),
+                                                       masks)
+                return own
+            own = np.where((own >= 0) & (cross[0] >= 0), cross[0] * spread + own, -1).astype(np.int32)
         if masks is not None:  # a second count beside the axis: labels split by the totals they accept
             own, side_map = refine_labels(own, masks)
             self.side[seat] = side_map
@@ -313,7 +320,7 @@ class TablesDesign:
                 automata.append(_suit_major(order, predeal[seat], ss.forbidden.mask, key, points))
             else:
                 filters = {int(s): fn for s, fn in ss.holdings.items()}
-                side = None if ss.side is None else (ss.side.increments, self.side[seat])
+                side = None if ss.side is None else (ss.side.increments, self.side[seat], ss.side.add)
                 automata.append(build_seat_automaton(order, predeal[seat], ss.forbidden.mask,
                                                      _suit_automaton(key), filters, points, side))
         return automata

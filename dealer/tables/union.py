@@ -35,7 +35,7 @@ import numpy as np
 from dealer.cards.cardset import CardSet
 from dealer.spec.cross import CrossCondition
 from dealer.budget import current
-from dealer.errors import SpecError, UnsupportedSpecError
+from dealer.errors import SpecError, SpecLimitError, UnsupportedSpecError
 from dealer.lang.evaluate import STANDARD, Counts
 from dealer.tables.design import TablesDesign
 from dealer.tables.exact import ExactDealer
@@ -215,7 +215,10 @@ def _part(spec: DealSpec, across: CrossCondition | None, room: int, any_way: boo
     states up to ``slow``), then streamed up to ``stream`` states at one position (0: not); None if none fits."""
     tries = [("auto", room)] if any_way else [("dense", room), ("compact", min(room, slow))]
     tries += [("streamed", stream)] if stream else []
-    design = TablesDesign(spec, across)  # sized for each way before any table is built
+    try:
+        design = TablesDesign(spec, across)  # sized for each way before any table is built
+    except SpecLimitError:  # a seat's side count needs more raw states than the budget allows
+        return None
     sized = ((cap, design.size(max(cap, 1), backend)) for backend, cap in tries)
     fit = next(((cap, sizing) for cap, sizing in sized if sizing.fits), None)
     if fit is None:
@@ -264,6 +267,8 @@ class UnionDealer:
         """
         budget = current()
         limit = budget.tables if limit is None else limit
+        if across is not None and max(across.totals) > 1:  # its labels read side counts the parts may not carry
+            return None, "the labels across seats read the seats' side counts: no union of parts with other ones"
         found_atoms: dict[str, list[Cond]] = {}  # equal atoms written twice are one atom
         for c in residual:
             found = atoms_of(c, counts, side_counts)

@@ -41,9 +41,11 @@ FOUR = ("hcp(north) >= 15 && hcp(north) <= 17 && hcp(south) >= 8 && hcp(east) <=
 PATHS = [
     (JOINT, dict(label_cells=1), "filter"),  # the labels across seats refused: the sum is filtered
     (JOINT, dict(patience=1, across_cells=1, across_states=1, dense_cells=1), "filter"),  # joint tables refused
-    (UNION, dict(union_atoms=1), "filter"),  # too many atoms for a union
-    (UNION, dict(union_visits=1), "filter"),  # the union's decision tree too big
-    (UNION, dict(union_cells=1, patience=1), "filter"),  # the union's parts too large together
+    # (side_totals=1: no side count carries West's C2, so the seats' labels cannot count the '||': a union can)
+    (UNION, dict(side_totals=1, union_atoms=1), "filter"),  # too many atoms for a union
+    (UNION, dict(side_totals=1, union_visits=1), "filter"),  # the union's decision tree too big
+    (UNION, dict(side_totals=1, union_cells=1, patience=1), "filter"),  # the union's parts too large together
+    (UNION, dict(side_totals=1), "union"),  # a union of disjoint parts, exact
     (SIDE, dict(side_totals=1), "filter"),  # a seat's second count too wide: it is filtered
     (SIDE, dict(raw_states=1), "filter"),  # its raw states past the budget: filtered too, never refused
     (FOUR, dict(dense_cells=1), "compact tables"),  # dense tables refused: compact ones, still exact
@@ -80,6 +82,8 @@ def test_each_limit_forces_its_way_and_the_count_stays_true(text: str, changes: 
         assert result.exact and "compact tables" in plan.tables and "fits, dense" not in text_shown
     elif shown == "loosened":
         assert plan.loosened and "seats left to the filter" in text_shown
+    elif shown == "union":
+        assert result.exact and "disjoint parts" in plan.union and not plan.across
     else:
         assert result.exact and plan.tables == ScriptDealer(parse_statements(text)).plan.tables
 
@@ -125,7 +129,8 @@ def test_a_union_that_holds_is_built_instead_of_the_tables(monkeypatch: pytest.M
         return built[-1]
 
     monkeypatch.setattr(exact, "make_tables", counted)
-    run = ScriptDealer(parse_statements(UNION))
+    with DEFAULT.replace(side_totals=1).applied():  # no side count for West's C2: a union holds the '||'
+        run = ScriptDealer(parse_statements(UNION))
     assert isinstance(run.dealer, UnionDealer) and run.exact and len(built) == len(run.dealer.parts) >= 2
     assert run.dealer.count() == _exact(UNION)
     empty = ScriptDealer(parse_statements("shape(north, 7xxx) && spades(north) == 8 && (hascard(west, C2) || "
@@ -160,11 +165,22 @@ def test_the_plan_names_where_each_condition_goes() -> None:
     assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
     assert plan.superset is not None and plan.superset > 0
     assert all(step.outcome.startswith(("fits", "built", "refused")) for step in plan.steps)
-    united = ScriptDealer(parse_statements(UNION)).plan
+    with DEFAULT.replace(side_totals=1).applied():  # no side count for West's C2: a union holds the '||'
+        united = ScriptDealer(parse_statements(UNION)).plan
     assert united.exact and united.held == ("hcp(north) >= 15",)
     assert united.union.startswith("hascard(west, C2) || hcp(east) > 10: ") and "disjoint parts" in united.union
     with pytest.raises(ValueError, match="unknown method 'guess'"):
         Plan("guess", True)
+
+
+@pytest.mark.parametrize("count_only, cross_sides", [(True, None), (False, True)])
+def test_side_counts_carry_a_condition_across_seats_when_asked(count_only: bool, cross_sides: bool | None) -> None:
+    """West's C2 in West's side count: the seats' labels count the '||' (by default in a run that only counts)."""
+    run = ScriptDealer(parse_statements(UNION), count_only=count_only, cross_sides=cross_sides)
+    plan = run.plan
+    assert run.exact and plan.across == ("hascard(west, C2) || hcp(east) > 10",) and not plan.union
+    assert run.dealer.count() == _exact(UNION)  # the union's count (dealing runs use the union)
+    assert not ScriptDealer(parse_statements(UNION)).cross_sides
 
 
 def test_a_budget_is_checked_and_applied_for_a_block_only() -> None:

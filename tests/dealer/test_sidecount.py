@@ -124,12 +124,32 @@ def test_the_second_count_is_the_side_and_a_card_count_the_axis() -> None:
     assert lone.seat("S").side is not None and lone.seat("S").side.kind == "losers"
 
 
-def test_three_counts_leave_the_third_to_the_filter() -> None:
+def test_three_counts_go_beside_the_axis_together_capped_where_compared_with_constants() -> None:
     residual: list[Cond] = []
     spec = DealSpec.from_conditions([parse_condition("hcp(north) >= 12 && losers(north) <= 7 && top3(north) >= 2")],
                                     {}, residual=residual)
-    assert [str(c) for c in residual] == ["top3(north) >= 2"]
-    assert spec.seat("N").side is not None
+    side = spec.seat("N").side
+    assert residual == [] and side is not None
+    # losers is read only as "<= 7": totals 8 and up are one (0..8); top3 (step 1) as ">= 2": 0..2
+    assert sorted((f.kind, f.size) for f in side.features) == [("losers", 9), ("pt6", 3)]
+
+
+def test_a_count_read_in_arithmetic_is_not_capped() -> None:
+    spec = DealSpec.from_conditions([parse_condition("losers(north) + controls(north) >= 9 && controls(north) < 3 && hcp(north) > 5")],
+                                    {}, residual=[])
+    side = spec.seat("N").side
+    assert side is not None and sorted((f.kind, f.size) for f in side.features) == [("controls", 13), ("losers", 13)]
+
+
+def test_capped_totals_saturate_digit_by_digit() -> None:
+    capped = SideFeature(np.arange(1 << 13) % 4, kind="losers", cap=5)   # values 0..3 a suit, totals 0..5
+    whole = SideFeature(np.arange(1 << 13) % 2, kind="c13")              # 0..4, never capped
+    side = SideCount((capped, whole))
+    assert side.size == 6 * 5
+    a, b = np.array([4 + 6 * 1, 2 + 6 * 3]), np.array([3 + 6 * 1, 3 + 6 * 1])
+    assert side.add(a, b).tolist() == [5 + 6 * 2, 5 + 6 * 4]
+    hand = 3 | 3 << 13 | 3 << 26  # three holdings worth 3 losers and 1 of the second count each
+    assert side.total(hand) == 5 + 6 * 3
 
 
 # -- a few free cards: brute force ------------------------------------------------------------------------
@@ -180,6 +200,11 @@ CASES = [
     "top2(south, hearts) + top2(south, spades) >= 2 || hcp(south) >= 10",
     "(top4(north, spades) < 2 && top4(north, hearts) < 2 && top4(north, diamonds) < 2) || hcp(north) < 4",
     "!(hascard(north, HK) && hcp(north, diamonds) > 2) && losers(north) >= 7 && hcp(south, hearts) != 4",
+    # several whole-hand counts beside the axis, capped where compared with constants only
+    "losers(north) <= 7 && controls(north) >= 3 && hcp(north) >= 4",
+    "(losers(south) < 8 && controls(south) > 2) || (controls(south) > 4 && hcp(south) < 9)",
+    "losers(east) + controls(east) >= 9 && controls(east) != 2 && hcp(east) >= 3",
+    "controls(west) >= 0 && losers(north) > 8 && controls(north) == 1 && top3(north, spades) >= 1",
 ]
 
 
@@ -189,6 +214,34 @@ def test_predealt_deals_count_as_brute_force(text: str) -> None:
     run = ScriptDealer(parse_statements(PREDEAL + "condition " + text))
     assert run.exact, text
     assert run.dealer.count() == len(expected), text
+
+
+#: Conditions across seats whose parts read more than shape and HCP: the seats' side counts carry it.
+ACROSS = [
+    "hascard(north, SA) || hascard(east, HK)",
+    "(hcp(north, spades) >= 4 && losers(east) <= 8) || (controls(south) > 3 && hcp(south) > 5)",
+    "top2(north, hearts) + top2(south, hearts) >= 2 && hcp(east) < 8",
+    "losers(north) + losers(south) <= 15 && !(hascard(east, DQ) && hcp(south) > 3)",
+    "hcp(north) >= 3 && hcp(east) > 2 && (hascard(south, SK) ? controls(east) >= 2 : losers(east) < 9)",
+]
+
+
+@pytest.mark.parametrize("text", ACROSS)
+def test_conditions_across_seats_read_the_side_counts_exactly(text: str) -> None:
+    run = ScriptDealer(parse_statements(PREDEAL + "condition " + text), cross_sides=True)
+    assert run.exact and run.across is not None and max(run.across.totals) > 1, text
+    assert run.dealer.count() == len(deals_meeting(text)), text
+
+
+def test_sampling_across_seats_with_side_labels_is_uniform() -> None:
+    text = "(hcp(north, spades) >= 4 && losers(east) <= 8) || (controls(south) > 3 && hcp(south) > 5)"
+    expected = deals_meeting(text)
+    run = ScriptDealer(parse_statements(PREDEAL + "condition " + text), cross_sides=True)
+    assert run.across is not None and max(run.across.totals) > 1
+    masks = run.dealer.sample_masks(20 * len(expected), seed=11)
+    seen = Counter(tuple(int(x) for x in row) for row in masks)
+    assert set(seen) <= set(expected), "a sampled deal fails the condition"
+    assert scipy_stats.chisquare([seen.get(d, 0) for d in expected]).pvalue > 1e-4
 
 
 def test_sampling_is_uniform_over_the_deals_that_meet_the_condition() -> None:
