@@ -34,6 +34,7 @@ import numpy as np
 from dealer.arrays import unique_rows
 from dealer.budget import current
 from dealer.cards.cardset import SUIT_MASK
+from dealer.lang.evaluate import cccc_shape
 from dealer.lang.expr import Cond, Expr, HandCount, Hcp, Node, walk_once
 from dealer.lang.grid import GRID, FeatureGrid, grid_mask, grid_values
 from dealer.spec.holding import HOLDINGS
@@ -233,11 +234,15 @@ class SideCount:
         totals = np.arange(first, stop)
         levels = [totals // r % f.size for f, r in zip(self.features, self._radices)]
         known: dict[int, np.ndarray] = {}
+        shape_part = None
         for n in walk_once(node):
             for f, level in zip(self.features, levels):
                 row = f.row(n, seat)
                 if row is not None:
                     known[id(n)] = f.levels[level, row][:, None]
+                    if f.kind == "cccc":  # the count is the holdings' part and the shape's
+                        shape_part = cccc_shape(list(grid.lengths)) if shape_part is None else shape_part
+                        known[id(n)] = known[id(n)] + shape_part[None, :]
         wide = grid.widened(known)
         if isinstance(node, Expr):
             out = grid_values(node, wide)

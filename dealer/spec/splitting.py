@@ -25,7 +25,7 @@ import numpy as np
 from dealer.arrays import unique_rows
 from dealer.budget import current
 from dealer.cards.cardset import CardSet
-from dealer.lang.evaluate import STANDARD, Counts
+from dealer.lang.evaluate import STANDARD, Counts, cccc_shape
 from dealer.errors import ImpossibleSpecError, UnsupportedSpecError
 from dealer.lang.expr import (
     Always, And, Compare, Cond, Const, HandCount, HasCard, Hcp, Length, Node, Not, Or, Pos, ShapeIn, SuitHcp, walk,
@@ -184,7 +184,7 @@ def _family(c: Node) -> set[str] | None:
         if isinstance(n, Hcp):
             kinds.add("hcp")
         elif isinstance(n, HandCount):
-            if n.suit is not None or n.kind in ("quality", "cccc"):
+            if n.suit is not None or n.kind == "quality":
                 return None
             kinds.add(n.kind)
     return kinds
@@ -232,6 +232,8 @@ _MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 
 def _side_feature(kind: str, counts: Counts, cap: int | None = None) -> SideFeature | None:
+    if kind == "cccc" and cap is not None:  # its shape part (-50 at least) comes beside the total
+        cap -= int(cccc_shape(list(GRID.lengths)).min())
     try:
         table = counts.table(kind)
         step = np.gcd.reduce(np.unique(table)) or 1

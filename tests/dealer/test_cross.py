@@ -233,8 +233,8 @@ def test_scripts_mix_joint_conditions_with_unions_and_filters() -> None:
     assert held.exact and held.residual == [] and held.spec.seat("N").side is not None
     old = ScriptDealer(parse_statements(three), across=False).count(draws=100_000, seed=5)
     assert not old.exact and abs(old.estimate - int(held.count().deals or 0)) < 4 * (old.high - old.low) / 3.92
-    filtered = ScriptDealer(parse_statements("hcp(north) + hcp(south) >= 24 && cccc(north) >= 1200"))
-    assert not filtered.exact and [str(c) for c in filtered.residual] == ["cccc(north) >= 1200"]
+    filtered = ScriptDealer(parse_statements("hcp(north) + hcp(south) >= 24 && quality(north, spades) >= 400"))
+    assert not filtered.exact and [str(c) for c in filtered.residual] == ["quality(north, spades) >= 400"]
     masks = filtered.sample_masks(300, 2)
     assert all(hand_hcp(int(m[0])) + hand_hcp(int(m[2])) >= 24 for m in masks)
 

@@ -52,13 +52,13 @@ def test_dealer_marks_an_estimate(tmp_path: Path) -> None:
 
 
 def test_count_says_exact_or_estimate(tmp_path: Path) -> None:
-    # three whole-hand counts on one seat: the third (cccc) is filtered
-    status, out, _ = run("count", "hcp(north) >= 12 && losers(north) <= 5 && cccc(north) >= 1200", "--seed", "1",
+    # a suit's quality is no count the tables hold: it is filtered
+    status, out, _ = run("count", "hcp(north) >= 12 && losers(north) <= 5 && quality(north, spades) >= 350", "--seed", "1",
                          "--draws", "20000")
     assert status == 0 and "exact:        no (an estimate)" in out and "95% interval" in out
     status, out, _ = run("count", "hcp(north) >= 12 && spades(north) >= 5")
     assert status == 0 and "exact:        yes" in out
-    status, out, _ = run("count", "--json", "hcp(north) >= 12 && cccc(north) >= 1200", "--draws", "5000",
+    status, out, _ = run("count", "--json", "hcp(north) >= 12 && quality(north, spades) >= 350", "--draws", "5000",
                          "--seed", "2")
     obj = json.loads(out)
     assert obj["exact"] is False and obj["deals"] is None and obj["interval"][0] <= obj["estimate"]
@@ -137,7 +137,7 @@ def test_dealer_refuses_its_unsupported_options_in_one_line(tmp_path: Path) -> N
     for argv, shown in ((["-p=-1"], "-p -1"), (["-g=-5"], "-g -5"), (["-g", "lots"], "'lots'")):
         status, out, err = run("dealer", *argv, str(path))
         assert status == 2 and out == "" and shown in err and len(err.strip().splitlines()) == 1
-    status, out, err = run("count", "hcp(north) >= 30 && cccc(north) >= 1200", "--draws", "0")
+    status, out, err = run("count", "hcp(north) >= 30 && quality(north, spades) >= 350", "--draws", "0")
     assert status == 2 and out == "" and "--draws 0" in err
     status, out, _ = run("dealer", "-V")
     assert status == 0 and out.startswith("kibitz dealer ")
@@ -162,7 +162,7 @@ def test_count_says_when_the_tables_size_made_it_an_estimate() -> None:
     status, out, _ = run("count", FOUR_SEATS, "--draws", "2000", "--seed", "1", "--limit", "1000000")
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
     # a condition no table holds (a third count) is an estimate whatever the size: no hint
-    status, out, _ = run("count", "hcp(north) >= 12 && cccc(north) >= 1200", "--draws", "2000", "--seed", "1")
+    status, out, _ = run("count", "hcp(north) >= 12 && quality(north, spades) >= 350", "--draws", "2000", "--seed", "1")
     assert status == 0 and out.rstrip().endswith("exact:        no (an estimate)")
 
 
@@ -207,7 +207,7 @@ def test_four_constrained_seats_count_exactly_within_the_default_limit() -> None
 
 def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
     # each deal that reaches 'tricks' is solved double dummy (some 0.04 s): an estimate draws the budget's
-    # solver_draws deals by default, not its draws (100,000 solves would take hours); cccc >= 1900 keeps almost
+    # solver_draws deals by default, not its draws (100,000 solves would take hours); quality >= 700 keeps almost
     # none from the solver
     pytest.importorskip("endplay")
     from dealer.budget import current
@@ -216,11 +216,11 @@ def test_a_count_that_asks_the_solver_draws_few_deals() -> None:
 
     DRAWS, SOLVER_DRAWS = current().draws, current().solver_draws
 
-    text = "condition cccc(north) >= 1900 && tricks(north, notrump) >= 0\n"
+    text = "condition quality(north, spades) >= 700 && tricks(north, notrump) >= 0\n"
     run = ScriptDealer(parse_statements(text, source="t.dl"), text=text)
     assert run.solves and not run.exact and SOLVER_DRAWS < DRAWS
     assert run.count(seed=1).drawn == SOLVER_DRAWS
-    plain = ScriptDealer(parse_statements("condition cccc(north) >= 1900\n", source="p.dl"))
+    plain = ScriptDealer(parse_statements("condition quality(north, spades) >= 700\n", source="p.dl"))
     assert not plain.solves and plain.count(seed=1).drawn == DRAWS
 
 
@@ -235,11 +235,11 @@ def test_an_estimate_says_how_many_deals_were_solved_double_dummy(solver_calls: 
     from dealer.lang.statements import parse_statements
 
     calls = solver_calls
-    text = "condition cccc(north) >= 1400 && tricks(north, notrump) >= 0 && tricks(south, spades) >= 0\n"
+    text = "condition quality(north, spades) >= 275 && tricks(north, notrump) >= 0 && tricks(south, spades) >= 0\n"
     run = ScriptDealer(parse_statements(text))
     result = run.count(draws=40, seed=1)
     drawn = run.dealer.sample_masks(40, make_rng(1))  # the deals the count drew, in one batch
-    cheap = int(evaluate(parse_condition("cccc(north) >= 1400", SPEC_DIALECT), drawn).sum())
+    cheap = int(evaluate(parse_condition("quality(north, spades) >= 275", SPEC_DIALECT), drawn).sum())
     assert result.drawn == 40 and 0 < result.solved == cheap < 40 and result.accepted == cheap
     assert calls == [(cheap, 3)]  # one call: the kept deals, notrump and spades together
     assert f", {cheap:,} of them solved double dummy)" in result.text()
@@ -248,11 +248,11 @@ def test_an_estimate_says_how_many_deals_were_solved_double_dummy(solver_calls: 
 def test_explain_prints_the_plan_of_count_and_dealer(tmp_path: Path) -> None:
     """``--explain``: ``kibitz count`` prints where each condition went; ``kibitz dealer`` the way its deals came
     (deal and select for a common condition, the tables for a rare one) and counts nothing unless asked."""
-    script = "hcp(north) >= 12 && hcp(north) + hcp(south) >= 26 && cccc(north) >= 1200"
+    script = "hcp(north) >= 12 && hcp(north) + hcp(south) >= 26 && quality(north, spades) >= 350"
     status, out, err = run("count", script, "--explain", "--draws", "500", "--seed", "1")
     assert status == 0 and err == ""
     assert "plan: tables and filter (a count is an estimate)" in out
-    assert "  across seats, by labels: (hcp(north) + hcp(south)) >= 26" in out and "  filter: cccc(north) >= 1200" in out
+    assert "  across seats, by labels: (hcp(north) + hcp(south)) >= 26" in out and "  filter: quality(north, spades) >= 350" in out
     as_json = json.loads(run("count", script, "--explain", "--json", "--draws", "500", "--seed", "1")[1])
     assert as_json["plan"] == out[out.index("plan: "):].rstrip("\n")
     assert json.loads(run("count", script, "--json", "--draws", "500", "--seed", "1")[1])["plan"] is None

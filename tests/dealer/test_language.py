@@ -100,8 +100,8 @@ def test_syntax_errors_name_line_and_column(text: str, line: int, column: int, f
     ("spades(west) >= 5 || hearts(east) >= 5", "an '||' that joins east and west"),
     ("hcp(north) + hcp(south) >= 25", "relates north and south"),
     ("!(spades(north) > 3 && hearts(south) > 4)", "'||' in disguise"),
-    ("hascard(north, AS) || cccc(north) > 1400", "cccc(north) > 1400: the exact tables hold"),
-    ("controls(north) > 2 && hcp(north) > 12 && cccc(north) > 1100", "cccc(north) > 1100: the exact tables hold"),
+    ("hascard(north, AS) || quality(north, spades) > 400", "quality(north, spades) > 400: the exact tables hold"),
+    ("controls(north) > 2 && hcp(north) > 12 && quality(north, hearts) > 400", "quality(north, hearts) > 400: the exact tables hold"),
 ])
 def test_unsupported_specs_are_refused_with_the_reason(text: str, fragment: str) -> None:
     with pytest.raises(UnsupportedSpecError) as info:

@@ -159,10 +159,10 @@ def test_a_sizing_is_the_size_of_the_tables_built(text: str, backend: str) -> No
 
 
 def test_the_plan_names_where_each_condition_goes() -> None:
-    plan = ScriptDealer(parse_statements(JOINT + " && cccc(north) >= 1200")).plan
+    plan = ScriptDealer(parse_statements(JOINT + " && quality(north, spades) >= 400")).plan
     assert plan.method == "tables and filter" and not plan.exact
     assert plan.across == ("(hcp(north) + hcp(south)) >= 26",)
-    assert "hcp(north) >= 12" in plan.held and plan.filtered == ("cccc(north) >= 1200",)
+    assert "hcp(north) >= 12" in plan.held and plan.filtered == ("quality(north, spades) >= 400",)
     assert plan.superset is not None and plan.superset > 0
     assert all(step.outcome.startswith(("fits", "built", "refused")) for step in plan.steps)
     with DEFAULT.replace(side_totals=1).applied():  # no side count for West's C2: a union holds the '||'
@@ -195,7 +195,7 @@ def test_a_budget_is_checked_and_applied_for_a_block_only() -> None:
         Budget(mixture_kept=Fraction(2))
     small = DEFAULT.replace(draws=7)
     with small.applied():
-        assert current().draws == 7 and ScriptDealer(parse_statements("cccc(north) >= 1200")).count(seed=1).drawn == 7
+        assert current().draws == 7 and ScriptDealer(parse_statements("quality(north, spades) >= 400")).count(seed=1).drawn == 7
     assert current() is DEFAULT
 
 

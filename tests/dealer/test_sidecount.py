@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats as scipy_stats
 
-from dealer.lang.evaluate import loser_table
+from dealer.lang.evaluate import evaluate, loser_table
 from dealer.tables.exact import ExactDealer
 from dealer.lang.expr import And, Cond, Node, Not, Or
 from dealer.lang.interpret import Interpreter
@@ -231,6 +231,21 @@ def test_conditions_across_seats_read_the_side_counts_exactly(text: str) -> None
     run = ScriptDealer(parse_statements(PREDEAL + "condition " + text), cross_sides=True)
     assert run.exact and run.across is not None and max(run.across.totals) > 1, text
     assert run.dealer.count() == len(deals_meeting(text)), text
+
+
+@pytest.mark.parametrize("text, cross_sides", [
+    ("cccc(north) >= 1000 && hcp(north) >= 4", False),
+    ("cccc(east) < 900 || (hcp(east) > 6 && cccc(east) != 1255)", False),
+    ("cccc(north) + cccc(south) >= 3500 && hcp(south) >= 2 && hcp(north) >= 2", True),
+])
+def test_cccc_counts_as_its_deal_by_deal_value(text: str, cross_sides: bool) -> None:
+    """cccc: its holdings' part is a side count (capped), its shape's part comes from the class. The oracle is
+    the value deal by deal (dealer.lang.evaluate, itself checked against ``dealer``'s, tests/dealer/test_script.py)."""
+    masks = np.array(completions(), dtype=np.uint64)
+    expected = int(np.asarray(evaluate(parse_condition(text), masks)).sum())
+    run = ScriptDealer(parse_statements(PREDEAL + "condition " + text), cross_sides=cross_sides)
+    assert run.exact and run.dealer.count() == expected and 0 < expected < len(masks), text
+    assert cross_sides == (run.across is not None and max(run.across.totals) > 1)
 
 
 def test_sampling_across_seats_with_side_labels_is_uniform() -> None:
