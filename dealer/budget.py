@@ -69,6 +69,9 @@ class Budget:
     raw_states: int = 50_000_000
     #: Totals a seat's second count (:mod:`dealer.spec.sidecount`) may carry beside its shape.
     side_totals: int = 8192
+    #: Totals the side counts may carry when a script is planned again because a union's part did not fit the
+    #: tables (smaller side counts leave more conditions to the union, whose parts then fit).
+    union_side_totals: int = 512
     #: Dense cells past which the exact dealer searches other card orders.
     order_search_from: int = 20_000_000
     #: Deals one call may ask for (draw more in batches with one generator).

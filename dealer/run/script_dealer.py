@@ -141,6 +141,12 @@ class ScriptDealer:
                                     "an estimate: planned again without"))
             self.cross_sides = False
             self._plan(text, limit, patience, across, count_only, budget)
+        if not self.exact and "does not fit the tables" in self._union and budget.side_totals > budget.union_side_totals:
+            self._steps.append(Step("side counts of the budget's side_totals", "a union's part did not fit: planned "
+                                    f"again with at most {budget.union_side_totals} totals (union_side_totals)"))
+            smaller = budget.replace(side_totals=budget.union_side_totals)
+            with smaller.applied():
+                self._plan(text, limit, patience, across, count_only, smaller)
 
     def _cross_sides_matter(self) -> bool:
         """Whether a condition across seats reads more of a seat than its shape and HCP (the seats' side counts

@@ -64,9 +64,10 @@ def negate(c: Cond) -> Cond:
 
 
 @lru_cache(maxsize=4096)
-def _holds_alone(c: Cond, counts: Counts, side_counts: bool = True) -> bool:
+def _holds_alone(c: Cond, counts: Counts, side_counts: bool = True, side_totals: int = 0) -> bool:
     """True when ``c`` and its negation can each be dealt exactly as a spec of their own (remembered: a
-    script's variable is asked about once wherever it is used, and the runner and the union ask alike)."""
+    script's variable is asked about once wherever it is used, and the runner and the union ask alike;
+    ``side_totals``, the budget's in force, is part of the question)."""
     if len(c.seats()) != 1:
         return False
     for x in (c, negate(c)):
@@ -82,7 +83,7 @@ def atoms_of(c: Cond, counts: Counts = STANDARD, side_counts: bool = True) -> li
 
     ``side_counts=False``: a seat's tables hold one whole-hand count only (no :mod:`dealer.spec.sidecount`).
     """
-    if _holds_alone(c, counts, side_counts):
+    if _holds_alone(c, counts, side_counts, current().side_totals):
         return [c]
     if isinstance(c, (And, Or, Xor)):
         out: list[Cond] = []

@@ -28,6 +28,7 @@ from dealer.run.runner import run_script
 from dealer.run.script_dealer import ScriptDealer, wilson
 from dealer.run.selection import RandomDeals, Selection
 from dealer.spec.spec import DealSpec
+from dealer.tables.union import UnionDealer
 from dealer.tables.stats import chi_square
 from dealer.lang.statements import parse_statements
 
@@ -181,6 +182,27 @@ def test_side_counts_carry_a_condition_across_seats_when_asked(count_only: bool,
     assert run.exact and plan.across == ("hascard(west, C2) || hcp(east) > 10",) and not plan.union
     assert run.dealer.count() == _exact(UNION)  # the union's count (dealing runs use the union)
     assert not ScriptDealer(parse_statements(UNION)).cross_sides
+
+
+#: South's parts on clubs and diamonds beside the '||' of one suit's HCP a branch: the '||' holds alone at the
+#: budget's side_totals, so the union takes it whole, and with the others its part passes the totals.
+LARGE_SIDES = ("hcp(south) >= 5 && hcp(south) <= 10 && top3(south, clubs) + top4(south, diamonds) * 2 + "
+               "top2(south, clubs) * 3 != 4 && ((shape(south, 6xxx-x6xx-x5xx) && 2 * hcp(south, spades) > hcp(south)) "
+               "|| (shape(south, x6xx-6xxx-5xxx) && 2 * hcp(south, hearts) > hcp(south)) || "
+               "(shape(south, xx6x-x6xx-6xxx) && 2 * hcp(south, diamonds) > hcp(south)))")
+
+
+def test_a_union_whose_part_passes_the_side_totals_is_planned_again_with_smaller_ones() -> None:
+    run = ScriptDealer(parse_statements(LARGE_SIDES))
+    steps = [step.tried for step in run.plan.steps]
+    assert run.exact and isinstance(run.dealer, UnionDealer) and "side counts of the budget's side_totals" in steps
+    with DEFAULT.replace(side_totals=DEFAULT.union_side_totals).applied():
+        small = ScriptDealer(parse_statements(LARGE_SIDES))  # the same union at once
+    assert small.exact and "side counts of the budget's side_totals" not in [s.tried for s in small.plan.steps]
+    assert run.dealer.count() == small.dealer.count()
+    with DEFAULT.replace(union_atoms=0).applied():  # no union: the filter's estimate
+        estimate = ScriptDealer(parse_statements(LARGE_SIDES)).count(draws=50_000, seed=3)
+    assert not estimate.exact and abs(estimate.estimate - int(run.dealer.count())) < 4 * (estimate.high - estimate.low) / 3.92
 
 
 def test_a_budget_is_checked_and_applied_for_a_block_only() -> None:
