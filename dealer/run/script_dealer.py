@@ -2,7 +2,7 @@
 
 The condition is split by :meth:`~dealer.spec.spec.DealSpec.from_conditions` into
 what the exact per-seat tables can hold and a *residual* they cannot (an
-``||`` across seats, ``losers``, ``tricks``...). Conditions across seats on
+``||`` across seats, ``quality``, ``tricks``...). Conditions across seats on
 shapes and HCP (``hcp(north) + hcp(south) >= 26``) are counted in the tables
 through the seats' labels (:mod:`dealer.spec.cross`); ``||``, ``!`` and ``^^`` of
 other per-seat parts are a union of disjoint specs (:mod:`dealer.tables.union`).
@@ -15,9 +15,9 @@ reported with its 95% interval (Wilson) and marked as such.
 
 >>> from dealer.lang.statements import parse_statements
 >>> run = ScriptDealer(parse_statements("hcp(north) >= 20 && (hascard(west, C2) || hcp(east) > 10) "
-...                                     "&& hcp(north) + hcp(south) >= 26 && cccc(north) >= 1200"))
+...                                     "&& hcp(north) + hcp(south) >= 26 && quality(north, spades) >= 350"))
 >>> run.exact, [str(c) for c in run.residual], str(run.across)
-(False, ['cccc(north) >= 1200'], '(hcp(north) + hcp(south)) >= 26')
+(False, ['quality(north, spades) >= 350'], '(hcp(north) + hcp(south)) >= 26')
 >>> sorted(run.count(draws=2000, seed=1).text().split()[:2])
 ['count:', 'estimate']
 """
