@@ -69,6 +69,9 @@ class Budget:
     raw_states: int = 50_000_000
     #: Totals a seat's second count (:mod:`dealer.spec.sidecount`) may carry beside its shape.
     side_totals: int = 8192
+    #: Totals a side count may carry in a run that deals (``kibitz dealer``): larger side counts count exactly but
+    #: take seconds to build, longer than dealing most scripts by selection.
+    deal_side_totals: int = 512
     #: Totals the side counts may carry when a script is planned again because a union's part did not fit the
     #: tables (smaller side counts leave more conditions to the union, whose parts then fit).
     union_side_totals: int = 512

@@ -135,6 +135,16 @@ class ScriptDealer:
         #: those conditions, when such a condition is there (``cross_sides``; None: in a run that only counts, as
         #: such tables may take seconds to build); planned again without when the count stays an estimate.
         self.cross_sides = (count_only if cross_sides is None else cross_sides) and self._cross_sides_matter()
+        if not count_only and budget.side_totals > budget.deal_side_totals:  # a run that deals: small side counts
+            budget = budget.replace(side_totals=budget.deal_side_totals)
+            with budget.applied():
+                self._plans(text, limit, patience, across, count_only, budget)
+        else:
+            self._plans(text, limit, patience, across, count_only, budget)
+
+    def _plans(self, text: str, limit: int, patience: int | None, across: bool, count_only: bool,
+               budget: Budget) -> None:
+        """Plan with side counts across seats if asked, then without, then with smaller side counts, until exact."""
         self._plan(text, limit, patience, across, count_only, budget)
         if self.cross_sides and not self.exact:
             self._steps.append(Step("side counts carrying the parts of conditions across seats",

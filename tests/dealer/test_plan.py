@@ -193,13 +193,15 @@ LARGE_SIDES = ("hcp(south) >= 5 && hcp(south) <= 10 && top3(south, clubs) + top4
 
 
 def test_a_union_whose_part_passes_the_side_totals_is_planned_again_with_smaller_ones() -> None:
-    run = ScriptDealer(parse_statements(LARGE_SIDES))
+    run = ScriptDealer(parse_statements(LARGE_SIDES), count_only=True)  # (a run that deals has small side counts)
     steps = [step.tried for step in run.plan.steps]
     assert run.exact and isinstance(run.dealer, UnionDealer) and "side counts of the budget's side_totals" in steps
     with DEFAULT.replace(side_totals=DEFAULT.union_side_totals).applied():
-        small = ScriptDealer(parse_statements(LARGE_SIDES))  # the same union at once
+        small = ScriptDealer(parse_statements(LARGE_SIDES), count_only=True)  # the same union at once
+    dealing = ScriptDealer(parse_statements(LARGE_SIDES))  # deal_side_totals: the same union at once too
+    assert "side counts of the budget's side_totals" not in [s.tried for s in dealing.plan.steps]
     assert small.exact and "side counts of the budget's side_totals" not in [s.tried for s in small.plan.steps]
-    assert run.dealer.count() == small.dealer.count()
+    assert run.dealer.count() == small.dealer.count() == dealing.dealer.count()
     with DEFAULT.replace(union_atoms=0).applied():  # no union: the filter's estimate
         estimate = ScriptDealer(parse_statements(LARGE_SIDES)).count(draws=50_000, seed=3)
     assert not estimate.exact and abs(estimate.estimate - int(run.dealer.count())) < 4 * (estimate.high - estimate.low) / 3.92
