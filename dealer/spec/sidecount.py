@@ -222,7 +222,8 @@ class SideCount:
         Raises :class:`~dealer.errors.UnsupportedSpecError` where the condition reads more than the
         class and the features.
         """
-        return self.values(cond, seat, 0, self.size, grid).astype(bool)
+        out = grid_mask(cond, self._widened(cond, seat, 0, self.size, grid))
+        return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
 
     def values(self, node: Node, seat: Seat, first: int, stop: int, grid: FeatureGrid = GRID) -> np.ndarray:
         """``out[t - first, cell]``: the value of ``node`` (a condition: 0 or 1) on the class ``cell`` when the
@@ -231,25 +232,27 @@ class SideCount:
         Raises :class:`~dealer.errors.UnsupportedSpecError` where the node reads more than the class and the
         features.
         """
+        wide = self._widened(node, seat, first, stop, grid)
+        if isinstance(node, Expr):
+            out = grid_values(node, wide)
+        else:
+            assert isinstance(node, Cond)
+            out = grid_mask(node, wide)
+        return np.ascontiguousarray(np.broadcast_to(out, (stop - first, grid.size)), dtype=np.int64)
+
+    def _widened(self, node: Node, seat: Seat, first: int, stop: int, grid: FeatureGrid) -> FeatureGrid:
+        """``grid`` with the features ``node`` reads given their values at the totals ``first .. stop - 1``."""
         totals = np.arange(first, stop)
         levels = [totals // r % f.size for f, r in zip(self.features, self._radices)]
         known: dict[int, np.ndarray] = {}
-        shape_part = None
         for n in walk_once(node):
             for f, level in zip(self.features, levels):
                 row = f.row(n, seat)
                 if row is not None:
                     known[id(n)] = f.levels[level, row][:, None]
                     if f.kind == "cccc":  # the count is the holdings' part and the shape's
-                        shape_part = cccc_shape(list(grid.lengths)) if shape_part is None else shape_part
-                        known[id(n)] = known[id(n)] + shape_part[None, :]
-        wide = grid.widened(known)
-        if isinstance(node, Expr):
-            out = grid_values(node, wide)
-        else:
-            assert isinstance(node, Cond)
-            out = grid_mask(node, wide)
-        return np.ascontiguousarray(np.broadcast_to(out, (len(totals), grid.size)), dtype=np.int64)
+                        known[id(n)] = known[id(n)] + np.reshape(cccc_shape(list(grid.lengths)), (1, -1))
+        return grid.widened(known)
 
 
 def refine_labels(labels: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
