@@ -295,6 +295,13 @@ class StreamedTables:
                              "most) and not kept: they count, but cannot deal; deal with tables within the limit")
 
 
+#: A position's piece: its keys (sorted) and their counts, one array a pass's dtype; the pieces in key order.
+_Piece = tuple[np.ndarray, list[np.ndarray]]
+#: Moves of some states: the keys they lead to and the counts they carry (one list a pass's dtype).
+_Moves = tuple[list[np.ndarray], list[list[np.ndarray]]]
+_Mover = Callable[[np.ndarray, list[np.ndarray]], _Moves]
+#: About so many states of a position are moved to choose the keys that cut the next one into ranges.
+_SAMPLE = 1 << 16
 #: The most free cards one step of a stream shares out at once (:func:`longest_block`).
 MAX_BLOCK = 13
 #: A stream takes a block by default from a position holding more than this share of its limit, or more than
@@ -400,58 +407,123 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     the block from a position holding so many states, if any): the final keys, their counts, and the most states
     a position held."""
     walk = _Walk(automata, n, pool)
-    cur = np.zeros(1, dtype=np.int64)
-    values = [np.ones(1, dtype=dtype) for dtype in dtypes]
-    most = 1
+    position: list[_Piece] = [(np.zeros(1, dtype=np.int64), [np.ones(1, dtype=dtype) for dtype in dtypes])]
+    states = most = 1
     t = 0
     while t < n:
-        if not len(cur) or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
+        if not states or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
             return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
-        b, shares = block_at(t, len(cur)) or (t + 1, None)
+        b, shares = block_at(t, states) or (t + 1, None)
         why = walk.advance(t, b)
         if why is not None:
             return why
-        held = [(cur, values)]
-        del cur, values  # the step holds the position alone, and frees it before its successors are merged
-        done = _step(walk, held, shares, b - t, limit, chunk)
+        done = _step(walk, position, shares, b - t, limit, chunk)  # empties the position as it moves it
         if done is None:
             return _too_many(limit, " at one position")
-        cur, values = done
-        most = max(most, len(cur))
+        position = done
+        states = sum(len(keys) for keys, _ in position)
+        most = max(most, states)
         t = b
-        report("streamed tables", t, n, f"{len(cur):,} state" + ("s" if len(cur) != 1 else ""))
-    return cur, values, most
+        report("streamed tables", t, n, f"{states:,} state" + ("s" if states != 1 else ""))
+    if not states:
+        return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
+    return (np.concatenate([keys for keys, _ in position]),
+            [np.concatenate([values[j] for _, values in position]) for j in range(len(dtypes))], most)
 
 
-def _step(walk: _Walk, held: list[tuple[np.ndarray, list[np.ndarray]]], shares: "Sequence[_Shares] | None", m: int,
-          limit: int, chunk: int) -> tuple[np.ndarray, list[np.ndarray]] | None:
-    """The next position's states and counts from the states and counts in ``held`` (taken out of it, so they
-    are freed once moved): one card (``shares`` None) or a block of ``m`` cards, each seat's choices ``shares``
-    (:func:`longest_block`); None past ``limit`` states."""
-    cur, values = held.pop()
+def _step(walk: _Walk, position: list[_Piece], shares: "Sequence[_Shares] | None", m: int, limit: int, chunk: int
+          ) -> list[_Piece] | None:
+    """The next position's pieces from ``position``'s (emptied, so each piece is freed once moved): one card
+    (``shares`` None) or a block of ``m`` cards, each seat's choices ``shares`` (:func:`longest_block`); None past
+    ``limit`` states. The successors are kept in ranges of keys (:class:`_Runs`), so the new position is merged
+    one range at a time while the old one is freed piece by piece: about one position's keys and counts at a time."""
     size = chunk if shares is None else max(1, chunk >> 6)  # a block's states fan out: fewer of them a chunk
-    keys: list[np.ndarray] = []  # the distinct successors, gathered chunk by chunk (sorted runs), and their counts
-    moved: list[list[np.ndarray]] = [[] for _ in values]
-    for lo in range(0, len(cur), size):
-        part, counts = cur[lo:lo + size], [v[lo:lo + size] for v in values]
-        # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
-        gathered = _gathered(*(_moves_of(walk, part, counts) if shares is None
-                               else _block_moves(walk, part, counts, shares, m)), limit)
-        if gathered is None:
-            return None
-        keys.append(gathered[0])
-        for j, v in enumerate(gathered[1]):
-            moved[j].append(v)
-        del part, counts, gathered  # views of the position, and a run the lists hold
-        if len(keys) > 1 and sum(map(len, keys)) > limit:  # the distinct keys may be fewer
-            merged = _merged(keys, moved, limit, 2 * chunk)
-            if merged is None:
+
+    def moves(part: np.ndarray, counts: list[np.ndarray]) -> _Moves:
+        return _moves_of(walk, part, counts) if shares is None else _block_moves(walk, part, counts, shares, m)
+
+    runs = _Runs(_bounds(position, moves, 2 * chunk), len(position[0][1]), limit)
+    while position:
+        cur, values = position.pop(0)
+        for lo in range(0, len(cur), size):
+            # a chunk's moves meet often (neighbouring keys share most seats' states): gathered at once
+            gathered = _gathered(*moves(cur[lo:lo + size], [v[lo:lo + size] for v in values]), limit)
+            if gathered is None or not runs.add(*gathered):
                 return None
-            keys, moved = [merged[0]], [[v] for v in merged[1]]
-            del merged
+            del gathered
+        del cur, values
     walk.done()
-    del cur, values
-    return _merged(keys, moved, limit, 2 * chunk)
+    return runs.pieces()
+
+
+def _bounds(position: list[_Piece], moves: "_Mover", piece: int) -> np.ndarray:
+    """Keys that cut the next position into ranges of about ``piece`` states: quantiles of the successors of a
+    sample of ``position``'s states (the ranges need not be even: a range merges alone)."""
+    states = sum(len(keys) for keys, _ in position)
+    ranges = -(-states // piece)
+    if ranges < 2:
+        return np.zeros(0, dtype=np.int64)
+    every = max(1, states // _SAMPLE)
+    sample = np.concatenate([keys[::every] for keys, _ in position])
+    found = unique_ints(np.concatenate(moves(sample, [])[0]))
+    return unique_ints(found[[len(found) * i // ranges for i in range(1, ranges)]]) if len(found) else found
+
+
+class _Runs:
+    """Sorted runs of distinct keys and their counts, kept apart by ranges of keys (``bounds``): each range's runs
+    are merged on their own, when they pass the limit and at the end, so no merge copies the whole position."""
+
+    def __init__(self, bounds: np.ndarray, n_values: int, limit: int) -> None:
+        self.bounds = bounds
+        self.keys: list[list[np.ndarray]] = [[] for _ in range(len(bounds) + 1)]
+        self.moved: list[list[list[np.ndarray]]] = [[[] for _ in range(n_values)] for _ in self.keys]
+        self.limit = limit
+        self.held = 0  # keys held in all runs
+        self.merge_at = limit  # past this, every range is merged (then a quarter of the limit more)
+
+    def add(self, keys: np.ndarray, sums: list[np.ndarray]) -> bool:
+        """Keep a sorted run (each range's part a copy, so the run is freed); False past the limit."""
+        cuts = np.concatenate(([0], np.searchsorted(keys, self.bounds), [len(keys)]))
+        for r, (a, b) in enumerate(zip(cuts[:-1].tolist(), cuts[1:].tolist())):
+            if b > a:
+                self.keys[r].append(keys[a:b].copy())
+                for parts, v in zip(self.moved[r], sums):
+                    parts.append(v[a:b].copy())
+        self.held += len(keys)
+        if self.held <= self.merge_at:
+            return True
+        self.held = 0
+        for r in range(len(self.keys)):
+            if not self._merge(r):
+                return False
+        self.merge_at = max(self.limit, self.held + self.limit // 4)
+        return True
+
+    def _merge(self, r: int) -> bool:
+        """Merge range ``r``'s runs into one; False when the keys held pass the limit."""
+        if len(self.keys[r]) > 1:
+            merged = _gathered(self.keys[r], self.moved[r], self.limit)
+            self.keys[r].clear()
+            for parts in self.moved[r]:
+                parts.clear()
+            if merged is None:
+                return False
+            self.keys[r].append(merged[0])
+            for parts, v in zip(self.moved[r], merged[1]):
+                parts.append(v)
+        self.held += sum(map(len, self.keys[r]))
+        return self.held <= self.limit
+
+    def pieces(self) -> list[_Piece] | None:
+        """The merged ranges in key order (emptying the runs), or None past the limit."""
+        self.held = 0
+        out: list[_Piece] = []
+        for r in range(len(self.keys)):
+            if not self._merge(r):
+                return None
+            if self.keys[r]:
+                out.append((self.keys[r].pop(), [parts.pop() for parts in self.moved[r]]))
+        return out
 
 
 def _moves_of(walk: _Walk, cur: np.ndarray, values: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
@@ -511,47 +583,6 @@ def _block_moves(walk: _Walk, cur: np.ndarray, values: list[np.ndarray], shares:
         ways = ways[rows] * _CHOOSE[left, taken]
         left = left - taken
     return [key], [[v[base] * in_pass(ways, v.dtype)] for v in values]
-
-
-def _merged(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int, piece: int
-            ) -> tuple[np.ndarray, list[np.ndarray]] | None:
-    """:func:`_gathered` for sorted runs of distinct keys, emptying the lists: the runs are joined a range of keys
-    at a time (about ``piece`` keys a range), so they are never copied whole; None past ``limit`` keys."""
-    if len(keys) == 1:
-        only = keys.pop(), [parts.pop() for parts in moved]
-        return None if len(only[0]) > limit else only
-    total = sum(map(len, keys))
-    pieces = max(1, total // piece)
-    step = max(1, total // (4 * pieces))
-    samples = unique_ints(np.concatenate([run[::step] for run in keys]))  # each run's first key at least
-    # every run splits at the same keys (about ``pieces`` ranges): its slices between two bounds are merged
-    bounds = samples[[len(samples) * i // pieces for i in range(1, pieces)]] if len(samples) else samples
-    cuts = [np.concatenate(([0], np.searchsorted(run, bounds), [len(run)])) for run in keys]
-    out_keys = np.empty(total, dtype=np.int64)
-    out = [np.empty(total, dtype=parts[0].dtype) for parts in moved]
-    n, within = 0, True
-    for p in range(len(bounds) + 1):
-        sliced = [(i, int(c[p]), int(c[p + 1])) for i, c in enumerate(cuts) if c[p + 1] > c[p]]
-        if not sliced:
-            continue
-        gathered = _gathered([keys[i][a:b] for i, a, b in sliced],
-                             [[parts[i][a:b] for i, a, b in sliced] for parts in moved], limit - n)
-        within = gathered is not None
-        if gathered is None:
-            break
-        uniq, sums = gathered
-        out_keys[n:n + len(uniq)] = uniq
-        for j, v in enumerate(sums):
-            out[j][n:n + len(uniq)] = v
-        n += len(uniq)
-    keys.clear()
-    for parts in moved:
-        parts.clear()
-    if not within:
-        return None
-    if n < total:  # the runs met: fewer distinct keys (the runs are freed before this copy)
-        return out_keys[:n].copy(), [v[:n].copy() for v in out]
-    return out_keys, out
 
 
 def _gathered(keys: list[np.ndarray], moved: list[list[np.ndarray]], limit: int
