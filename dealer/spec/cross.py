@@ -28,12 +28,13 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from math import prod
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from dealer.arrays import unique_rows
+from dealer.arrays import unique_inverse, unique_rows
 from dealer.budget import current
 from dealer.errors import UnsupportedSpecError
 from dealer.spec.sidecount import SideCount
@@ -133,7 +134,8 @@ class CrossCondition:
         labels = []
         for axis in range(len(seats)):
             accept, mapping = _merge_axis(accept, axis)
-            labels.append(np.append(mapping, -1)[raw_labels[axis]].astype(np.int32))
+            labels.append(np.append(mapping, -1).astype(np.int32)[raw_labels[axis]])
+            raw_labels[axis] = np.zeros(0, dtype=np.int32)  # freed as it is read
         return cls(conds, seats, tuple(labels), accept, tuple(totals))
 
     def label_of(self, seat: Seat, cell: int, total: int = 0) -> int:
@@ -234,49 +236,76 @@ def _seat_labels(parts: list[Node], seat: Seat, side: "SideCount | None", within
     if not ok_all.any():  # no class of the seat's: one label, outside
         return np.full(size * GRID.size, 1, dtype=np.int64), np.zeros((1, len(parts)), dtype=np.int64)
 
-    def column(p: Node, first: int, stop: int) -> np.ndarray:
-        values = _grid_of(p)[None, :] if side is None else side.values(p, seat, first, stop)
-        return np.broadcast_to(values, (stop - first, GRID.size)).reshape(-1)
+    whole: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # the parts' values over every total, where small
+
+    def column(p: Node, first: int, stop: int, cells: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """Part ``p``'s values on some (total, class) cells of the totals ``first .. stop - 1`` (rows, columns)."""
+        if side is None:
+            picked: np.ndarray = _grid_of(p)[cells[1]]
+            return picked
+        if side.combinations(p, seat) * GRID.size > _CHUNK:  # a table too large to keep: this chunk's
+            table, index = side.values(p, seat, first, stop)
+        else:  # kept for every chunk (found once)
+            table, index = whole.get(id(p)) or whole.setdefault(id(p), side.values(p, seat, 0, size))
+            index = index[first:stop]
+        picked = table[0][cells[1]] if table.shape[0] == 1 else table[index[cells[0]], cells[1]]
+        return picked
 
     step = max(1, _CHUNK // GRID.size)
-    found: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []  # (first, ok rows, inverse, table)
+    raw = np.full(size * GRID.size, -1, dtype=np.int32)  # each chunk's own labels, then the seat's
+    found: list[tuple[int, int, np.ndarray]] = []  # (first cell, last cell + 1, table) of each chunk
     try:
         for first in range(0, size, step):
             stop = min(size, first + step)
-            rows = np.flatnonzero(ok_all[first * GRID.size: stop * GRID.size])
-            if not len(rows):
-                continue
-            label, span = np.zeros(len(rows), dtype=np.int64), 1
-            for p in parts:  # the labels refined by one part after another, packed while they fit an int64
-                values = column(p, first, stop)[rows]
-                low, width = int(values.min()), int(values.max()) - int(values.min()) + 1
-                if span * width >= 1 << 62:
-                    label, span = _renumbered(label)
-                    if span * width >= 1 << 62:
-                        label, span = _renumbered(unique_rows(np.stack([label, values], axis=1),
-                                                              return_inverse=True)[1].reshape(-1))
-                        continue
-                label, span = label * width + (values - low), span * width
-            label = _renumbered(label)[0]
-            firsts = np.unique(label, return_index=True)[1]
-            table = np.stack([column(p, first, stop)[rows[firsts]] for p in parts], axis=1)
-            found.append((first, rows, label, table))
+            lo, hi = first * GRID.size, stop * GRID.size
+            rows = np.flatnonzero(ok_all[lo:hi])
+            if len(rows):
+                cells = np.divmod(rows, GRID.size)
+                label, table = _chunk_labels([partial(column, p, first, stop, cells) for p in parts])
+                raw[lo + rows] = label
+                found.append((lo, hi, table))
     except UnsupportedSpecError as exc:
         return str(exc)
     table, inverse = unique_rows(np.concatenate([t for *_, t in found]), return_inverse=True)
-    inverse = inverse.reshape(-1)
-    raw = np.full(size * GRID.size, len(table), dtype=np.int64)
+    inverse = inverse.reshape(-1).astype(np.int32)
     offset = 0
-    for first, rows, inv, t in found:
-        raw[first * GRID.size + rows] = inverse[offset + inv]
+    for lo, hi, t in found:  # a chunk's labels become the seat's, in place
+        chunk = raw[lo:hi]
+        live = chunk >= 0
+        chunk[live] = inverse[offset + chunk[live]]
         offset += len(t)
+    raw[raw < 0] = len(table)  # outside ``within``
     return raw, table
 
 
-def _renumbered(keys: np.ndarray) -> tuple[np.ndarray, int]:
-    """``keys`` numbered 0.. in their order, and how many there are."""
-    distinct, inverse = np.unique(keys, return_inverse=True)
-    return inverse.reshape(-1).astype(np.int64), len(distinct)
+def _chunk_labels(columns: "list[Callable[[], np.ndarray]]") -> tuple[np.ndarray, np.ndarray]:
+    """Labels of some cells by their parts' values (``columns``, each read once): each cell's label (int32) and
+    each label's values of the parts. The labels are refined a part at a time, packed while they fit an int64."""
+    label, span = np.zeros(0, dtype=np.int64), 1
+    kept = []  # each part's values, narrow, for the table
+    for i, column in enumerate(columns):
+        values = column().astype(np.int64, copy=False)
+        if i == 0:
+            label = np.zeros(len(values), dtype=np.int64)
+        low, high = int(values.min()), int(values.max())
+        width = high - low + 1
+        kept.append(values.astype(np.result_type(np.min_scalar_type(low), np.min_scalar_type(high))))
+        if span * width >= 1 << 62:
+            label, span, _ = _renumbered(label)
+            if span * width >= 1 << 62:
+                label, span, _ = _renumbered(unique_rows(np.stack([label, values], axis=1),
+                                                         return_inverse=True)[1].reshape(-1))
+                continue
+        label, span = label * width + (values - low), span * width
+        del values
+    label, _, one = _renumbered(label)  # ``one``: a cell of each label (they agree on every part)
+    return label.astype(np.int32), np.stack([v[one].astype(np.int64) for v in kept], axis=1)
+
+
+def _renumbered(keys: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
+    """``keys`` numbered 0.. in their order, how many there are, and a place of each."""
+    distinct, place, inverse = unique_inverse(keys)
+    return inverse.astype(np.int64), len(distinct), place
 
 
 def _grid_of(part: Node) -> np.ndarray:

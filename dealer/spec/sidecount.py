@@ -27,11 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from math import gcd, prod
-from typing import Callable
+from typing import Callable, cast
 
 import numpy as np
 
-from dealer.arrays import unique_rows
+from dealer.arrays import unique_inverse, unique_rows
 from dealer.budget import current
 from dealer.cards.cardset import SUIT_MASK
 from dealer.lang.evaluate import cccc_shape
@@ -222,27 +222,40 @@ class SideCount:
         Raises :class:`~dealer.errors.UnsupportedSpecError` where the condition reads more than the
         class and the features.
         """
-        out = grid_mask(cond, self._widened(cond, seat, 0, self.size, grid))
+        out = grid_mask(cond, self._widened(cond, seat, np.arange(self.size), grid))
         return np.ascontiguousarray(np.broadcast_to(out, (self.size, grid.size)))
 
-    def values(self, node: Node, seat: Seat, first: int, stop: int, grid: FeatureGrid = GRID) -> np.ndarray:
-        """``out[t - first, cell]``: the value of ``node`` (a condition: 0 or 1) on the class ``cell`` when the
-        total is ``t``, for the totals ``first .. stop - 1``.
+    def values(self, node: Node, seat: Seat, first: int, stop: int, grid: FeatureGrid = GRID
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The value of ``node`` (a condition: 0 or 1) on every class for the totals ``first .. stop - 1``, as
+        ``table[index[t - first], cell]``: ``table`` has a row for each combination of the levels of the features
+        ``node`` reads (one row when it reads none), so it is evaluated once a combination.
 
         Raises :class:`~dealer.errors.UnsupportedSpecError` where the node reads more than the class and the
         features.
         """
-        wide = self._widened(node, seat, first, stop, grid)
-        if isinstance(node, Expr):
-            out = grid_values(node, wide)
-        else:
-            assert isinstance(node, Cond)
-            out = grid_mask(node, wide)
-        return np.ascontiguousarray(np.broadcast_to(out, (stop - first, grid.size)), dtype=np.int64)
-
-    def _widened(self, node: Node, seat: Seat, first: int, stop: int, grid: FeatureGrid) -> FeatureGrid:
-        """``grid`` with the features ``node`` reads given their values at the totals ``first .. stop - 1``."""
         totals = np.arange(first, stop)
+        read = [(f, r) for f, r in zip(self.features, self._radices) if self._reads(f, node, seat)]
+        key = np.zeros(len(totals), dtype=np.int64)
+        for f, r in read:
+            key = key * f.size + totals // r % f.size
+        _, one, index = unique_inverse(key)
+        wide = self._widened(node, seat, totals[one], grid)
+        out = grid_values(node, wide) if isinstance(node, Expr) else grid_mask(cast(Cond, node), wide)
+        table = np.broadcast_to(out, (out.shape[0] if out.ndim == 2 else 1, grid.size))
+        return table, (index if table.shape[0] > 1 else np.zeros(len(totals), dtype=np.intp))
+
+    def combinations(self, node: Node, seat: Seat) -> int:
+        """How many combinations of levels the features ``node`` reads may take (1: it reads none): the rows of
+        :meth:`values`' table at most."""
+        return prod(f.size for f in self.features if self._reads(f, node, seat))
+
+    @staticmethod
+    def _reads(feature: SideFeature, node: Node, seat: Seat) -> bool:
+        return any(feature.row(n, seat) is not None for n in walk_once(node))
+
+    def _widened(self, node: Node, seat: Seat, totals: np.ndarray, grid: FeatureGrid) -> FeatureGrid:
+        """``grid`` with the features ``node`` reads given their values at ``totals`` (a row each)."""
         levels = [totals // r % f.size for f, r in zip(self.features, self._radices)]
         known: dict[int, np.ndarray] = {}
         for n in walk_once(node):
