@@ -42,8 +42,8 @@ class Budget:
     #: Joint states ``kibitz count`` and ``kibitz deal`` let compact tables reach (``--limit`` raises it).
     count_patience: int = 5_000_000
     #: Joint states one position may hold when ``kibitz count`` counts tables too large to keep (streamed: one
-    #: position at a time; some 50 bytes a state at the peak: about 1.6 GB).
-    stream_states: int = 32_000_000
+    #: position at a time; some 50 bytes a state at the peak: about 3 GB).
+    stream_states: int = 64_000_000
     #: Joint states one position may hold when a distribution (``kibitz stats``, the weighted view's fallback)
     #: counts tables too large to keep, streamed.
     observed_states: int = 16_000_000
