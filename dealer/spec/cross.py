@@ -236,18 +236,18 @@ def _seat_labels(parts: list[Node], seat: Seat, side: "SideCount | None", within
     if not ok_all.any():  # no class of the seat's: one label, outside
         return np.full(size * GRID.size, 1, dtype=np.int64), np.zeros((1, len(parts)), dtype=np.int64)
 
-    whole: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # the parts' values over every total, where small
+    whole: dict[int, tuple[np.ndarray, np.ndarray] | None] = {}  # the parts' values over every total, where small
 
     def column(p: Node, first: int, stop: int, cells: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         """Part ``p``'s values on some (total, class) cells of the totals ``first .. stop - 1`` (rows, columns)."""
         if side is None:
             picked: np.ndarray = _grid_of(p)[cells[1]]
             return picked
-        if side.combinations(p, seat) * GRID.size > _CHUNK:  # a table too large to keep: this chunk's
-            table, index = side.values(p, seat, first, stop)
-        else:  # kept for every chunk (found once)
-            table, index = whole.get(id(p)) or whole.setdefault(id(p), side.values(p, seat, 0, size))
-            index = index[first:stop]
+        if id(p) not in whole:  # a part's table over every total is kept when small (found once)
+            small = side.combinations(p, seat) * GRID.size <= _CHUNK
+            whole[id(p)] = side.values(p, seat, 0, size) if small else None
+        kept = whole[id(p)]
+        table, index = side.values(p, seat, first, stop) if kept is None else (kept[0], kept[1][first:stop])
         picked = table[0][cells[1]] if table.shape[0] == 1 else table[index[cells[0]], cells[1]]
         return picked
 
@@ -261,7 +261,7 @@ def _seat_labels(parts: list[Node], seat: Seat, side: "SideCount | None", within
             rows = np.flatnonzero(ok_all[lo:hi])
             if len(rows):
                 cells = np.divmod(rows, GRID.size)
-                label, table = _chunk_labels([partial(column, p, first, stop, cells) for p in parts])
+                label, table = _chunk_labels(len(rows), [partial(column, p, first, stop, cells) for p in parts])
                 raw[lo + rows] = label
                 found.append((lo, hi, table))
     except UnsupportedSpecError as exc:
@@ -278,15 +278,14 @@ def _seat_labels(parts: list[Node], seat: Seat, side: "SideCount | None", within
     return raw, table
 
 
-def _chunk_labels(columns: "list[Callable[[], np.ndarray]]") -> tuple[np.ndarray, np.ndarray]:
-    """Labels of some cells by their parts' values (``columns``, each read once): each cell's label (int32) and
-    each label's values of the parts. The labels are refined a part at a time, packed while they fit an int64."""
-    label, span = np.zeros(0, dtype=np.int64), 1
+def _chunk_labels(cells: int, columns: "list[Callable[[], np.ndarray]]") -> tuple[np.ndarray, np.ndarray]:
+    """Labels of ``cells`` cells by their parts' values (``columns``, each read once): each cell's label (int32)
+    and each label's values of the parts. The labels are refined a part at a time, packed while they fit an
+    int64."""
+    label, span = np.zeros(cells, dtype=np.int64), 1
     kept = []  # each part's values, narrow, for the table
-    for i, column in enumerate(columns):
+    for column in columns:
         values = column().astype(np.int64, copy=False)
-        if i == 0:
-            label = np.zeros(len(values), dtype=np.int64)
         low, high = int(values.min()), int(values.max())
         width = high - low + 1
         kept.append(values.astype(np.result_type(np.min_scalar_type(low), np.min_scalar_type(high))))

@@ -406,13 +406,16 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
     """:func:`stream_within`'s pass with the counts in each of ``dtypes``, a card or a block at a time (``block_at``:
     the block from a position holding so many states, if any): the final keys, their counts, and the most states
     a position held."""
+    def nothing() -> tuple[np.ndarray, list[np.ndarray], int]:
+        return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
+
     walk = _Walk(automata, n, pool)
     position: list[_Piece] = [(np.zeros(1, dtype=np.int64), [np.ones(1, dtype=dtype) for dtype in dtypes])]
     states = most = 1
     t = 0
     while t < n:
         if not states or not walk.n_dest:  # no state left, or no seat to take a card: no way at all
-            return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
+            return nothing()
         b, shares = block_at(t, states) or (t + 1, None)
         why = walk.advance(t, b)
         if why is not None:
@@ -426,7 +429,7 @@ def _stream(automata: Sequence[SeatAutomaton], n: int, pool: bool, limit: int, c
         t = b
         report("streamed tables", t, n, f"{states:,} state" + ("s" if states != 1 else ""))
     if not states:
-        return np.zeros(0, dtype=np.int64), [np.zeros(0, dtype=dtype) for dtype in dtypes], most
+        return nothing()
     return (np.concatenate([keys for keys, _ in position]),
             [np.concatenate([values[j] for _, values in position]) for j in range(len(dtypes))], most)
 
@@ -485,10 +488,11 @@ class _Runs:
         """Keep a sorted run (each range's part a copy, so the run is freed); False past the limit."""
         cuts = np.concatenate(([0], np.searchsorted(keys, self.bounds), [len(keys)]))
         for r, (a, b) in enumerate(zip(cuts[:-1].tolist(), cuts[1:].tolist())):
-            if b > a:
-                self.keys[r].append(keys[a:b].copy())
+            if b > a:  # a run wholly in one range is kept as it is
+                whole = b - a == len(keys)
+                self.keys[r].append(keys if whole else keys[a:b].copy())
                 for parts, v in zip(self.moved[r], sums):
-                    parts.append(v[a:b].copy())
+                    parts.append(v if whole else v[a:b].copy())
         self.held += len(keys)
         if self.held <= self.merge_at:
             return True
