@@ -51,7 +51,7 @@ def test_a_condition_across_seats_is_counted_at_the_end_of_the_stream() -> None:
     assert streamed.count() < ExactDealer(spec, backend="streamed").count()  # the labels do cut
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(north=st.integers(0, 20), south=st.integers(0, 20), spades=st.integers(0, 7),
        chunk=st.integers(256, 5000) | st.integers(8, 64))
 def test_any_chunk_gives_the_same_count(north: int, south: int, spades: int, chunk: int) -> None:
@@ -221,7 +221,7 @@ def test_the_spot_cards_of_a_suit_are_shared_out_in_one_step() -> None:
     assert [m.shape[1] for m in maps] == [b - 3 + 1] * len(d.automata)  # taking 0 .. 9 of the nine spots
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(north=st.integers(0, 20), spades=st.integers(0, 7), spot=st.sampled_from(["S5", "H9", "C2", "DT"]),
        chunk=st.integers(64, 4000))
 def test_blocks_count_what_card_by_card_counts(north: int, spades: int, spot: str, chunk: int) -> None:
