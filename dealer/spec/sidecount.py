@@ -235,7 +235,7 @@ class SideCount:
         features.
         """
         totals = np.arange(first, stop)
-        read = [(f, r) for f, r in zip(self.features, self._radices) if self._reads(f, node, seat)]
+        read = self._read(node, seat)
         key = np.zeros(len(totals), dtype=np.int64)
         for f, r in read:
             key = key * f.size + totals // r % f.size
@@ -248,11 +248,12 @@ class SideCount:
     def combinations(self, node: Node, seat: Seat) -> int:
         """How many combinations of levels the features ``node`` reads may take (1: it reads none): the rows of
         :meth:`values`' table at most."""
-        return prod(f.size for f in self.features if self._reads(f, node, seat))
+        return prod(f.size for f, _ in self._read(node, seat))
 
-    @staticmethod
-    def _reads(feature: SideFeature, node: Node, seat: Seat) -> bool:
-        return any(feature.row(n, seat) is not None for n in walk_once(node))
+    def _read(self, node: Node, seat: Seat) -> list[tuple[SideFeature, int]]:
+        """The features ``node`` reads, each with its radix in a total."""
+        return [(f, r) for f, r in zip(self.features, self._radices)
+                if any(f.row(n, seat) is not None for n in walk_once(node))]
 
     def _widened(self, node: Node, seat: Seat, totals: np.ndarray, grid: FeatureGrid) -> FeatureGrid:
         """``grid`` with the features ``node`` reads given their values at ``totals`` (a row each)."""
