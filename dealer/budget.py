@@ -96,6 +96,9 @@ class Budget:
     #: real scripts: 1.8 million for DONT in 0.54 s where its tables took 8 s; a condition too rare to keep
     #: any deal leaves after some 50,000, one that keeps a few may spend up to this many first).
     select_deals: int = 3_000_000
+    #: Random deals ``kibitz dealer`` may deal one at a time without numpy (some 20 us each) before the run goes
+    #: to batches instead (:mod:`dealer.run.quick`): the everyday script, 40 deals at a rate of a few percent.
+    quick_deals: int = 4096
     #: (state, group) pairs one step of the layout graph may build (``inference``; past it the exact dealer answers).
     graph_pairs: int = 20_000_000
     #: (state, group) pairs of a join formed whole and checked, not searched.

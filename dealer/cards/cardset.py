@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator, Self
 from dealer.cards.card import CARDS, Card
 from dealer.checks import shown
 from dealer.errors import InvalidHandError
-from dealer.cards.suit import RANK_CHARS, Suit
+from dealer.cards.suit import RANK_CHARS, Suit, holding_text
 
 __all__ = ["CardSet", "Hand", "FULL_MASK", "SUIT_MASK", "HONOR_MASK", "mask_hcp"]
 
@@ -182,11 +182,11 @@ class CardSet:
 
     def to_pbn(self) -> str:
         """PBN hand: four dot-separated suits, spades first, ranks high to low."""
-        return ".".join(_holding_text(self.holding(s)) for s in range(4))
+        return ".".join(holding_text(self.holding(s)) for s in range(4))
 
     def to_text(self) -> str:
         """Suit-prefixed holdings, empty suits left out: ``SAKQ HAK``."""
-        return " ".join(Suit(s).name + _holding_text(h) for s in range(4) if (h := self.holding(s)))
+        return " ".join(Suit(s).name + holding_text(h) for s in range(4) if (h := self.holding(s)))
 
     def __str__(self) -> str:
         return self.to_pbn()
@@ -210,10 +210,6 @@ class Hand(CardSet):
         super().__init__(cards)
         if len(self) > 13:
             raise InvalidHandError(f"invalid hand {self.to_pbn()!r}: {len(self)} cards, at most 13 allowed")
-
-
-def _holding_text(holding: int) -> str:
-    return "".join(RANK_CHARS[i] for i in range(13) if holding >> i & 1)
 
 
 def _parse_ranks(text: str, suit: int, original: str) -> int:

@@ -8,50 +8,25 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from functools import cache
 from typing import Iterable, Iterator, TextIO
 
 import numpy as np
 
-from dealer.cards.cardset import SUIT_MASK
 from dealer.cards.deal import Deal, PartialDeal
+from dealer.cards.deal_text import board_dealer, board_vulnerability, hand_text
 from dealer.errors import InvalidDealError
 from dealer.cards.handtext import Field, digits_bytes, hands_text_bytes, join_rows
 from dealer.cards.seat import Seat
-from dealer.cards.suit import RANK_CHARS
 
 __all__ = ["masks_to_pbn", "board_dealer", "board_vulnerability", "write_deals",
            "read_pbn_deals", "FORMATS"]
 
-@cache
-def _holding_text() -> tuple[str, ...]:
-    """The PBN text of every 13-bit holding (bit 0 = ace), built on first use."""
-    return tuple("".join(RANK_CHARS[i] for i in range(13) if h >> i & 1) for h in range(1 << 13))
-
 FORMATS = ("pbn", "oneline", "json")
-
-_VUL = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
-
-
-def board_dealer(board: int) -> Seat:
-    """Dealer of a board number (1 = North, 2 = East, ...)."""
-    return Seat((board - 1) % 4)
-
-
-def board_vulnerability(board: int) -> str:
-    """PBN vulnerability of a board number: None, NS, EW or All."""
-    return _VUL[(board - 1) % 16]
-
-
-def _hand_text(mask: int) -> str:
-    text = _holding_text()
-    return ".".join(text[(mask >> (13 * s)) & SUIT_MASK] for s in range(4))
-
 
 def masks_to_pbn(row: "Iterable[int]", first: Seat = Seat.N) -> str:
     """PBN deal string of four hand bit-sets (North, East, South, West)."""
     masks = [int(m) for m in row]
-    return f"{first.name}:" + " ".join(_hand_text(masks[s]) for s in first.rotation())
+    return f"{first.name}:" + " ".join(hand_text(masks[s]) for s in first.rotation())
 
 
 def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int = 1,

@@ -22,6 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
+from dealer.cards.deal_text import pages
 from dealer.cards.handtext import Field, digits_bytes, hand_text_bytes, hands_text_bytes, join_rows
 from dealer.cards.pbnio import board_dealer, board_vulnerability
 from dealer.cards.seat import Seat
@@ -29,12 +30,6 @@ from dealer.cards.suit import RANK_CHARS
 
 __all__ = ["hand_text_bytes", "hands_text_bytes", "deal_lines", "deal_texts", "oneline_text", "compact_text", "pbn_text", "columns_text",
            "pages_text"]
-
-
-@cache
-def _spaced(holding: int) -> str:
-    """``dealer``'s spaced text of a 13-bit holding (``"K 3 2 "``, a void ``"- "``)."""
-    return "".join(RANK_CHARS[i] + " " for i in range(13) if holding >> i & 1) or "- "
 
 
 def _layout_bytes(masks: np.ndarray, parts: Sequence["str | int"]) -> np.ndarray:
@@ -132,10 +127,6 @@ def pbn_text(masks: np.ndarray, start: int, event: str, dealer: Seat | None = No
     return bytes(out[out != 0].tobytes()).decode("utf-8")
 
 
-def _spaced_rows(mask: int) -> list[str]:
-    return [_spaced((mask >> (13 * s)) & 0x1FFF) for s in range(4)]
-
-
 @cache
 def _spaced_table(pad: int) -> np.ndarray:
     """Row ``h``: the spaced text of holding ``h`` padded with spaces to ``pad`` characters, then zero bytes to 26
@@ -180,17 +171,4 @@ def columns_text(masks: np.ndarray, seats: Sequence[Seat], start: int | None = N
 
 def pages_text(masks: np.ndarray, seats: Sequence[Seat], start: int = 1) -> str:
     """``print(seats)``: each seat's hands on a page of its own, four deals across, pages ending in a form feed."""
-    rows = np.asarray(masks).tolist()
-    out = []
-    for seat in seats:
-        out.append(f"\n\n{seat.name_long.capitalize()} hands:\n\n\n\n")
-        for first in range(0, len(rows), 4):
-            group = rows[first:first + 4]
-            out.append("".join(f"{start + first + j:4d}.".ljust(20) for j in range(len(group))) + "\n")
-            hands = [_spaced_rows(int(r[seat])) for r in group]
-            for suit in range(4):
-                cols = [h[suit] for h in hands]
-                out.append("".join(c.ljust(20) for c in cols[:-1]) + cols[-1] + "\n")
-            out.append("\n")
-        out.append("\f")
-    return "".join(out)
+    return pages(np.asarray(masks).tolist(), seats, start)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import cache
 
 from dealer.checks import shown
 from dealer.errors import InvalidRankError, InvalidSuitError
 
-__all__ = ["Suit", "Rank", "RANK_CHARS"]
+__all__ = ["Suit", "Rank", "RANK_CHARS", "holding_text"]
 
 _SUIT_NAMES = {
     "s": 0, "spade": 0, "spades": 0, "♠": 0, "♤": 0,
@@ -18,6 +19,16 @@ _SUIT_NAMES = {
 
 #: The ranks from the ace down, as written in PBN.
 RANK_CHARS = "AKQJT98765432"
+
+
+@cache
+def holding_text(holding: int) -> str:
+    """The ranks of a 13-bit holding (bit 0 the ace), high to low, as in PBN.
+
+    >>> holding_text(0b1000000000011), holding_text(0)
+    ('AK2', '')
+    """
+    return "".join(RANK_CHARS[i] for i in range(13) if holding >> i & 1)
 
 
 class Suit(IntEnum):

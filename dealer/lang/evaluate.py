@@ -28,6 +28,7 @@ from dealer.lang.expr import (
     HandCount, HasCard, Hcp, LeadTricks, Length, Node, Par, Random, ShapeIn, SuitHcp, Tricks, walk_once,
 )
 from dealer.lang.interpret import Interpreter, Reader, interpret
+from dealer.lang.one_deal import ALT_DEFAULTS, STANDARD_POINTS, script_points
 from dealer.cards.shapes import ShapeSet
 
 if TYPE_CHECKING:
@@ -38,15 +39,6 @@ __all__ = ["Counts", "STANDARD", "ALT_DEFAULTS", "evaluate", "holding_table", "l
 
 _HOLDINGS = np.arange(1 << 13)
 _BITS = (_HOLDINGS[:, None] >> np.arange(13)) & 1  # (8192, 13): bit 0 is the ace
-
-#: The default alternate counts ``pt0``..``pt9``, ace first: tens, jacks, queens, kings, aces,
-#: top2 (AK), top3, top4, top5 (AKQJT) and c13 (A=6 K=4 Q=2 J=1).
-ALT_DEFAULTS: tuple[tuple[int, ...], ...] = (
-    (0, 0, 0, 0, 1) + (0,) * 8, (0, 0, 0, 1) + (0,) * 9, (0, 0, 1) + (0,) * 10, (0, 1) + (0,) * 11,
-    (1,) + (0,) * 12, (1, 1) + (0,) * 11, (1, 1, 1) + (0,) * 10, (1, 1, 1, 1) + (0,) * 9,
-    (1, 1, 1, 1, 1) + (0,) * 8, (6, 4, 2, 1) + (0,) * 9,
-)
-
 
 def holding_table(points: tuple[int, ...]) -> np.ndarray:
     """For every 13-bit holding, the sum of ``points`` (ace first) over its cards."""
@@ -137,17 +129,15 @@ def cccc_shape(lengths: list[np.ndarray]) -> np.ndarray:
 class Counts:
     """The point tables of a script: ``points`` for ``hcp`` (ace first), ``alt`` for ``pt0``..``pt9``."""
 
-    points: tuple[int, ...] = (4, 3, 2, 1) + (0,) * 9
+    points: tuple[int, ...] = STANDARD_POINTS
     alt: tuple[tuple[int, ...], ...] = ALT_DEFAULTS
     tables: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of_script(cls, syntax: "ScriptSyntax") -> "Counts":
         """The point tables a script sets (``pointcount``, ``altcount``), the standard ones elsewhere."""
-        alt = list(ALT_DEFAULTS)
-        for i, values in syntax.altcounts.items():
-            alt[i] = values
-        return cls(points=syntax.pointcount if syntax.pointcount is not None else cls().points, alt=tuple(alt))
+        points, alt = script_points(syntax)
+        return cls(points=points, alt=alt)
 
     @property
     def standard_points(self) -> bool:
@@ -291,6 +281,6 @@ def evaluate(node: Node, masks: np.ndarray, counts: Counts = STANDARD,
     strains = "".join(sorted({n.strain for n in walk_once(node) if isinstance(n, Tricks)}))
     reader = _DealReader(np.asarray(masks, dtype=np.uint64), counts, rng, strains)
     if not per_lead:
-        return interpret(node, reader, dtype=np.int64, memo=memo)
+        return np.asarray(interpret(node, reader, dtype=np.int64, memo=memo))
     out = Interpreter(reader, memo).number(node)
     return np.broadcast_to(out, out.shape[:-1] + reader.shape if out.ndim > 1 else reader.shape).copy()

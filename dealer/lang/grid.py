@@ -113,7 +113,7 @@ def grid_values(expr: Expr, grid: FeatureGrid = GRID) -> np.ndarray:
 
     Raises :class:`~dealer.errors.UnsupportedSpecError` for what the classes do not determine.
     """
-    return interpret(expr, GridReader(grid), dtype=np.int64, only_shared=True)
+    return np.asarray(interpret(expr, GridReader(grid), dtype=np.int64, only_shared=True))
 
 
 def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
@@ -122,4 +122,4 @@ def grid_mask(cond: Cond, grid: FeatureGrid = GRID) -> np.ndarray:
     A part used in several places is evaluated once; the values of the others are not kept.
     Raises :class:`~dealer.errors.UnsupportedSpecError` for what the classes do not determine.
     """
-    return interpret(cond, GridReader(grid), dtype=bool, only_shared=True)
+    return np.asarray(interpret(cond, GridReader(grid), dtype=bool, only_shared=True))

@@ -41,33 +41,32 @@ from dealer.lang.evaluate import Counts, evaluate
 from dealer.lang.fold import fold_conditions
 from dealer.lang.expr import Expr
 from dealer.lang.actions import (
-    Average, BucketFrequency, DoubleDummyRow, EvalContract, EvalTable, Export, Frequency, ParContract, Print,
-    PrintES, Report,
+    DoubleDummyRow, EvalContract, EvalTable, Export, ParContract, Print, PrintES, Report,
 )
 from dealer.lang.statements import ScriptSyntax
 from dealer.rng import RandomSource, make_rng
 from dealer.run.plan import Plan, Step
+from dealer.run.quick import run_quick
 from dealer.run.reports import export_rows, report_rows
 from dealer.run.selection import Selected, Selection, check_evaluable
+from dealer.run.settings import (
+    DEFAULT_GENERATE, DEFAULT_PRODUCE, actions_of, check_frequencies, check_run_deals, given, prints_deals, run_seed,
+    totals_text,
+)
 from dealer.run.tallies import tally_for
 
 if TYPE_CHECKING:
     from dealer.run.script_dealer import CountResult, ScriptDealer
 
-__all__ = ["run_script", "DEFAULT_PRODUCE", "DEFAULT_GENERATE"]
+__all__ = ["run_script"]
 
-#: ``dealer``'s defaults: deals produced, and random deals generated at most.
-DEFAULT_PRODUCE = 40
-DEFAULT_GENERATE = 10_000_000
 _BATCH = 65536
 
 
 def _seeded(syntax: ScriptSyntax, seed: RandomSource) -> tuple[np.random.Generator, int | None]:
     """The generator of a run, and the seed it prints (``dealer``'s: the script's, else a fresh one)."""
     if isinstance(seed, int) or seed is None:
-        seed_value = seed if seed is not None else syntax.seed
-        if seed_value is None:
-            seed_value = int(np.random.SeedSequence().entropy % (1 << 31))  # type: ignore[operator]
+        seed_value = run_seed(syntax, seed)
         return make_rng(seed_value), seed_value
     return make_rng(seed), None
 
@@ -153,16 +152,6 @@ class _Production:
         return dataclasses.replace(plan, steps=(first, *plan.steps))
 
 
-def _actions(syntax: ScriptSyntax, quiet: bool) -> tuple[list[object], list[object]]:
-    """The script's actions (``printall`` when it has none; ``dealer -q`` leaves out printpbn), and
-    those of them that print each deal (``printall``, ``printes``, ``printrpt``...)."""
-    actions: list[object] = [a for a in syntax.actions or [Print("printall")]
-                             if not (isinstance(a, Print) and quiet and a.kind == "printpbn")]
-    each: list[object] = [a for a in actions
-                          if isinstance(a, (PrintES, Report, Export)) or isinstance(a, Print) and a.kind != "print"]
-    return actions, each
-
-
 class _Writer:
     """A run's actions done part by part, as ``dealer`` does them on the whole run: the actions that print each
     deal deal by deal, in the script's order within a deal; at the end the others (``average``,
@@ -174,7 +163,7 @@ class _Writer:
                  source: str, seed_value: int | None) -> None:
         self.syntax, self.out, self.counts, self.rng = syntax, out, counts, rng
         self.source, self.seed_value = source, seed_value
-        self.actions, self.each = _actions(syntax, quiet)
+        self.actions, self.each = actions_of(syntax, quiet)
         self.tallies = {id(a): tally_for(a) for a in self.actions if not any(a is b for b in self.each)}
         #: Some action needs every deal at once: the run is one part, its deals kept.
         self.whole = any(t is None for t in self.tallies.values())
@@ -298,40 +287,10 @@ def _run_text(action: object, masks: np.ndarray) -> str:
     return evaltable_text(double_dummy_tables(masks, action.pos))
 
 
-def _given(option: int | None, statement: int | None, name: str) -> int:
-    """``-p``/``-g`` else the script's ``produce``/``generate``; 0 when neither is given, or either is 0 (dealer
-    reads 0 as unset)."""
-    value = option if option else statement
-    if value is not None and value < 0:
-        raise DealerError(f"invalid {name} {value}: expected a number of deals >= 0")
-    return value or 0
-
-
-def _prints(syntax: ScriptSyntax) -> bool:
-    """Whether a run without ``produce`` stops at 40 deals: it has no action (printall) or one that prints (as
-    ``dealer``: a script of statistics alone, ``average`` and ``frequency``, runs to its ``generate``)."""
-    return not syntax.actions or any(not isinstance(a, (Average, Frequency, BucketFrequency)) for a in syntax.actions)
-
-
-def _check_frequencies(actions: Sequence[object]) -> None:
-    """Refuse a ``frequency`` whose bounds are reversed or whose table passes the budget's ``frequency_cells``."""
-    for action in actions:
-        if not isinstance(action, Frequency):
-            continue
-        cells = 1
-        for _, low, high in action.axes:
-            if high < low:
-                raise DealerError(f"{action.pos}: frequency: the high bound {high} is below the low bound {low}")
-            cells *= high - low + 3
-        if cells > current().frequency_cells:
-            raise DealerError(f"{action.pos}: frequency: a table of {cells:,} cells, more than the budget's "
-                              f"frequency_cells ({current().frequency_cells:,}); narrow its bounds")
-
-
 def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,
                source: str = "<script>", limit: int | None = None, text: str = "", generate: int | None = None,
-               quiet: bool = False, verbose: bool = True, count: bool = False, explain: bool = False
-               ) -> CountResult | None:
+               quiet: bool = False, verbose: bool = True, count: bool = False, explain: bool = False,
+               quick: bool = True) -> CountResult | None:
     """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals.
 
     ``produce`` and ``generate`` replace the script's (``dealer -p``, ``-g``; 0, as ``dealer`` reads it: not
@@ -340,19 +299,23 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
     (``dealer -q``); ``verbose=False`` leaves out the totals
     (``dealer -v``). The deals come by deal and select while the condition keeps many random deals,
     else from the exact tables (:class:`_Production`); nothing is counted unless ``count`` asks (the
-    count is then printed last and returned) or ``explain`` prints the plan (:mod:`dealer.run.plan`).
+    count is then printed last and returned) or ``explain`` prints the plan (:mod:`dealer.run.plan`). A run
+    that wants few random deals is run one deal at a time (:func:`~dealer.run.quick.run_quick`) unless
+    ``quick`` is False (its caller tried that already).
     """
+    if quick:
+        done = run_quick(syntax, out, seed=seed, produce=produce, generate=generate, quiet=quiet, verbose=verbose,
+                         count=count, explain=explain, source=source, limit=limit, text=text)
+        if done is not None:
+            return done.count
     start = time.perf_counter()
     production = _Production(syntax, limit, text)
     rng, seed_value = _seeded(syntax, seed)
-    generate = _given(generate, syntax.generate, "generate") or DEFAULT_GENERATE
-    n = _given(produce, syntax.produce, "produce") or (DEFAULT_PRODUCE if _prints(syntax) else generate)
-    _check_frequencies(syntax.actions)
+    generate = given(generate, syntax.generate, "generate") or DEFAULT_GENERATE
+    n = given(produce, syntax.produce, "produce") or (DEFAULT_PRODUCE if prints_deals(syntax) else generate)
+    check_frequencies(syntax.actions)
     writer = _Writer(syntax, out, production.counts, rng, quiet, source, seed_value)
-    if writer.whole and n > current().run_deals:
-        raise DealerError(f"produce {n:,}: print(...) and evalcontract report on every deal at once, so "
-                          f"such a run keeps its deals in memory (some 80 bytes each) and may produce at most "
-                          f"{current().run_deals:,} (the budget's run_deals); run it in parts with other seeds")
+    check_run_deals(writer.actions, n)
     part = n if writer.whole else current().run_part
     generated = 0
     while True:  # a part at a time: a run without such actions holds run_part deals at most
@@ -364,21 +327,11 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
             break
     writer.finish()
     if verbose:
-        out.write(f"Generated {generated} hands\nProduced {writer.written} hands\nInitial random seed {seed_value}\n"
-                  f"Time needed {time.perf_counter() - start:8.3f} sec\n")
+        out.write(totals_text(generated, writer.written, seed_value, time.perf_counter() - start))
     if explain:
         out.write(production.plan().text() + "\n")
     if not count:
         return None
-    if production.never is not None:
-        from dealer.run.script_dealer import CountResult as Result
+    from dealer.run.script_dealer import write_count
 
-        result = Result(True, 0, 0.0, 0.0, 0.0, 0)
-        out.write(f"impossible: {production.never}\n")
-    else:
-        counted = production.counted()
-        result = counted.count(seed=rng)
-        if result.exact and result.deals == 0:
-            out.write(f"impossible: {counted.dealer.explain_empty()}\n")
-    out.write(f"{result.text()}\n")
-    return result
+    return write_count(production.never if production.never is not None else production.counted(), out, rng)

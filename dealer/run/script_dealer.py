@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TextIO
 
 import numpy as np
 
@@ -51,7 +52,7 @@ from dealer.tables.exact import ExactDealer
 from dealer.tables.reach import StreamedTables
 from dealer.tables.union import UnionDealer, atoms_of
 
-__all__ = ["CountResult", "ScriptDealer", "wilson"]
+__all__ = ["CountResult", "ScriptDealer", "wilson", "write_count", "count_after_run"]
 
 _BATCH = 65536
 
@@ -485,3 +486,29 @@ class ScriptDealer:
             misses = int(rng.negative_binomial(used, float(p_superset))) if p_superset < 1 else 0
             generated = min(generate, used + misses)
         return joined(kept), generated
+
+
+def write_count(counted: "ScriptDealer | ImpossibleSpecError", out: TextIO, seed: RandomSource = None) -> CountResult:
+    """Count the condition with ``counted``'s tables (a condition found never true: its reason) and write the
+    count as ``kibitz dealer --count`` ends (``impossible: why`` first when no deal meets it)."""
+    if isinstance(counted, ImpossibleSpecError):
+        result = CountResult(True, 0, 0.0, 0.0, 0.0, 0)
+        out.write(f"impossible: {counted}\n")
+    else:
+        result = counted.count(seed=seed)
+        if result.exact and result.deals == 0:
+            out.write(f"impossible: {counted.dealer.explain_empty()}\n")
+    out.write(f"{result.text()}\n")
+    return result
+
+
+def count_after_run(syntax: ScriptSyntax, out: TextIO, *, limit: int | None = None, text: str = "",
+                    seed: RandomSource = None) -> CountResult:
+    """Count a script's condition after a run that built no tables (dealt one deal at a time), as
+    ``kibitz count`` counts it, and write the count (:func:`write_count`)."""
+    try:
+        counted: ScriptDealer | ImpossibleSpecError = ScriptDealer(
+            syntax, limit=limit, text=text, patience=current().count_patience, count_only=True)
+    except ImpossibleSpecError as exc:
+        counted = exc
+    return write_count(counted, out, seed)

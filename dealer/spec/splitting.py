@@ -157,7 +157,7 @@ def holding_values(node: Node, counts: Counts = STANDARD) -> np.ndarray:
     >>> int(v[0b1]), int(v[0b10]), int(v[1 << 12])   # the ace; the king; the two
     (1, 1, 1)
     """
-    return interpret(node, _HoldingReader(counts), dtype=np.int64)
+    return np.asarray(interpret(node, _HoldingReader(counts), dtype=np.int64))
 
 
 def _suit_filter(cond: Cond, counts: Counts) -> tuple[Seat, Suit, HoldingTable] | None:

@@ -265,7 +265,7 @@ class _LayoutReader(Reader):
 
 def expr_values(expr: Expr, value: FeatureValues, n: int) -> np.ndarray:
     """An expression's values over ``n`` rows (int64), given each feature's values."""
-    return interpret(expr, _LayoutReader(value, n), dtype=np.int64)
+    return np.asarray(interpret(expr, _LayoutReader(value, n), dtype=np.int64))
 
 
 def evaluate(claim: Cond, value: FeatureValues, n: int) -> np.ndarray:
@@ -273,4 +273,4 @@ def evaluate(claim: Cond, value: FeatureValues, n: int) -> np.ndarray:
 
     Raises :class:`~inference.errors.InvalidArgumentError` for a node that is no feature of layouts.
     """
-    return interpret(claim, _LayoutReader(value, n), dtype=bool)
+    return np.asarray(interpret(claim, _LayoutReader(value, n), dtype=bool))

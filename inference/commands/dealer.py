@@ -4,7 +4,8 @@ The script's ``produce``, ``generate``, ``seed`` and actions (``printall``, ``pr
 ``printpbn``, ``printcompact``, ``printoneline``, ``print(...)``, ``printes``, ``average``,
 ``frequency``) are honoured; the output ends as ``dealer``'s does (``Generated``, ``Produced``,
 ``Initial random seed``, ``Time needed``). The deals come as ``dealer``'s do, random deals kept
-where the condition holds, while that keeps many; else from the exact tables (:mod:`dealer.run.runner`).
+where the condition holds, while that keeps many: one at a time without numpy when few are wanted
+(:mod:`dealer.run.quick`), else in batches; else from the exact tables (:mod:`dealer.run.runner`).
 ``--count`` then says how many deals meet the condition (``count: exact ...`` or ``count: estimate
 ...`` with its 95% interval); ``--explain`` prints the plan followed (:mod:`dealer.run.plan`).
 """
@@ -24,7 +25,8 @@ __all__ = ["register", "run_dealer"]
 def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     """Run the script: deal, do its actions, print the totals (and the count or the plan, when asked)."""
     from dealer import DealerError
-    from dealer.run.runner import run_script
+    from dealer.run.quick import run_quick
+    from dealer.run.settings import run_seed
     from inference.commands.inputs import read_statements
 
     if args.version:
@@ -40,10 +42,15 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
         if sys.stdin.isatty():
             raise DealerError("no script given: pass a file (or - to read one from standard input)")
     syntax, text, source = read_statements(args.script or "-", None)
-    options = dict(seed=args.seed, produce=args.produce, generate=args.generate, source=source, limit=limit_of(args)[0],
-                   text=text, quiet=args.quiet, verbose=not args.verbose, count=args.count, explain=args.explain)
+    seed = run_seed(syntax, args.seed)  # chosen once: the seed printed is the one drawn with, whichever way runs
+    options = dict(seed=seed, produce=args.produce, generate=args.generate, quiet=args.quiet, verbose=not args.verbose,
+                   count=args.count, explain=args.explain, source=source, limit=limit_of(args)[0], text=text)
     with written_to(args.output, out) as target:
-        run_script(syntax, target, **options)
+        if run_quick(syntax, target, **options) is not None:  # the everyday script: a deal at a time, no numpy
+            return 0
+        from dealer.run.runner import run_script
+
+        run_script(syntax, target, quick=False, **options)
     return 0
 
 

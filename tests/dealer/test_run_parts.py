@@ -147,12 +147,10 @@ def test_print_shows_each_seat_once_north_to_west() -> None:
 
 
 def test_a_two_way_frequency_keeps_a_space_between_counts_of_a_million() -> None:
-    import numpy as np
-
     from dealer.lang.evaluate import Counts
     from dealer.run.tallies import FrequencyTally
 
     action = parse_statements("action frequency (hcp(north), 12, 12, hcp(south), 12, 12)").actions[0]
     tally = FrequencyTally(action)  # type: ignore[arg-type]
-    tally.grid = np.array([[0, 0, 0], [0, 1_000_000, 0], [0, 0, 0]])
+    tally.grid = [[0, 0, 0], [0, 1_000_000, 0], [0, 0, 0]]
     assert "  12      0 1000000      0 1000000\n" in tally.text(Counts.of_script(parse_statements("")))
