@@ -28,7 +28,7 @@ from dealer.lang.expr import (
     HandCount, HasCard, Hcp, LeadTricks, Length, Node, Par, Random, ShapeIn, SuitHcp, Tricks, walk_once,
 )
 from dealer.lang.interpret import Interpreter, Reader, interpret
-from dealer.lang.one_deal import ALT_DEFAULTS, STANDARD_POINTS, script_points
+from dealer.lang.one_deal import ALT_DEFAULTS, LTC, STANDARD_POINTS, holding_values, script_points
 from dealer.cards.shapes import ShapeSet
 
 if TYPE_CHECKING:
@@ -46,81 +46,27 @@ def holding_table(points: tuple[int, ...]) -> np.ndarray:
 
 
 def loser_table() -> np.ndarray:
-    """Losers of every holding, as the ``dealer`` program counts them.
-
-    Void 0; singleton 0 if the ace else 1; doubleton AK 0, Ax or Kx 1, else 2;
-    three cards or more: 3 less one for each of A, K, Q.
-    """
-    length = _BITS.sum(axis=1)
-    top = _BITS[:, 0] + _BITS[:, 1] + _BITS[:, 2]
-    ak = _BITS[:, 0] + _BITS[:, 1]
-    out = np.where(length >= 3, 3 - top, 0)
-    out = np.where(length == 2, 2 - ak, out)
-    out = np.where(length == 1, 1 - _BITS[:, 0], out)
-    return np.asarray(out, dtype=np.int64)
-
-
-#: The losing trick count of a suit, in hundredths, by its top three cards (``x`` below the ten, ``-``
-#: for none): the "modern" count of the dealer fork (DealerV2), with half losers.
-LTC: dict[str, int] = {
-    **dict.fromkeys(("AKQ", "AK-", "A--", "---"), 0),
-    **dict.fromkeys(("AQJ", "AKJ", "AQ-", "K--"), 50),
-    **dict.fromkeys(("KQx", "KQT", "KQJ", "AQx", "AQT", "AKx", "AKT", "Kx-", "KT-", "KJ-", "KQ-", "Ax-", "AT-", "AJ-",
-                     "x--", "T--", "J--", "Q--"), 100),
-    **dict.fromkeys(("KJT", "AJT"), 150),
-    **dict.fromkeys(("QJx", "QJT", "Kxx", "KTx", "KJx", "Axx", "ATx", "AJx", "xx-", "Tx-", "Jx-", "JT-", "Qx-", "QT-",
-                     "QJ-"), 200),
-    **dict.fromkeys(("Qxx", "QTx"), 250),
-    **dict.fromkeys(("xxx", "Txx", "Jxx", "JTx"), 300),
-}
+    """Losers of every holding, as the ``dealer`` program counts them (:func:`~dealer.lang.one_deal.holding_values`)."""
+    return np.asarray(holding_values("losers"), dtype=np.int64)
 
 
 def ltc_table() -> np.ndarray:
-    """The losing trick count (:data:`LTC`, hundredths) of every holding, by its three highest cards."""
-    out = np.zeros(1 << 13, dtype=np.int64)
-    for h in range(1 << 13):
-        top = "".join("AKQJT"[i] if i < 5 else "x" for i in range(13) if h >> i & 1)[:3]
-        out[h] = LTC[top.ljust(3, "-")]
-    return out
-
-
-def _honours() -> tuple[np.ndarray, ...]:
-    """Per holding: its length and whether it holds A, K, Q, J, T, 9, 8 (as 0/1 arrays)."""
-    return (_BITS.sum(axis=1),) + tuple(_BITS[:, i] for i in range(7))
+    """The losing trick count (hundredths) of every holding, by its three highest cards."""
+    return np.asarray(holding_values("ltc"), dtype=np.int64)
 
 
 def quality_table() -> np.ndarray:
-    """Suit quality of every holding, times 100: the Bridge World (October 1982) count that ``dealer`` uses.
-
-    Each of A K Q J counts 4 3 2 1 tenths of the length (times 100); past six cards the missing
-    Q and J are made up by the extra length; up to six, the ten and the nine add a full or half
-    tenth when they are backed by higher honours.
-    """
-    length, a, k, q, j, t, nine, eight = _honours()
-    factor = length * 10
-    higher = a + k + q + j
-    out = factor * (4 * a + 3 * k + 2 * q + j)
-    replace_count = np.minimum(3 - 2 * q - j, length - 6)
-    long_suit = replace_count * factor
-    ten = np.where((higher > 1) | (j == 1), factor, factor // 2) * t
-    nine_part = np.where((higher == 2) | (t == 1) | (eight == 1), factor // 2, 0) * nine
-    return np.asarray(out + np.where(length > 6, long_suit, ten + nine_part), dtype=np.int64)
+    """Suit quality of every holding, times 100: the Bridge World (October 1982) count that ``dealer`` uses."""
+    return np.asarray(holding_values("quality"), dtype=np.int64)
 
 
 def cccc_suit_table() -> np.ndarray:
     """The honour part of ``cccc`` in one suit (quality included), times 100, for every holding."""
-    length, a, k, q, j, t, nine, _ = _honours()
-    out = 300 * a + k * (200 - 150 * (length == 1)) + q * (100 - 75 * (length == 1) - 25 * (length == 2)
-                                                           - 25 * ((a + k) == 0))
-    above_j = a + k + q
-    out = out + j * (50 * (above_j == 2) + 25 * (above_j == 1))
-    above_t = above_j + j
-    out = out + t * (25 * (above_t == 2) + 25 * ((above_t == 1) & (nine == 1)))
-    return np.asarray(out + quality_table(), dtype=np.int64)
+    return np.asarray(holding_values("cccc"), dtype=np.int64)
 
 
 def cccc_shape(lengths: list[np.ndarray]) -> np.ndarray:
-    """The shape part of ``cccc``: 100 a card short of three in a suit, less 100; a flat hand -50."""
+    """The shape part of ``cccc`` over arrays of suit lengths (:func:`~dealer.lang.one_deal.cccc_shape_points`)."""
     short = sum(np.maximum(0, 3 - x) * 100 for x in lengths)
     return np.asarray(np.where(short == 0, -50, short - 100), dtype=np.int64)
 

@@ -8,9 +8,9 @@ deals kept are uniform over those meeting the condition), the condition tested b
 over one deal (:class:`~dealer.lang.one_deal.DealReader`), the deals kept printed and tallied
 (:mod:`dealer.run.tallies`) as :mod:`dealer.run.runner` does, with ``dealer``'s totals at the end.
 
-It *declines* (returns None, having written nothing) a run it does not do: the double-dummy solver,
-``quality``/``cccc``/``ltc``, ``imps``/``score``, the fork's reports, an ``average`` with a
-filter, a numpy generator given as the seed. It *gives up* (returns None, having written nothing) as soon as the
+It *declines* a run it does not do, having written nothing and saying why (:func:`quick_refusal`): the
+double-dummy solver, ``imps``/``score``, the forks' reports, an ``average`` with a filter, a numpy generator
+given as the seed. It *gives up*, having written nothing, as soon as the
 rate kept so far predicts more random deals than the budget's ``quick_deals``: then the batch run
 (:func:`~dealer.run.runner.run_script`) runs the script from its start with the same seed. Which way a
 run goes depends on the script, the options and the seed only, so a seed gives the same output again.
@@ -24,8 +24,8 @@ run goes depends on the script, the options and the seed only, so a seed gives t
 (2, True, None)
 >>> print(out.getvalue().splitlines()[2])
 plan: deal and select (uniform as dealer's own; nothing counted)
->>> print(run_quick(parse_statements("condition hcp(north) >= 37"), io.StringIO(), seed=1))  # too rare: batches
-None
+>>> run_quick(parse_statements("condition hcp(north) >= 37"), io.StringIO(), seed=1).left  # too rare: batches
+"left after 128 random deals, 0 kept: the rate predicts more than the budget's quick_deals (4,096)"
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from dealer.cards.cardset import CardSet
 from dealer.cards.deal_text import columns, compact, oneline, pages, pbn_record
 from dealer.cards.seat import Seat
 from dealer.lang.actions import Average, BucketFrequency, Frequency, Print, PrintES
-from dealer.lang.expr import And, Cond, Expr, Node, Pos
+from dealer.lang.expr import And, Cond, Expr, Pos
 from dealer.lang.fold import fold_conditions
-from dealer.lang.one_deal import DealReader, readable, script_points
+from dealer.lang.one_deal import DealReader, script_points, unread
 from dealer.lang.statements import ScriptSyntax, check_predeals
 from dealer.rng import RandomSource
 from dealer.run.plan import Plan
@@ -55,7 +55,7 @@ from dealer.run.tallies import AverageTally, BucketTally, FrequencyTally, Tally,
 if TYPE_CHECKING:
     from dealer.run.script_dealer import CountResult
 
-__all__ = ["run_quick", "QuickRun", "QuickDeals", "quick_actions"]
+__all__ = ["run_quick", "QuickRun", "QuickDeals", "quick_refusal"]
 
 #: Deals dealt before the rate kept is first weighed, and how often it is weighed again.
 _FIRST_LOOK, _LOOK_EVERY = 128, 64
@@ -114,19 +114,20 @@ def _digits(size: int, last: int) -> list[tuple[int, list[int]]]:
     return out
 
 
-def quick_actions(syntax: ScriptSyntax) -> bool:
-    """Whether every condition and action of the script is done one deal at a time (no numpy needed)."""
-    nodes: list[Node] = [*syntax.conditions, *syntax.action_nodes()]
-    if not all(readable(node) for node in nodes):
-        return False
+def quick_refusal(syntax: ScriptSyntax) -> str:
+    """Why the script is not run one deal at a time (what it asks that only the batches do), or "" if it is."""
+    for node in [*syntax.conditions, *syntax.action_nodes()]:
+        part = unread(node)
+        if part is not None:
+            return f"{part.pos}: {part} is not read on one deal"
     for action in syntax.actions:
-        if isinstance(action, Print) and action.kind not in _PRINTED:
-            return False
+        if isinstance(action, Print) and action.kind not in _PRINTED or \
+                not isinstance(action, (Print, PrintES, Average, Frequency, BucketFrequency)):
+            name = action.kind if isinstance(action, Print) else type(action).__name__
+            return f"{action.pos}: {name} is done in batches"
         if isinstance(action, Average) and action.filter is not None:
-            return False
-        if not isinstance(action, (Print, PrintES, Average, Frequency, BucketFrequency)):
-            return False
-    return True
+            return f"{action.pos}: an average with a filter is done in batches"
+    return ""
 
 
 class _Quick:
@@ -220,33 +221,45 @@ def _axes(tally: Tally) -> list[Expr]:
 
 @dataclass(frozen=True)
 class QuickRun:
-    """A run done one deal at a time: the random deals dealt, the deals produced, and the count when asked."""
+    """A run tried one deal at a time: the random deals dealt, the deals produced and the count when asked; or,
+    if it was left to the batches, why (``left``)."""
 
     generated: int
     produced: int
     count: "CountResult | None" = None
+    left: str = ""
+
+    @property
+    def done(self) -> bool:
+        """Whether the run was done this way (its text written)."""
+        return not self.left
 
 
 def run_quick(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,
               generate: int | None = None, quiet: bool = False, verbose: bool = True, count: bool = False,
               explain: bool = False, source: str = "<script>", limit: int | None = None, text: str = ""
-              ) -> QuickRun | None:
-    """Run a script one deal at a time, as :func:`~dealer.run.runner.run_script` would (same options); or
-    return None, having written nothing, when the run is not for this way (see the module).
+              ) -> QuickRun:
+    """Run a script one deal at a time, as :func:`~dealer.run.runner.run_script` would (same options); or leave
+    it, having written nothing, saying why (``left``: see the module).
 
     ``count`` counts the condition after the run, with the tables ``kibitz count`` builds (``limit`` and
     ``text`` as :class:`~dealer.run.script_dealer.ScriptDealer` takes them; numpy is imported then).
     """
     start = time.perf_counter()
-    if not (seed is None or isinstance(seed, int)) or not quick_actions(syntax):
-        return None
+    if not (seed is None or isinstance(seed, int)):
+        return QuickRun(0, 0, left="not tried: the seed is a generator")
+    refused = quick_refusal(syntax)
+    if refused:
+        return QuickRun(0, 0, left=f"not tried: {refused}")
     generate = given(generate, syntax.generate, "generate") or DEFAULT_GENERATE
     n = given(produce, syntax.produce, "produce") or (DEFAULT_PRODUCE if prints_deals(syntax) else generate)
     check_frequencies(syntax.actions)
     check_run_deals(syntax.actions, n)
     run = _Quick(syntax, quiet, run_seed(syntax, seed), source)
-    if not run.select(n, generate, current().quick_deals):
-        return None
+    most = current().quick_deals
+    if not run.select(n, generate, most):
+        return QuickRun(run.used, len(run.kept), left=f"left after {run.used:,} random deals, {len(run.kept):,} kept: "
+                        f"the rate predicts more than the budget's quick_deals ({most:,})")
     written = run.text()
     if verbose:
         written += totals_text(run.used, len(run.kept), run.seed, time.perf_counter() - start)

@@ -31,7 +31,7 @@ import numpy as np
 from dealer.budget import current
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from dealer.cards.seat import Seat
-from dealer.errors import DealerError, ImpossibleSpecError
+from dealer.errors import ImpossibleSpecError
 from dealer.lang.double_dummy import (
     STRAINS, double_dummy_tables, double_dummy_tricks, forget_solved, par_contracts, solve_for,
     strains_read,
@@ -46,7 +46,7 @@ from dealer.lang.actions import (
 from dealer.lang.statements import ScriptSyntax
 from dealer.rng import RandomSource, make_rng
 from dealer.run.plan import Plan, Step
-from dealer.run.quick import run_quick
+from dealer.run.quick import QuickRun, run_quick
 from dealer.run.reports import export_rows, report_rows
 from dealer.run.selection import Selected, Selection, check_evaluable
 from dealer.run.settings import (
@@ -85,6 +85,8 @@ class _Production:
         self.selected: Selected | None = None
         self._tables_took_over = False  # a part's selection gave up: later parts come from the tables at once
         self._selected_so_far = (0, 0)  # the deals kept, and the random deals dealt, by selection in the run
+        #: The run tried one deal at a time first, and left (None: not tried).
+        self.tried: QuickRun | None = None
 
     @property
     def run(self) -> ScriptDealer:
@@ -136,20 +138,21 @@ class _Production:
         return np.concatenate([head, rest]), used + generated
 
     def plan(self) -> Plan:
-        """The plan followed: deal and select, or the tables' (with the selection tried first as a step)."""
+        """The plan followed: deal and select, or the tables' (with the ways tried first as steps)."""
+        tried = () if self.tried is None else (Step("one deal at a time", self.tried.left),)
         chosen = self.selected
         if chosen is not None:
             how = "{:,} of {:,} random deals kept".format(*self._selected_so_far)
             if chosen.finished:
-                return Plan("deal and select", False, selection=how)
+                return Plan("deal and select", False, selection=how, steps=tried)
             first = Step("deal and select", f"left, {how}: the rate predicts more than the budget's select_deals "
                                             f"({current().select_deals:,}) random deals")
         else:
             first = Step("deal and select", "not tried: the condition asks the double-dummy solver")
         if self.never is not None:
-            return Plan("deal and select", True, selection=f"none: {self.never}", steps=(first,))
+            return Plan("deal and select", True, selection=f"none: {self.never}", steps=(*tried, first))
         plan = self.run.plan
-        return dataclasses.replace(plan, steps=(first, *plan.steps))
+        return dataclasses.replace(plan, steps=(*tried, first, *plan.steps))
 
 
 class _Writer:
@@ -290,7 +293,7 @@ def _run_text(action: object, masks: np.ndarray) -> str:
 def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, produce: int | None = None,
                source: str = "<script>", limit: int | None = None, text: str = "", generate: int | None = None,
                quiet: bool = False, verbose: bool = True, count: bool = False, explain: bool = False,
-               quick: bool = True) -> CountResult | None:
+               quick: "bool | QuickRun" = True) -> CountResult | None:
     """Run a script like ``dealer`` does: produce its deals, do its actions, then print the totals.
 
     ``produce`` and ``generate`` replace the script's (``dealer -p``, ``-g``; 0, as ``dealer`` reads it: not
@@ -301,15 +304,17 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
     else from the exact tables (:class:`_Production`); nothing is counted unless ``count`` asks (the
     count is then printed last and returned) or ``explain`` prints the plan (:mod:`dealer.run.plan`). A run
     that wants few random deals is run one deal at a time (:func:`~dealer.run.quick.run_quick`) unless
-    ``quick`` is False (its caller tried that already).
+    ``quick`` is False, or is that way's attempt, left (its caller tried it: the plan says why it was left).
     """
-    if quick:
-        done = run_quick(syntax, out, seed=seed, produce=produce, generate=generate, quiet=quiet, verbose=verbose,
-                         count=count, explain=explain, source=source, limit=limit, text=text)
-        if done is not None:
-            return done.count
+    tried = quick if isinstance(quick, QuickRun) else None
+    if quick is True:
+        tried = run_quick(syntax, out, seed=seed, produce=produce, generate=generate, quiet=quiet, verbose=verbose,
+                          count=count, explain=explain, source=source, limit=limit, text=text)
+        if tried.done:
+            return tried.count
     start = time.perf_counter()
     production = _Production(syntax, limit, text)
+    production.tried = tried
     rng, seed_value = _seeded(syntax, seed)
     generate = given(generate, syntax.generate, "generate") or DEFAULT_GENERATE
     n = given(produce, syntax.produce, "produce") or (DEFAULT_PRODUCE if prints_deals(syntax) else generate)

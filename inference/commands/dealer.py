@@ -46,11 +46,12 @@ def run_dealer(args: argparse.Namespace, out: TextIO) -> int:
     options = dict(seed=seed, produce=args.produce, generate=args.generate, quiet=args.quiet, verbose=not args.verbose,
                    count=args.count, explain=args.explain, source=source, limit=limit_of(args)[0], text=text)
     with written_to(args.output, out) as target:
-        if run_quick(syntax, target, **options) is not None:  # the everyday script: a deal at a time, no numpy
+        tried = run_quick(syntax, target, **options)  # the everyday script: a deal at a time, without numpy
+        if tried.done:
             return 0
         from dealer.run.runner import run_script
 
-        run_script(syntax, target, quick=False, **options)
+        run_script(syntax, target, quick=tried, **options)
     return 0
 
 

@@ -23,17 +23,17 @@ from dealer.cards.deal_text import columns, compact, oneline, pages, pbn_record
 from dealer.cards.printing import columns_text, compact_text, oneline_text, pages_text, pbn_text
 from dealer.cards.seat import Seat
 from dealer.lang.evaluate import Counts, evaluate
-from dealer.lang.one_deal import DealReader, readable, script_points
+from dealer.lang.one_deal import DealReader, script_points, unread
 from dealer.lang.statements import parse_statements
 from dealer.lang.syntax import SPEC_DIALECT, parse_expression
-from dealer.run.quick import QuickDeals, quick_actions, run_quick
+from dealer.run.quick import QuickDeals, quick_refusal, run_quick
 from dealer.run.runner import run_script
 from dealer.run.tallies import tally_for
 from tests.strategies import deals, examples, partial_deals
 
 _SEATS = ("north", "east", "south", "west")
 _SUITS = ("spades", "hearts", "diamonds", "clubs")
-_COUNTS = ("hcp", "controls", "losers", "tens", "jacks", "queens", "kings", "aces", "top2", "top3", "top4", "top5",
+_COUNTS = ("hcp", "controls", "losers", "ltc", "tens", "jacks", "queens", "kings", "aces", "top2", "top3", "top4", "top5",
            "c13")
 
 
@@ -48,7 +48,10 @@ def _numbers(draw: st.DrawFn, depth: int = 2) -> str:
         return f"{draw(st.sampled_from(_SUITS))}({seat})"
     if kind == 2:
         suit = draw(st.sampled_from(("",) + tuple(f", {s}" for s in _SUITS)))
-        return f"{draw(st.sampled_from(_COUNTS))}({seat}{suit})"
+        count = draw(st.sampled_from(_COUNTS + ("quality", "cccc")))
+        if count == "quality":  # a suit's count only; cccc the whole hand's only
+            return f"quality({seat}, {draw(st.sampled_from(_SUITS))})"
+        return f"cccc({seat})" if count == "cccc" else f"{count}({seat}{suit})"
     if kind == 3:
         return f"({draw(_conditions(0))})"
     if kind == 4:
@@ -81,7 +84,7 @@ def _conditions(draw: st.DrawFn, depth: int = 2) -> str:
 def test_one_deal_reads_every_expression_as_the_batch_does(text: str, dealt: list[Deal]) -> None:
     """A deal's value read card by card (Python ints) is the batch evaluation's (numpy) on the same deal."""
     node = parse_expression(text, SPEC_DIALECT)
-    assert readable(node)
+    assert unread(node) is None
     masks = np.array([d.masks for d in dealt], dtype=np.uint64)
     batch = evaluate(node, masks).tolist()
     reader = DealReader(script_points(None), Random(0))
@@ -100,9 +103,10 @@ def test_a_scripts_own_point_counts_read_alike(deal: Deal, points: list[int], al
 
 
 def test_what_is_not_read_on_one_deal_is_said() -> None:
-    for text in ("quality(north, spades) > 3", "tricks(north, notrump) > 8", "cccc(south) > 1000",
-                 "ltc(east) < 700", "imps(hcp(north) * 10) > 2"):
-        assert not readable(parse_expression(text, SPEC_DIALECT)), text
+    for text, part in (("hcp(south) > 3 && tricks(north, notrump) > 8", "tricks(north, notrump)"),
+                       ("imps(hcp(north) * 10) > 2", "imps((hcp(north) * 10))"),
+                       ("score(vul, x4S, tricks(south, spades)) > 600", "score(vul, x4S, tricks(south, spades))")):
+        assert str(unread(parse_expression(text, SPEC_DIALECT))) == part
 
 
 def _predeal_text(seat: str, hand: CardSet) -> str:
@@ -188,10 +192,10 @@ def _deals_of(text: str) -> list[str]:
 
 def test_the_everyday_run_is_dealt_one_deal_at_a_time_and_meets_its_condition() -> None:
     script = parse_statements(_EVERYDAY)
-    assert quick_actions(script)
+    assert quick_refusal(script) == ""
     out = io.StringIO()
     done = run_quick(script, out, seed=5, explain=True)
-    assert done is not None and done.produced == 12 and done.count is None
+    assert done.done and done.produced == 12 and done.count is None
     text = out.getvalue()
     assert "one at a time (numpy not loaded)" in text and f"Generated {done.generated} hands" in text
     shown = _deals_of(text)
@@ -221,28 +225,32 @@ def test_same_seed_same_output_in_the_library_and_on_the_command_line(tmp_path: 
 
 
 @pytest.mark.parametrize("script", [
-    "condition quality(north, spades) > 700\nproduce 2",
-    "produce 2\naction printes \"q \", quality(north, spades)",
+    "condition hcp(north) > 5 && tricks(north, spades) > 9\nproduce 2",
+    "produce 2\naction printes \"q \", imps(hcp(north) * 10)",
     "condition hcp(north) > 10\nproduce 2\naction average \"a\" (hcp(north), avg > 5)",
     "condition hcp(north) >= 30\nproduce 2",  # rare: the rate predicts more than quick_deals random deals
 ])
 def test_a_run_not_for_this_way_writes_nothing_and_goes_to_batches(script: str) -> None:
     syntax = parse_statements(script)
     out = io.StringIO()
-    assert run_quick(syntax, out, seed=1) is None and out.getvalue() == ""
+    left = run_quick(syntax, out, seed=1)
+    assert not left.done and out.getvalue() == ""
+    assert left.left.startswith("not tried: <") if "30" not in script else "quick_deals (4,096)" in left.left
     whole = io.StringIO()
     run_script(syntax, whole, seed=1, explain=True)
-    assert "one at a time" not in whole.getvalue()
+    assert "one at a time (numpy not loaded)" not in whole.getvalue()
+    assert f"tried: one deal at a time: {left.left}" in whole.getvalue()
 
 
 def test_a_run_gives_up_within_its_budget() -> None:
     """Past ``quick_deals`` random deals a run goes to batches, whatever the rate so far predicted."""
     syntax = parse_statements("condition hcp(north) >= 16\nproduce 40")
     with DEFAULT.replace(quick_deals=300).applied():
-        assert run_quick(syntax, io.StringIO(), seed=2) is None
+        left = run_quick(syntax, io.StringIO(), seed=2)
+    assert not left.done and left.generated <= 300 and "quick_deals (300)" in left.left
     with DEFAULT.replace(quick_deals=300).applied():  # a generate within the budget: dealt whole, quick
         done = run_quick(syntax, io.StringIO(), seed=2, generate=250)
-    assert done is not None and done.generated == 250
+    assert done.done and done.generated == 250
 
 
 def test_the_everyday_script_starts_without_numpy(tmp_path: object) -> None:
