@@ -13,7 +13,8 @@ come from).
 
 ``--wall``: instead, run each script whole, unchanged, with its own ``produce``, ``generate`` and
 actions, as ``dealer -s SEED SCRIPT`` and as ``kibitz dealer -s SEED SCRIPT`` (``python -m
-inference.commands``), and print both wall times (program start included) and their ratio.
+inference.commands``, or ``--program ENV/bin/kibitz``, an installed one), and print both wall times (program
+start included) and their ratio.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ def wall_folder(folder: str, args: argparse.Namespace, exe: str) -> list[tuple[f
     """Every script of ``folder`` run whole by both programs: one line each; the (dealer, kibitz) times of
     the scripts both ran."""
     both = []
-    kibitz = [sys.executable, "-m", "inference.commands", "dealer", "-s", str(args.seed)]
+    kibitz = [args.program] if args.program else [sys.executable, "-m", "inference.commands"]
+    kibitz += ["dealer", "-s", str(args.seed)]
     for name in sorted(os.listdir(folder)):
         path = os.path.abspath(os.path.join(folder, name))
         if not os.path.isfile(path):
@@ -166,6 +168,8 @@ def main() -> None:
     ap.add_argument("--tricks-draws", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--wall", action="store_true", help="time whole runs of both programs instead")
+    ap.add_argument("--program", help="with --wall: an installed kibitz script to time (a non-editable install, as "
+                                      "a user has it) instead of python -m inference.commands from this checkout")
     args = ap.parse_args()
     exe = shutil.which("dealer") or ("/usr/games/dealer" if os.path.exists("/usr/games/dealer") else None)
     if args.wall:
