@@ -33,14 +33,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING, Mapping, Sequence, TextIO
+from typing import TYPE_CHECKING, Collection, Mapping, Sequence, TextIO
 
 from dealer.budget import current
 from dealer.cards.cardset import CardSet
 from dealer.cards.deal_text import columns, compact, oneline, pages, pbn_record
 from dealer.cards.seat import Seat
 from dealer.lang.actions import Average, BucketFrequency, Frequency, Print, PrintES
-from dealer.lang.expr import And, Cond, Expr, Pos
+from dealer.lang.expr import And, Cond, Expr, Pos, walk_once
 from dealer.lang.fold import fold_conditions
 from dealer.lang.one_deal import DealReader, script_points, unread
 from dealer.lang.statements import ScriptSyntax, check_predeals
@@ -69,35 +69,60 @@ class QuickDeals:
     The free cards are shuffled by Fisher-Yates from the top, each swap's place drawn exactly (whole
     ``randrange`` draws of up to 62 bits, split into the swaps' places as the digits of a mixed radix); the
     shuffle stops once the cards above the last vacancy are placed: the rest go to that seat in any order.
+    The seats ``first`` (those a condition reads) are dealt first (:meth:`start`), so that a deal the
+    condition refuses is never completed (:meth:`finish`): the continued shuffle is the same Fisher-Yates, so
+    a completed deal is uniform whether it was dealt whole or in two steps.
     """
 
-    def __init__(self, predeals: "Mapping[Seat, tuple[CardSet, Pos]]") -> None:
+    def __init__(self, predeals: "Mapping[Seat, tuple[CardSet, Pos]]", first: Collection[Seat] = ()) -> None:
         check_predeals(predeals)
         self.placed = [predeals[seat][0].mask if seat in predeals else 0 for seat in Seat]
         seen = self.placed[0] | self.placed[1] | self.placed[2] | self.placed[3]
         self.free = [1 << i for i in range(52) if not seen >> i & 1]
         vacancies = [(int(seat), 13 - self.placed[seat].bit_count()) for seat in Seat]
-        vacancies = [(seat, n) for seat, n in vacancies if n]
-        self.cuts, at = [], 0
-        for seat, n in reversed(vacancies):  # the last vacancy takes the cards left at the bottom
+        vacancies = sorted(((seat, n) for seat, n in vacancies if n), key=lambda v: v[0] in first)
+        self.cuts, at = [], 0  # from the bottom up: the last vacancy, ..., the seats read first at the top
+        for seat, n in vacancies:
             self.cuts.append((seat, at, at + n))
             at += n
-        self.draws = _digits(len(self.free), vacancies[-1][1] if vacancies else len(self.free))
+        bottom = vacancies[0][1] if vacancies else 0  # the last vacancy's cards are what the shuffle leaves
+        top = len(self.free) - sum(n for seat, n in vacancies if seat in first)  # the seats read first: above
+        split = max(top, bottom)
+        #: The draws that place the seats read first, then the others'.
+        self.draws = (_digits(len(self.free), split), _digits(split, bottom))
+        self.first_cuts = [cut for cut in self.cuts if cut[1] >= top]
+        self.later_cuts = [cut for cut in self.cuts if cut[1] < top]
+
+    def start(self, rng: Random) -> tuple[list[int], list[int]]:
+        """The seats read first dealt: the cards (shuffled above them) and the hands so far."""
+        cards = self.free.copy()
+        _shuffle(cards, self.draws[0], rng)
+        hands = self.placed.copy()
+        for seat, start, end in self.first_cuts:
+            hands[seat] |= sum(cards[start:end])
+        return cards, hands
+
+    def finish(self, cards: list[int], hands: list[int], rng: Random) -> tuple[int, ...]:
+        """The deal :meth:`start` began, completed."""
+        _shuffle(cards, self.draws[1], rng)
+        for seat, start, end in self.later_cuts:
+            hands[seat] |= sum(cards[start:end])
+        return tuple(hands)
 
     def deal(self, rng: Random) -> tuple[int, ...]:
         """One random deal: the free cards shuffled and handed out to the seats' vacancies."""
-        cards = self.free.copy()
-        draw = rng.randrange
-        for radix, places in self.draws:
-            r = draw(radix)
-            for k in places:
-                j = r % k
-                r //= k
-                cards[k - 1], cards[j] = cards[j], cards[k - 1]
-        hands = self.placed.copy()
-        for seat, start, end in self.cuts:
-            hands[seat] |= sum(cards[start:end])
-        return tuple(hands)
+        return self.finish(*self.start(rng), rng)
+
+
+def _shuffle(cards: list[int], draws: list[tuple[int, list[int]]], rng: Random) -> None:
+    """Fisher-Yates steps on ``cards``, from the top: each draw's digits are the places swapped in."""
+    draw = rng.randrange
+    for radix, places in draws:
+        r = draw(radix)
+        for k in places:
+            j = r % k
+            r //= k
+            cards[k - 1], cards[j] = cards[j], cards[k - 1]
 
 
 def _digits(size: int, last: int) -> list[tuple[int, list[int]]]:
@@ -147,18 +172,18 @@ class _Quick:
     def select(self, produce: int, generate: int, most: int) -> bool:
         """Deal until ``produce`` deals are kept or ``generate`` dealt; False as soon as the rate kept so far
         predicts more than ``most`` random deals (and ``generate`` allows more)."""
-        dealing, rng, reader, condition = QuickDeals(self.syntax.predeals), self.rng, self.reader, self.condition
-        kept = self.kept
+        dealing = QuickDeals(self.syntax.predeals, _seats_read(self.condition))
+        rng, reader, condition, kept = self.rng, self.reader, self.condition, self.kept
         while len(kept) < produce and self.used < generate:
             used = self.used
             if generate > most and used >= _FIRST_LOOK and (used % _LOOK_EVERY == 0 or used >= most):
                 rate = (len(kept) + 1) / (used + 2)
                 if used >= most or used + (produce - len(kept)) / rate > most:
                     return False
-            deal = dealing.deal(rng)
+            cards, hands = dealing.start(rng)
             self.used = used + 1
-            if condition is None or reader.evaluate(condition, deal):
-                kept.append(deal)
+            if condition is None or reader.evaluate(condition, hands):
+                kept.append(dealing.finish(cards, hands, rng))
         return True
 
     def text(self) -> str:
@@ -202,6 +227,14 @@ class _Quick:
             return text if action.expr is None else f"{text}{self._value(action.expr, deal, memo)}\n"
         text = oneline(deal)
         return text if action.expr is None else f"{text[:-1]}{self._value(action.expr, deal, memo)}\n"
+
+
+def _seats_read(condition: Cond | None) -> frozenset[Seat]:
+    """The seats whose hands a condition reads (every leaf read on one deal names its seat)."""
+    if condition is None:
+        return frozenset()
+    seats = (getattr(n, "seat", None) for n in walk_once(condition))
+    return frozenset(Seat(seat) for seat in seats if isinstance(seat, int))
 
 
 def _today() -> str:
