@@ -40,7 +40,7 @@ from dealer.cards.cardset import CardSet
 from dealer.cards.deal_text import columns, compact, oneline, pages, pbn_record
 from dealer.cards.seat import Seat
 from dealer.lang.actions import Average, BucketFrequency, Frequency, Print, PrintES
-from dealer.lang.expr import And, Cond, Expr, Pos, walk_once
+from dealer.lang.expr import And, Cond, Expr, Pos
 from dealer.lang.fold import fold_conditions
 from dealer.lang.one_deal import DealReader, script_points, unread
 from dealer.lang.statements import ScriptSyntax, check_predeals
@@ -81,17 +81,17 @@ class QuickDeals:
         self.free = [1 << i for i in range(52) if not seen >> i & 1]
         vacancies = [(int(seat), 13 - self.placed[seat].bit_count()) for seat in Seat]
         vacancies = sorted(((seat, n) for seat, n in vacancies if n), key=lambda v: v[0] in first)
-        self.cuts, at = [], 0  # from the bottom up: the last vacancy, ..., the seats read first at the top
+        cuts, at = [], 0  # from the bottom up: the last vacancy, ..., the seats read first at the top
         for seat, n in vacancies:
-            self.cuts.append((seat, at, at + n))
+            cuts.append((seat, at, at + n))
             at += n
         bottom = vacancies[0][1] if vacancies else 0  # the last vacancy's cards are what the shuffle leaves
         top = len(self.free) - sum(n for seat, n in vacancies if seat in first)  # the seats read first: above
         split = max(top, bottom)
         #: The draws that place the seats read first, then the others'.
         self.draws = (_digits(len(self.free), split), _digits(split, bottom))
-        self.first_cuts = [cut for cut in self.cuts if cut[1] >= top]
-        self.later_cuts = [cut for cut in self.cuts if cut[1] < top]
+        self.first_cuts = [cut for cut in cuts if cut[1] >= top]
+        self.later_cuts = [cut for cut in cuts if cut[1] < top]
 
     def start(self, rng: Random) -> tuple[list[int], list[int]]:
         """The seats read first dealt: the cards (shuffled above them) and the hands so far."""
@@ -172,7 +172,7 @@ class _Quick:
     def select(self, produce: int, generate: int, most: int) -> bool:
         """Deal until ``produce`` deals are kept or ``generate`` dealt; False as soon as the rate kept so far
         predicts more than ``most`` random deals (and ``generate`` allows more)."""
-        dealing = QuickDeals(self.syntax.predeals, _seats_read(self.condition))
+        dealing = QuickDeals(self.syntax.predeals, () if self.condition is None else self.condition.seats())
         rng, reader, condition, kept = self.rng, self.reader, self.condition, self.kept
         while len(kept) < produce and self.used < generate:
             used = self.used
@@ -227,14 +227,6 @@ class _Quick:
             return text if action.expr is None else f"{text}{self._value(action.expr, deal, memo)}\n"
         text = oneline(deal)
         return text if action.expr is None else f"{text[:-1]}{self._value(action.expr, deal, memo)}\n"
-
-
-def _seats_read(condition: Cond | None) -> frozenset[Seat]:
-    """The seats whose hands a condition reads (every leaf read on one deal names its seat)."""
-    if condition is None:
-        return frozenset()
-    seats = (getattr(n, "seat", None) for n in walk_once(condition))
-    return frozenset(Seat(seat) for seat in seats if isinstance(seat, int))
 
 
 def _today() -> str:

@@ -74,7 +74,7 @@ def _seeded(syntax: ScriptSyntax, seed: RandomSource) -> tuple[np.random.Generat
 class _Production:
     """A run's deals: by deal and select while the condition keeps many random deals, else from the tables."""
 
-    def __init__(self, syntax: ScriptSyntax, limit: int | None, text: str) -> None:
+    def __init__(self, syntax: ScriptSyntax, limit: int | None, text: str, tried: QuickRun | None = None) -> None:
         self.syntax, self.limit, self.text = syntax, limit, text
         self._run: ScriptDealer | None = None
         self._never: ImpossibleSpecError | None = None
@@ -86,7 +86,7 @@ class _Production:
         self._tables_took_over = False  # a part's selection gave up: later parts come from the tables at once
         self._selected_so_far = (0, 0)  # the deals kept, and the random deals dealt, by selection in the run
         #: The run tried one deal at a time first, and left (None: not tried).
-        self.tried: QuickRun | None = None
+        self.tried = tried
 
     @property
     def run(self) -> ScriptDealer:
@@ -313,8 +313,7 @@ def run_script(syntax: ScriptSyntax, out: TextIO, *, seed: RandomSource = None, 
         if tried.done:
             return tried.count
     start = time.perf_counter()
-    production = _Production(syntax, limit, text)
-    production.tried = tried
+    production = _Production(syntax, limit, text, tried)
     rng, seed_value = _seeded(syntax, seed)
     generate = given(generate, syntax.generate, "generate") or DEFAULT_GENERATE
     n = given(produce, syntax.produce, "produce") or (DEFAULT_PRODUCE if prints_deals(syntax) else generate)
