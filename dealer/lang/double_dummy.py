@@ -12,7 +12,6 @@ the solver once: :func:`solve_for` solves, before them, every strain they read.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Iterable
 
 import numpy as np
@@ -52,6 +51,8 @@ _LAST: dict[bytes, tuple[str, list[Any]]] = {}
 def solved_tables(masks: np.ndarray, strains: str, pos: Pos = Pos(), what: str = "evalcontract") -> list[Any]:
     """Each deal's double-dummy table in ``strains`` (letters of ``C D H S N``), asked of the solver in
     calls it accepts; the same deals solved last in those strains (or more) are not solved again."""
+    import hashlib
+
     calc_all_tables = batch_solver(pos, what)
     from endplay.types import Deal as EndplayDeal
 

@@ -24,6 +24,7 @@ reachable from the start.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Callable, Sequence, cast
 
@@ -68,7 +69,14 @@ class SuitAutomaton:
     n_labels: int
 
 
-_ROW_HASH = np.random.default_rng(20261123).integers(1, 2**62, size=4096, dtype=np.int64) | 1
+def _row_multipliers(n: int, seed: int = 20261123) -> np.ndarray:
+    """``n`` fixed odd 62-bit multipliers for the row hash of :func:`_unique_rows` (Python's generator: numpy's
+    random module, some 20 ms to import, is left to the runs that deal)."""
+    draw = random.Random(seed)
+    return np.array([draw.getrandbits(62) | 1 for _ in range(n)], dtype=np.int64)
+
+
+_ROW_HASH = _row_multipliers(4096)
 
 
 def _unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
