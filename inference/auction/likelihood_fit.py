@@ -6,7 +6,8 @@ when dummy is tabled are declarer's and dummy's. The score is, per defender, the
 his true HCP and his true suit lengths over a lawful layout's law: ``log2(w(true) / sum over v of law(v)
 w(v))``, averaged (0: it says nothing; negative: it misleads). The shrinking (:data:`ALPHAS`) is chosen by
 that score on the calibration half's validation part, fitted on the rest; the likelihood shipped is then
-fitted on the whole calibration half and scored on the evaluation half.
+fitted on the whole calibration half and scored on the evaluation half (``half="evaluation"``: the other way
+round, the same shrinking).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from inference.auction.likelihood import DefenderKey, Likelihood, Tally, defende
 from inference.auction.population import POPULATIONS, population
 from inference.auction.reading import read_auction
 from inference.auction.context import suits_bid
-from inference.io.halves import CALIBRATION, CorpusFile, corpus_files
+from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
 from inference.io.records import AuctionRecord, contract_from_auction, file_items, read_auctions
 from inference.errors import InvalidArgumentError
 from inference.rules.contract import Strain
@@ -49,11 +50,13 @@ class LikelihoodWork:
 
 @dataclass
 class FileTally:
-    """One file's counts (calibration half but its validation part; the validation part) and its validation and
-    evaluation defenders."""
+    """One file's counts (calibration half but its validation part; the validation part; the evaluation half) and
+    its defenders (the calibration half's, its validation part's, the evaluation half's)."""
 
     tally: Tally = field(default_factory=Tally)
     validation_tally: Tally = field(default_factory=Tally)
+    evaluation_tally: Tally = field(default_factory=Tally)
+    calibration: list[Item] = field(default_factory=list)
     validation: list[Item] = field(default_factory=list)
     evaluation: list[Item] = field(default_factory=list)
 
@@ -98,14 +101,16 @@ def tally_file(work: LikelihoodWork) -> FileTally:
             continue
         if work.file.half(item.index) != CALIBRATION:
             out.evaluation.extend(defenders)
-            continue
-        validation = work.file.halves.in_validation(work.file.name, item.index)
-        tally = out.validation_tally if validation else out.tally
+            tally = out.evaluation_tally
+        else:
+            validation = work.file.halves.in_validation(work.file.name, item.index)
+            tally = out.validation_tally if validation else out.tally
+            out.calibration.extend(defenders)
+            if validation:
+                out.validation.extend(defenders)
         tally.records += 1
         for key, hcp, lengths, visible in defenders:
             tally.add(key, hcp, lengths, visible)
-        if validation:
-            out.validation.extend(defenders)
     return out
 
 
@@ -144,22 +149,29 @@ class FittedLikelihood:
 
 def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
                    jobs: int = 1, scheduler: str | None = None, command: str = "",
-                   population: str | None = None) -> FittedLikelihood:
-    """Fit the likelihood on the calibration half of the records under ``paths``, score it on the evaluation half."""
+                   population: str | None = None, half: str = CALIBRATION) -> FittedLikelihood:
+    """Fit the likelihood on the calibration half of the records under ``paths``, score it on the evaluation half.
+
+    ``half="evaluation"`` fits it on the evaluation half instead, scored on the calibration half (the shrinking
+    is still the one chosen on the calibration half's validation part): what the auction would say if the
+    defenders a declarer is judged against were its own calibration, a ceiling for the likelihood's form."""
     paths = [str(p) for p in paths]
     the_book = load_book(book)
     if population is not None and population not in POPULATIONS:
         raise InvalidArgumentError(f"unknown population {population!r} (expected one of {', '.join(POPULATIONS)})")
+    if half not in HALVES:
+        raise InvalidArgumentError(f"invalid half {half!r}: expected {' or '.join(HALVES)}")
     work = [LikelihoodWork(f, the_book, population) for f in corpus_files(paths)]
     from inference.distributed import run_files
 
     tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="likelihood",
                         progress=f"likelihood {the_book.name}" if progress else None)
-    training, whole = Tally(), Tally()
+    training, whole, other = Tally(), Tally(), Tally()
     for t in tallies:  # in file order: the same sums as one pass
         training.merge(t.tally)
         whole.merge(t.tally)
         whole.merge(t.validation_tally)
+        other.merge(t.evaluation_tally)
     validation = [i for t in tallies for i in t.validation]
     if not validation or not training.records:
         raise InvalidArgumentError(f"too few records to fit a likelihood under {', '.join(map(str, paths))}: "
@@ -171,7 +183,10 @@ def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, 
         alphas[a] = trial["hcp"] + trial["lengths"]
     best = max(ALPHAS, key=lambda a: (alphas[a], -a))
     provenance = {"command": command, "split": work[0].file.halves.digest() if work else "",
-                  "fitted on": "the calibration half" + (f", {population}" if population else ""),
+                  "fitted on": f"the {half} half" + (f", {population}" if population else ""),
                   "alpha chosen on": "the calibration half's validation part"}
+    if half == EVALUATION:  # fitted on one half, scored on the other
+        whole = other
     likelihood = Likelihood.fitted(whole, the_book.name, provenance, alpha=best)
-    return FittedLikelihood(likelihood, score(likelihood, (i for t in tallies for i in t.evaluation)), alphas)
+    scored = (i for t in tallies for i in (t.calibration if half == EVALUATION else t.evaluation))
+    return FittedLikelihood(likelihood, score(likelihood, scored), alphas)

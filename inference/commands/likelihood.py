@@ -6,7 +6,7 @@ layout's law, and prints the evaluation half's score: the bits the likelihood gi
 HCP and lengths (:mod:`inference.auction.likelihood_fit`). ``--out OUT.json`` writes the likelihood (the
 form shipped as ``inference/data/auction/<book>.likelihood.json``); ``--json`` prints the score. A
 progress bar goes to standard error (``--progress``); ``--jobs J`` shares the files among workers (same
-result).
+result). ``--half evaluation`` fits it on the evaluation half, scored on the calibration half.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--out", metavar="OUT.json", help="also write the fitted likelihood")
     p.add_argument("--population", choices=("robots", "humans"),
                    help="only the records of this population (default: every record)")
+    p.add_argument("--half", choices=("calibration", "evaluation"), default="calibration",
+                   help="the half to fit on (default calibration, scored on the evaluation half; evaluation: the "
+                        "likelihood of the defenders a declarer is judged against, scored on the calibration half)")
     add_progress(p)
     add_workers(p)
     p.set_defaults(handler=run_likelihood)
@@ -46,8 +49,10 @@ def run_likelihood(args: argparse.Namespace, out: TextIO) -> int:
     command = "kibitz likelihood " + " ".join(Path(f).name or f for f in args.file) + f" --book {args.book}"
     if args.population:
         command += f" --population {args.population}"
+    if args.half != "calibration":
+        command += f" --half {args.half}"
     fitted = fit_likelihood(args.file, args.book, progress=progress_wanted(args), jobs=args.jobs,
-                            scheduler=args.scheduler, command=command, population=args.population)
+                            scheduler=args.scheduler, command=command, population=args.population, half=args.half)
     if args.out:
         with written_to(args.out, out) as fh:
             fh.write(fitted.likelihood.as_json())
@@ -57,9 +62,10 @@ def run_likelihood(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     s = fitted.score
     tried = ", ".join(f"{a}: {b:.4f}" for a, b in fitted.alphas.items())
-    out.write(f"{fitted.likelihood.provenance.get('records', 0):,} calibration records; "
+    scored_on = "evaluation" if args.half == "calibration" else "calibration"
+    out.write(f"{fitted.likelihood.provenance.get('records', 0):,} {args.half} records; "
               f"{len(fitted.likelihood.hcp)} HCP keys, {len(fitted.likelihood.lengths)} length keys; alpha "
               f"{fitted.likelihood.provenance.get('alpha')} (validation bits a defender: {tried})\n"
-              f"evaluation half, {s['defenders']:,} defenders: {s['hcp']:.4f} bits of HCP, "
+              f"{scored_on} half, {s['defenders']:,} defenders: {s['hcp']:.4f} bits of HCP, "
               f"{s['lengths']:.4f} bits of lengths a defender\n")
     return 0

@@ -294,3 +294,66 @@ def test_a_record_that_dropped_its_leading_pass_keys_the_real_defenders(tmp_path
     assert hcp == {"lho": deal[Seat.S].hcp, "rho": deal[Seat.N].hcp}  # East declares: South is LHO, North RHO
     visible = deal[Seat.E].mask | deal[Seat.W].mask
     assert all(item[3] == visible for item in defenders)
+
+
+def auction_corpus(root) -> list:
+    """A corpus of two folders of played records with auctions (random deals, a few auctions), with its listing;
+    returns the records' (file, index) pairs."""
+    import json
+    import random as rnd
+
+    auctions = [("N", "1NT Pass 3NT Pass Pass Pass", "N", "3NT"), ("E", "1S Pass 2S Pass Pass Pass", "E", "2S"),
+                ("S", "Pass 1H 1S 2H Pass Pass Pass", "W", "2H"),
+                ("W", "Pass Pass 1D Pass 1NT Pass Pass Pass", "W", "1NT")]
+    names, lines, draw = [], [], rnd.Random(7)
+    for folder in ("humans", "bot-matches-ben"):
+        (root / folder).mkdir(parents=True)
+        for j in range(3):
+            boards = []
+            for i in range(1, 5):
+                cards = list(range(52))
+                draw.shuffle(cards)
+                deal = Deal.from_masks([sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)])
+                dealer, calls, declarer, contract = auctions[(i + j) % 4]
+                boards.append(f'[Board "{i}"]\n[Dealer "{dealer}"]\n[Vulnerable "None"]\n[Deal "{deal.to_pbn()}"]\n'
+                              f'[Declarer "{declarer}"]\n[Contract "{contract}"]\n[Auction "{dealer}"]\n{calls}\n')
+                lines.append(json.dumps({"file": f"{folder}/r{j}.pbn", "index": i}))
+                names.append((f"{folder}/r{j}.pbn", i))
+            (root / folder / f"r{j}.pbn").write_text("\n".join(boards))
+    (root / "records.jsonl").write_text("\n".join(lines) + "\n")
+    return names
+
+
+def test_a_likelihood_fitted_on_either_half_counts_that_halfs_defenders(tmp_path) -> None:
+    """Fitted on the calibration half (the default) or the evaluation half: the tables are that half's defenders
+    counted by hand, the score is over the other half's, the shrinking the same."""
+    from inference.auction.book import load_book
+    from inference.auction.likelihood_fit import fit_likelihood, record_defenders
+    from inference.io.halves import CALIBRATION, EVALUATION, corpus_files
+    from inference.io.records import read_auctions
+
+    root = tmp_path / "corpus"
+    auction_corpus(root)
+    book = load_book("sayc")
+    by_half: dict[str, list] = {CALIBRATION: [], EVALUATION: []}
+    for f in corpus_files([root]):
+        for rec in read_auctions(str(f.path)):
+            by_half[f.half(rec.index)].append(record_defenders(rec, book))
+    assert all(by_half.values()) and all(d for recs in by_half.values() for d in recs)
+    fits = {h: fit_likelihood([root], "sayc", half=h) for h in (CALIBRATION, EVALUATION)}
+    assert fits[CALIBRATION].alphas == fits[EVALUATION].alphas
+    for half, other in ((CALIBRATION, EVALUATION), (EVALUATION, CALIBRATION)):
+        fitted = fits[half]
+        tally = Tally()
+        for defenders in by_half[half]:
+            tally.records += 1
+            for key, hcp, lengths, visible in defenders:
+                tally.add(key, hcp, lengths, visible)
+        alpha = fitted.likelihood.provenance["alpha"]
+        by_hand = Likelihood.fitted(tally, "sayc", alpha=alpha)
+        assert (fitted.likelihood.hcp, fitted.likelihood.lengths) == (by_hand.hcp, by_hand.lengths)
+        assert fitted.likelihood.provenance["fitted on"] == f"the {half} half"
+        assert fitted.likelihood.provenance["records"] == len(by_half[half])
+        assert fitted.score["defenders"] == sum(len(d) for d in by_half[other])
+    with pytest.raises(InvalidArgumentError, match="invalid half 'both'"):
+        fit_likelihood([root], "sayc", half="both")
