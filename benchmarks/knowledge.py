@@ -2,7 +2,7 @@
 
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--every] [--book sayc]
 [--corpus PATH] [--seed 1] [--defence-model M] [--power P] [--views lawful,both,...] [--half calibration]
-[--likelihood none]``.
+[--likelihood none] [--save ROWS.json] [--against ROWS.json]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
 split (:mod:`inference.io.halves`), one a file (``--every``: all of them), files shuffled with ``--seed``, the
 first ``--records``. Each is replayed
@@ -19,11 +19,15 @@ compare with the shipped one; ``--power`` the evidence's power; ``--half calibra
 calibration half (for tuning). The truth is 0 bits. A true card with
 probability 0 is counted (it must not happen in a weighted view). Intervals: 95%, bootstrapped by
 record (with ``--every`` the records of one file are alike, so these intervals are somewhat too narrow).
+``--save`` keeps each record's bits per view; ``--against`` a saved run prints each view's difference from
+it paired by record (two likelihoods or models compared on the same records: most of the records' noise
+cancels), with its interval bootstrapped by record and how many records know more or less.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -150,6 +154,9 @@ def main() -> None:
     ap.add_argument("--views", default=",".join(DEFAULT_VIEWS), help=f"some of {', '.join(SHORT)}")
     ap.add_argument("--likelihood", default="default",
                     help="the auction's graded likelihood: default (shipped with the book), a file, or none")
+    ap.add_argument("--save", metavar="ROWS.json", help="write each record's bits per view (for --against)")
+    ap.add_argument("--against", metavar="ROWS.json",
+                    help="a run saved with --save: each view's difference from it, paired by record")
     args = ap.parse_args()
     unknown = set(args.views.split(",")) - set(SHORT)
     if unknown:
@@ -160,6 +167,7 @@ def main() -> None:
     if args.power is not None:
         model = DefenceEvidence(load_model(args.defence_model), power=args.power)
     per: dict[str, list[tuple[float, int, int]]] = defaultdict(list)
+    rows: dict[str, dict[str, tuple[float, int, int]]] = {}
     timings: dict[str, list[float]] = defaultdict(list)
     failed: list[str] = []
     start = time.time()
@@ -171,9 +179,41 @@ def main() -> None:
         except Exception as exc:  # noqa: BLE001  (counted and shown, never fatal)
             failed.append(f"{rec.label}: {type(exc).__name__}: {str(exc)[:200]}")
             continue
+        rows[rec.label] = found
         for name, value in found.items():
             per[name].append(value)
     report(args, records, per, timings, failed, time.time() - start)
+    if args.save:
+        with open(args.save, "w") as fh:
+            json.dump({"args": vars(args), "rows": rows}, fh, default=str)
+    if args.against:
+        with open(args.against) as fh:
+            paired(rows, json.load(fh)["rows"], args.against)
+
+
+def paired(rows: dict[str, dict[str, tuple[float, int, int]]], base: dict[str, dict[str, list[float]]],
+           name: str, seed: int = 1) -> None:
+    """Each view's bits a card minus the saved run's, over the records both hold, with a 95% interval
+    bootstrapped by record (the same records and views, so most of their noise cancels)."""
+    print()
+    print(f"Paired with {name} (this run minus that one; negative: this run knows more):")
+    print()
+    print("| view | records | difference in bits a card [95%] | records better / worse |")
+    print("|---|---:|---:|---:|")
+    for view in VIEWS:
+        labels = [k for k in rows if view in rows[k] and view in base.get(k, {})]
+        if not labels:
+            continue
+        mine = np.array([rows[k][view][:2] for k in labels], dtype=float)
+        theirs = np.array([base[k][view][:2] for k in labels], dtype=float)
+        picks = np.random.default_rng(seed).integers(0, len(labels), size=(1000, len(labels)))
+        diffs = mine[picks, 0].sum(axis=1) / mine[picks, 1].sum(axis=1) - \
+            theirs[picks, 0].sum(axis=1) / theirs[picks, 1].sum(axis=1)
+        diff = mine[:, 0].sum() / mine[:, 1].sum() - theirs[:, 0].sum() / theirs[:, 1].sum()
+        lo, hi = np.percentile(diffs, [2.5, 97.5])
+        better = int((mine[:, 0] / mine[:, 1] < theirs[:, 0] / theirs[:, 1] - 1e-12).sum())
+        worse = int((mine[:, 0] / mine[:, 1] > theirs[:, 0] / theirs[:, 1] + 1e-12).sum())
+        print(f"| {view} | {len(labels)} | {diff:+.4f} [{lo:+.4f}, {hi:+.4f}] | {better} / {worse} |")
 
 
 def report(args: argparse.Namespace, records: list[PlayRecord], per: dict[str, list[tuple[float, int, int]]],
