@@ -7,19 +7,24 @@ GIB and Ben weigh their samples by how well the defenders' past cards fit double
 layout. The weighted view cannot hold such a weight exactly (it depends on the whole layout), so this
 measures, on real records, what it would add to what the view knows, by importance weights:
 
-* **How often real defenders play a double-dummy best card**: at every defender's card once dummy is down, in
-  the true layout and, on average, in ``-n`` layouts drawn from the weighted view (defence model on) given
-  everything seen, that card included. The position solved is the one before the card.
-* **Bits a card** (:mod:`knowledge`'s measure, the same records): at each decision of declarer's side, ``-n``
-  layouts drawn from the weighted view, each weighed by ``D = prod a`` over the defenders' earlier cards
-  best in it, times ``1 - a`` for those not; the probability that a defender holds an unseen card is the
+* **How often real defenders play a double-dummy best card**: at every defender's card once dummy is down
+  (the opening lead and the last trick left out), in the true layout and, on average, in ``-n`` layouts
+  drawn from the weighted view (defence model on) given everything seen, that card included; over all those
+  cards, and over those where the defender had another legal card. The position solved is the one before
+  the card.
+* **Bits a card** (:mod:`knowledge`'s measure on the same records, but counted only at the decisions of
+  declarer's side that follow a defender's card after the lead: trick 1's first decision of declarer's side
+  is left out, so lawful's figure differs from :mod:`knowledge`'s): ``-n`` layouts drawn from the weighted
+  view, each weighed by ``D = prod a`` over those earlier defenders' cards best in it, times ``1 - a`` for
+  those not; the probability that a defender holds an unseen card is the
   view's exact probability times the mean ``D`` of the drawn layouts in which he holds it, shrunk towards the
   mean over all by :data:`SHRINK` pseudo-layouts (normalised over the two defenders). The weighted view's own
   exact bits are beside it, and lawful's. The weighted bits with ``D`` are an *estimate* (``-n`` layouts), the
   others exact.
 
 Records: as :mod:`knowledge` picks them (one a file, files shuffled with ``--seed``). Intervals: 95%,
-bootstrapped by record.
+bootstrapped by record; the last column is each measure's difference from the weighted view's exact bits,
+paired by record (negative: the weights know more).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ import sys
 import time
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS  # noqa: E402
@@ -40,6 +47,7 @@ from dealer import Card, Seat  # noqa: E402
 from inference.apps.bot import DoubleDummy, Table  # noqa: E402
 from inference.io.halves import EVALUATION, HALVES  # noqa: E402
 from inference.io.records import PlayRecord  # noqa: E402
+from inference.rules.trick import legal_cards  # noqa: E402
 from inference.state.play import PlayState  # noqa: E402
 
 #: Pseudo-layouts that shrink the mean ``D`` of the layouts where a defender holds a card towards the mean of all
@@ -87,6 +95,9 @@ def decision_bits(state: PlayState, layouts: list[list[int]], best: list[list[bo
     weights = {a: [math.prod(a if b else 1 - a for b in row) for row in best] for a in strengths}
     for card, by in weighted.items():
         h = holder[card]
+        if not by.get(h):  # never in a weighted view (no lawful layout is weighed 0); counted, not scored
+            out["zeros"] = out.get("zeros", 0.0) + 1
+            continue
         out["lawful"] -= math.log2(lawful[card][h])
         out["weighted"] -= math.log2(by[h])
         for a, d in weights.items():
@@ -96,20 +107,23 @@ def decision_bits(state: PlayState, layouts: list[list[int]], best: list[list[bo
                 held = [w for w, row in zip(d, layouts) if row[seat] >> card.index & 1]
                 score[seat] = float(p) * (sum(held) + SHRINK * mean_all) / (len(held) + SHRINK)
             out[f"a={a}"] -= math.log2(score[h] / sum(score.values()))
-    return out, len(weighted)
+    return out, len(weighted) - int(out.pop("zeros", 0))
 
 
 def record_row(rec: PlayRecord, args: argparse.Namespace, solver: DoubleDummy, strengths: list[float],
-               salt: int) -> tuple[dict[str, float], int, list[tuple[bool, float]]]:
+               salt: int) -> tuple[dict[str, float], int, list[tuple[bool, float, bool]]]:
     """One record: summed bits per measure, (decision, card) pairs, and per defender's card (best in the true
-    layout, share of drawn layouts where it is best)."""
+    layout, share of drawn layouts where it is best, whether he had another legal card)."""
     holder = {Card.from_index(i): s for s in Seat for i in range(52) if rec.deal[s].mask >> i & 1}
     true = [rec.deal[s].mask for s in Seat]
     state = state_for(rec, args.book != "none", "default", "", args.book)
     sums: dict[str, float] = {}
-    pairs, cards, earlier = 0, [], []
+    pairs = 0
+    cards: list[tuple[bool, float, bool]] = []
+    earlier: list[Earlier] = []
     for i, card in enumerate(rec.play):
-        side = state.to_play in (rec.declarer, rec.declarer.partner)
+        seat = state.to_play
+        side = seat in (rec.declarer, rec.declarer.partner)
         if i >= 1 and side and earlier:
             layouts = state.sample_masks(args.n, seed=salt + i, view="weighted").tolist()
             best = best_in(solver, layouts, earlier, state.strain)
@@ -124,7 +138,9 @@ def record_row(rec: PlayRecord, args: argparse.Namespace, solver: DoubleDummy, s
         elif not side and i < 48:
             drawn = state.sample_masks(args.n, seed=salt + 100 + i, view="weighted").tolist()
             flags = best_in(solver, [true] + drawn, [before], state.strain)
-            cards.append((flags[0][0], sum(f[0] for f in flags[1:]) / len(drawn)))
+            led = before[2][0].suit if before[2] else None
+            choice = len(legal_cards(true[seat] & ~before[3], led)) > 1
+            cards.append((flags[0][0], sum(f[0] for f in flags[1:]) / len(drawn), choice))
             earlier.append(before)
     return sums, pairs, cards
 
@@ -155,26 +171,36 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, n_records: int, rows: dict[str, list[tuple[float, int, int]]],
-           cards: list[tuple[bool, float]], seconds: float) -> None:
-    """The two tables: best cards, and bits a card per measure."""
+           cards: list[tuple[bool, float, bool]], seconds: float) -> None:
+    """The tables: best cards, bits a card per measure, and each weight's difference from the exact view paired
+    by record."""
     print(f"# Kibitz double-dummy evidence benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, Python {platform.python_version()}; {n_records} {args.half}-half records "
           f"(seed {args.seed}), {args.n} layouts a decision, book {args.book}, the defence model as shipped; "
           f"{seconds:.0f} s")
     print()
-    true_best = sum(t for t, _ in cards) / max(len(cards), 1)
-    drawn_best = sum(d for _, d in cards) / max(len(cards), 1)
-    print(f"{len(cards):,} defenders' cards after the lead: a double-dummy best card in the true layout "
-          f"{100 * true_best:.1f}%, in the weighted view's layouts {100 * drawn_best:.1f}%")
+    for what, chosen in (("", cards), (" with a choice", [c for c in cards if c[2]])):
+        true_best = sum(t for t, _, _ in chosen) / max(len(chosen), 1)
+        drawn_best = sum(d for _, d, _ in chosen) / max(len(chosen), 1)
+        print(f"{len(chosen):,} defenders' cards after the lead{what}: a double-dummy best card in the true layout "
+              f"{100 * true_best:.1f}%, in the weighted view's layouts {100 * drawn_best:.1f}%")
     print()
-    print("| measure | bits a card [95%] | lawful's bits removed |")
-    print("|---|---:|---:|")
+    print("| measure | bits a card [95%] | lawful's bits removed | minus weighted, exact, paired by record [95%] |")
+    print("|---|---:|---:|---:|")
     lawful = bootstrap(rows["lawful"])[0] if rows.get("lawful") else math.nan
+    exact = np.array([r[:2] for r in rows["weighted"]], dtype=float)
+    picks = np.random.default_rng(1).integers(0, len(exact), size=(1000, len(exact)))
     for name, per in rows.items():
         mean, lo, hi = bootstrap(per)
+        mine = np.array([r[:2] for r in per], dtype=float)
+        diffs = mine[picks, 0].sum(axis=1) / mine[picks, 1].sum(axis=1) - \
+            exact[picks, 0].sum(axis=1) / exact[picks, 1].sum(axis=1)
+        d_lo, d_hi = np.percentile(diffs, [2.5, 97.5])
+        diff = mine[:, 0].sum() / mine[:, 1].sum() - exact[:, 0].sum() / exact[:, 1].sum()
         label = {"lawful": "lawful (exact)", "weighted": "weighted, exact"}.get(name, f"weighted with D, {name} "
                                                                               "(estimate)")
-        print(f"| {label} | {mean:.4f} [{lo:.4f}, {hi:.4f}] | {100 * (1 - mean / lawful):.1f}% |")
+        print(f"| {label} | {mean:.4f} [{lo:.4f}, {hi:.4f}] | {100 * (1 - mean / lawful):.1f}% | "
+              f"{diff:+.4f} [{d_lo:+.4f}, {d_hi:+.4f}] |")
 
 
 if __name__ == "__main__":

@@ -35,17 +35,18 @@ __all__ = ["ALPHAS", "Item", "LikelihoodWork", "FileTally", "FittedLikelihood", 
 #: The shrinking tried on the validation part (pseudo-records, :data:`~inference.auction.likelihood.ALPHA`).
 ALPHAS = (5, 20, 80, 320)
 
-#: One evaluation defender: his key, true HCP and lengths, and the 52-bit mask declarer sees.
+#: One defender: his key, true HCP and lengths, and the 52-bit mask declarer sees.
 Item = tuple[DefenderKey, int, tuple[int, int, int, int], int]
 
 
 @dataclass(frozen=True)
 class LikelihoodWork:
-    """One file to tally with a book."""
+    """One file to tally with a book (``half``: the half the likelihood is fitted on)."""
 
     file: CorpusFile
     book: Book
     population: str | None = None
+    half: str = CALIBRATION
 
 
 @dataclass
@@ -89,7 +90,8 @@ def record_defenders(rec: AuctionRecord, book: Book) -> list[Item]:
 
 
 def tally_file(work: LikelihoodWork) -> FileTally:
-    """Count one file's calibration defenders, keep its evaluation ones (a pure function of ``work``)."""
+    """Count one file's calibration defenders and keep its evaluation ones; for a fit on the evaluation half, count
+    those too and keep the calibration half's (a pure function of ``work``)."""
     out = FileTally()
     for item in file_items(read_auctions, str(work.file.path)):
         if not isinstance(item, AuctionRecord) or not item.calls:
@@ -99,13 +101,17 @@ def tally_file(work: LikelihoodWork) -> FileTally:
         defenders = record_defenders(item, work.book)
         if not defenders:
             continue
+        other = work.half == EVALUATION
         if work.file.half(item.index) != CALIBRATION:
             out.evaluation.extend(defenders)
+            if not other:
+                continue
             tally = out.evaluation_tally
         else:
             validation = work.file.halves.in_validation(work.file.name, item.index)
             tally = out.validation_tally if validation else out.tally
-            out.calibration.extend(defenders)
+            if other:
+                out.calibration.extend(defenders)
             if validation:
                 out.validation.extend(defenders)
         tally.records += 1
@@ -133,18 +139,20 @@ def score(likelihood: Likelihood, items: Iterable[Item]) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class FittedLikelihood:
-    """The fitted likelihood and its evaluation half's score."""
+    """The fitted likelihood and its score on the other half (``scored_on``: the evaluation half, unless fitted
+    there)."""
 
     likelihood: Likelihood
     score: dict[str, float]
     #: Per shrinking tried, its validation score (bits of HCP plus bits of lengths a defender).
     alphas: dict[int, float] = field(default_factory=dict)
+    scored_on: str = EVALUATION
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of what ``kibitz likelihood --json`` prints."""
+        """The JSON form of what ``kibitz likelihood --json`` prints (the score keyed by the half scored)."""
         return {"book": self.likelihood.book, "provenance": dict(self.likelihood.provenance),
                 "keys": {"hcp": len(self.likelihood.hcp), "lengths": len(self.likelihood.lengths)},
-                "validation": {str(a): b for a, b in self.alphas.items()}, "evaluation": self.score}
+                "validation": {str(a): b for a, b in self.alphas.items()}, self.scored_on: self.score}
 
 
 def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
@@ -153,15 +161,15 @@ def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, 
     """Fit the likelihood on the calibration half of the records under ``paths``, score it on the evaluation half.
 
     ``half="evaluation"`` fits it on the evaluation half instead, scored on the calibration half (the shrinking
-    is still the one chosen on the calibration half's validation part): what the auction would say if the
-    defenders a declarer is judged against were its own calibration, a ceiling for the likelihood's form."""
+    is still the one chosen on the calibration half's validation part): what the key would give the
+    defenders a declarer is judged against if they were its own calibration, with no error of estimation."""
     paths = [str(p) for p in paths]
     the_book = load_book(book)
     if population is not None and population not in POPULATIONS:
         raise InvalidArgumentError(f"unknown population {population!r} (expected one of {', '.join(POPULATIONS)})")
     if half not in HALVES:
         raise InvalidArgumentError(f"invalid half {half!r}: expected {' or '.join(HALVES)}")
-    work = [LikelihoodWork(f, the_book, population) for f in corpus_files(paths)]
+    work = [LikelihoodWork(f, the_book, population, half) for f in corpus_files(paths)]
     from inference.distributed import run_files
 
     tallies = run_files(tally_file, work, jobs=jobs, scheduler=scheduler, name="likelihood",
@@ -186,7 +194,11 @@ def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, 
                   "fitted on": f"the {half} half" + (f", {population}" if population else ""),
                   "alpha chosen on": "the calibration half's validation part"}
     if half == EVALUATION:  # fitted on one half, scored on the other
+        if not other.records:
+            raise InvalidArgumentError(f"no auction read on the evaluation half under {', '.join(map(str, paths))}: "
+                                       "nothing to fit there")
         whole = other
     likelihood = Likelihood.fitted(whole, the_book.name, provenance, alpha=best)
     scored = (i for t in tallies for i in (t.calibration if half == EVALUATION else t.evaluation))
-    return FittedLikelihood(likelihood, score(likelihood, scored), alphas)
+    scored_on = CALIBRATION if half == EVALUATION else EVALUATION
+    return FittedLikelihood(likelihood, score(likelihood, scored), alphas, scored_on)

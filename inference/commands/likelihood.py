@@ -62,10 +62,9 @@ def run_likelihood(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     s = fitted.score
     tried = ", ".join(f"{a}: {b:.4f}" for a, b in fitted.alphas.items())
-    scored_on = "evaluation" if args.half == "calibration" else "calibration"
     out.write(f"{fitted.likelihood.provenance.get('records', 0):,} {args.half} records; "
               f"{len(fitted.likelihood.hcp)} HCP keys, {len(fitted.likelihood.lengths)} length keys; alpha "
               f"{fitted.likelihood.provenance.get('alpha')} (validation bits a defender: {tried})\n"
-              f"{scored_on} half, {s['defenders']:,} defenders: {s['hcp']:.4f} bits of HCP, "
+              f"{fitted.scored_on} half, {s['defenders']:,} defenders: {s['hcp']:.4f} bits of HCP, "
               f"{s['lengths']:.4f} bits of lengths a defender\n")
     return 0

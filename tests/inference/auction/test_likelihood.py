@@ -6,6 +6,7 @@ import itertools
 import random
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -296,44 +297,47 @@ def test_a_record_that_dropped_its_leading_pass_keys_the_real_defenders(tmp_path
     assert all(item[3] == visible for item in defenders)
 
 
-def auction_corpus(root) -> list:
-    """A corpus of two folders of played records with auctions (random deals, a few auctions), with its listing;
-    returns the records' (file, index) pairs."""
+def two_folder_auctions(root: Path, auctions: str | None = None) -> None:
+    """A corpus of two folders of played records (random deals, a few auctions), with its listing; ``auctions``:
+    only that half's records have an auction (default: all)."""
     import json
     import random as rnd
 
-    auctions = [("N", "1NT Pass 3NT Pass Pass Pass", "N", "3NT"), ("E", "1S Pass 2S Pass Pass Pass", "E", "2S"),
-                ("S", "Pass 1H 1S 2H Pass Pass Pass", "W", "2H"),
-                ("W", "Pass Pass 1D Pass 1NT Pass Pass Pass", "W", "1NT")]
-    names, lines, draw = [], [], rnd.Random(7)
-    for folder in ("humans", "bot-matches-ben"):
-        (root / folder).mkdir(parents=True)
-        for j in range(3):
-            boards = []
-            for i in range(1, 5):
-                cards = list(range(52))
-                draw.shuffle(cards)
-                deal = Deal.from_masks([sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)])
-                dealer, calls, declarer, contract = auctions[(i + j) % 4]
-                boards.append(f'[Board "{i}"]\n[Dealer "{dealer}"]\n[Vulnerable "None"]\n[Deal "{deal.to_pbn()}"]\n'
-                              f'[Declarer "{declarer}"]\n[Contract "{contract}"]\n[Auction "{dealer}"]\n{calls}\n')
-                lines.append(json.dumps({"file": f"{folder}/r{j}.pbn", "index": i}))
-                names.append((f"{folder}/r{j}.pbn", i))
-            (root / folder / f"r{j}.pbn").write_text("\n".join(boards))
-    (root / "records.jsonl").write_text("\n".join(lines) + "\n")
-    return names
+    from inference.io.halves import Halves
+
+    calls = [("N", "1NT Pass 3NT Pass Pass Pass", "N", "3NT"), ("E", "1S Pass 2S Pass Pass Pass", "E", "2S"),
+             ("S", "Pass 1H 1S 2H Pass Pass Pass", "W", "2H"),
+             ("W", "Pass Pass 1D Pass 1NT Pass Pass Pass", "W", "1NT")]
+    names = [(f"{folder}/r{j}.pbn", i) for folder in ("humans", "bot-matches-ben") for j in range(3)
+             for i in range(1, 5)]
+    root.mkdir(parents=True)
+    (root / "records.jsonl").write_text("".join(json.dumps({"file": f, "index": i}) + "\n" for f, i in names))
+    halves, draw, boards = Halves.of_corpus(root), rnd.Random(7), {}
+    for name, i in names:
+        cards = list(range(52))
+        draw.shuffle(cards)
+        deal = Deal.from_masks([sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)])
+        dealer, auction, declarer, contract = calls[(i + int(name[-5])) % 4]
+        heard = auctions is None or halves.half(name, i) == auctions
+        boards.setdefault(name, []).append(
+            f'[Board "{i}"]\n[Dealer "{dealer}"]\n[Vulnerable "None"]\n[Deal "{deal.to_pbn()}"]\n'
+            f'[Declarer "{declarer}"]\n[Contract "{contract}"]\n'
+            + (f'[Auction "{dealer}"]\n{auction}\n' if heard else ""))
+    for name, texts in boards.items():
+        (root / name).parent.mkdir(exist_ok=True)
+        (root / name).write_text("\n".join(texts))
 
 
 def test_a_likelihood_fitted_on_either_half_counts_that_halfs_defenders(tmp_path) -> None:
     """Fitted on the calibration half (the default) or the evaluation half: the tables are that half's defenders
     counted by hand, the score is over the other half's, the shrinking the same."""
     from inference.auction.book import load_book
-    from inference.auction.likelihood_fit import fit_likelihood, record_defenders
+    from inference.auction.likelihood_fit import fit_likelihood, record_defenders, score
     from inference.io.halves import CALIBRATION, EVALUATION, corpus_files
     from inference.io.records import read_auctions
 
     root = tmp_path / "corpus"
-    auction_corpus(root)
+    two_folder_auctions(root)
     book = load_book("sayc")
     by_half: dict[str, list] = {CALIBRATION: [], EVALUATION: []}
     for f in corpus_files([root]):
@@ -355,5 +359,28 @@ def test_a_likelihood_fitted_on_either_half_counts_that_halfs_defenders(tmp_path
         assert fitted.likelihood.provenance["fitted on"] == f"the {half} half"
         assert fitted.likelihood.provenance["records"] == len(by_half[half])
         assert fitted.score["defenders"] == sum(len(d) for d in by_half[other])
+        assert fitted.score == pytest.approx(score(by_hand, [i for d in by_half[other] for i in d]))
+        assert fitted.scored_on == other and other in fitted.as_dict()
     with pytest.raises(InvalidArgumentError, match="invalid half 'both'"):
         fit_likelihood([root], "sayc", half="both")
+    unheard = tmp_path / "unheard"  # no auction on the evaluation half: nothing to fit there, refused
+    two_folder_auctions(unheard, auctions=CALIBRATION)
+    assert fit_likelihood([unheard], "sayc").likelihood.hcp
+    with pytest.raises(InvalidArgumentError, match="no auction read on the evaluation half under .*unheard"):
+        fit_likelihood([unheard], "sayc", half=EVALUATION)
+
+
+def test_the_command_fits_on_the_half_asked(tmp_path, capsys) -> None:
+    import json
+
+    from inference.commands import main
+
+    root = tmp_path / "corpus"
+    two_folder_auctions(root)
+    assert main(["likelihood", str(root), "--book", "sayc", "--half", "evaluation", "--json", "--no-progress"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["provenance"]["fitted on"] == "the evaluation half" and "calibration" in shown
+    assert shown["provenance"]["command"].endswith("--half evaluation")
+    assert main(["likelihood", str(root), "--book", "sayc", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert " calibration records; " in text and "\nevaluation half, " in text
