@@ -35,16 +35,15 @@ import os
 import platform
 import sys
 import time
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from corpus import DEFAULT_CORPUS  # noqa: E402
-from knowledge import bootstrap, evaluation_records, state_for  # noqa: E402
+from knowledge import bootstrap, evaluation_records, paired_difference, state_for  # noqa: E402
 from dealer import Card, Seat  # noqa: E402
-from inference.apps.bot import DoubleDummy, Table  # noqa: E402
+from inference.apps.bot import DoubleDummy, Position  # noqa: E402
 from inference.io.halves import EVALUATION, HALVES  # noqa: E402
 from inference.io.records import PlayRecord  # noqa: E402
 from inference.rules.trick import legal_cards  # noqa: E402
@@ -54,31 +53,18 @@ from inference.state.play import PlayState  # noqa: E402
 #: (few drawn layouts give a noisy mean, and noise costs bits).
 SHRINK = 4
 
-#: One earlier defender's card: the card, and the position before it (its trick's leader, cards, cards gone).
-Earlier = tuple[Card, Seat, tuple[Card, ...], int]
+#: One earlier defender's card and the position before it.
+Earlier = tuple[Card, Position]
 
 
-def position_before(state: PlayState, card: Card) -> Earlier:
-    """``card`` (about to be played) with the position the solver is asked about: before it."""
-    snap = state.snapshot
-    in_trick = 0
-    for _, c in snap.current.cards:
-        in_trick |= c.bit
-    gone = 0
-    for m in snap.played:
-        gone |= m
-    return card, snap.current.leader, tuple(c for _, c in snap.current.cards), gone & ~in_trick
-
-
-def best_in(solver: DoubleDummy, layouts: list[list[int]], earlier: list[Earlier], strain: Any) -> list[list[bool]]:
+def best_in(solver: DoubleDummy, layouts: list[list[int]], earlier: list[Earlier]) -> list[list[bool]]:
     """For each layout (dealt masks N E S W), whether each earlier card was a double-dummy best card in it."""
-    tables = [Table((row[0] & ~gone, row[1] & ~gone, row[2] & ~gone, row[3] & ~gone), leader, trick, strain)
-              for row in layouts for (_, leader, trick, gone) in earlier]
+    tables = [position.table(row) for row in layouts for (_, position) in earlier]
     solved = iter(solver.solve(tables))
     out = []
     for _ in layouts:
         row = []
-        for card, *_ in earlier:
+        for card, _ in earlier:
             tricks = next(solved)
             row.append(tricks[card] == max(tricks.values()))
         out.append(row)
@@ -126,20 +112,21 @@ def record_row(rec: PlayRecord, args: argparse.Namespace, solver: DoubleDummy, s
         side = seat in (rec.declarer, rec.declarer.partner)
         if i >= 1 and side and earlier:
             layouts = state.sample_masks(args.n, seed=salt + i, view="weighted").tolist()
-            best = best_in(solver, layouts, earlier, state.strain)
+            best = best_in(solver, layouts, earlier)
             bits, unseen = decision_bits(state, layouts, best, holder, strengths)
             for k, v in bits.items():
                 sums[k] = sums.get(k, 0.0) + v
             pairs += unseen
-        before = position_before(state, card)
+        before = (card, Position.of(state))
         state.play(card)
         if i == 0:
             state.table_dummy(str(rec.deal[rec.declarer.partner]))
         elif not side and i < 48:
             drawn = state.sample_masks(args.n, seed=salt + 100 + i, view="weighted").tolist()
-            flags = best_in(solver, [true] + drawn, [before], state.strain)
-            led = before[2][0].suit if before[2] else None
-            choice = len(legal_cards(true[seat] & ~before[3], led)) > 1
+            flags = best_in(solver, [true] + drawn, [before])
+            position = before[1]
+            led = position.trick[0].suit if position.trick else None
+            choice = len(legal_cards(true[seat] & ~position.gone, led)) > 1
             cards.append((flags[0][0], sum(f[0] for f in flags[1:]) / len(drawn), choice))
             earlier.append(before)
     return sums, pairs, cards
@@ -189,14 +176,9 @@ def report(args: argparse.Namespace, n_records: int, rows: dict[str, list[tuple[
     print("|---|---:|---:|---:|")
     lawful = bootstrap(rows["lawful"])[0] if rows.get("lawful") else math.nan
     exact = np.array([r[:2] for r in rows["weighted"]], dtype=float)
-    picks = np.random.default_rng(1).integers(0, len(exact), size=(1000, len(exact)))
     for name, per in rows.items():
         mean, lo, hi = bootstrap(per)
-        mine = np.array([r[:2] for r in per], dtype=float)
-        diffs = mine[picks, 0].sum(axis=1) / mine[picks, 1].sum(axis=1) - \
-            exact[picks, 0].sum(axis=1) / exact[picks, 1].sum(axis=1)
-        d_lo, d_hi = np.percentile(diffs, [2.5, 97.5])
-        diff = mine[:, 0].sum() / mine[:, 1].sum() - exact[:, 0].sum() / exact[:, 1].sum()
+        diff, d_lo, d_hi = paired_difference(np.array([r[:2] for r in per], dtype=float), exact)
         label = {"lawful": "lawful (exact)", "weighted": "weighted, exact"}.get(name, f"weighted with D, {name} "
                                                                               "(estimate)")
         print(f"| {label} | {mean:.4f} [{lo:.4f}, {hi:.4f}] | {100 * (1 - mean / lawful):.1f}% | "

@@ -191,6 +191,16 @@ def main() -> None:
             paired(rows, json.load(fh)["rows"], args.against)
 
 
+def paired_difference(mine: np.ndarray, theirs: np.ndarray, seed: int = 1) -> tuple[float, float, float]:
+    """Bits a card of ``mine`` minus ``theirs`` (rows of (bits, pairs), record by record alike) and its 95%
+    interval, resampling records."""
+    picks = np.random.default_rng(seed).integers(0, len(mine), size=(1000, len(mine)))
+    diffs = mine[picks, 0].sum(axis=1) / mine[picks, 1].sum(axis=1) - \
+        theirs[picks, 0].sum(axis=1) / theirs[picks, 1].sum(axis=1)
+    lo, hi = np.percentile(diffs, [2.5, 97.5])
+    return float(mine[:, 0].sum() / mine[:, 1].sum() - theirs[:, 0].sum() / theirs[:, 1].sum()), float(lo), float(hi)
+
+
 def paired(rows: dict[str, dict[str, tuple[float, int, int]]], base: dict[str, dict[str, list[float]]],
            name: str, seed: int = 1) -> None:
     """Each view's bits a card minus the saved run's, over the records both hold, with a 95% interval
@@ -206,11 +216,7 @@ def paired(rows: dict[str, dict[str, tuple[float, int, int]]], base: dict[str, d
             continue
         mine = np.array([rows[k][view][:2] for k in labels], dtype=float)
         theirs = np.array([base[k][view][:2] for k in labels], dtype=float)
-        picks = np.random.default_rng(seed).integers(0, len(labels), size=(1000, len(labels)))
-        diffs = mine[picks, 0].sum(axis=1) / mine[picks, 1].sum(axis=1) - \
-            theirs[picks, 0].sum(axis=1) / theirs[picks, 1].sum(axis=1)
-        diff = mine[:, 0].sum() / mine[:, 1].sum() - theirs[:, 0].sum() / theirs[:, 1].sum()
-        lo, hi = np.percentile(diffs, [2.5, 97.5])
+        diff, lo, hi = paired_difference(mine, theirs, seed)
         better = int((mine[:, 0] / mine[:, 1] < theirs[:, 0] / theirs[:, 1] - 1e-12).sum())
         worse = int((mine[:, 0] / mine[:, 1] > theirs[:, 0] / theirs[:, 1] + 1e-12).sum())
         print(f"| {view} | {len(labels)} | {diff:+.4f} [{lo:+.4f}, {hi:+.4f}] | {better} / {worse} |")

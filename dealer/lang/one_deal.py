@@ -90,8 +90,6 @@ LTC: dict[str, int] = {
 }
 
 
-
-
 def _losers(holding: int) -> int:
     """``dealer``'s losers: void 0, singleton 1 less the ace, doubleton 2 less A and K, else 3 less A, K, Q."""
     length = min(holding.bit_count(), 3)

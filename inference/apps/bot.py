@@ -45,7 +45,7 @@ from inference.rules.trick import Trick, irregularity, legal_cards, trick_winner
 if TYPE_CHECKING:
     from inference.auction.likelihood import Likelihood
 
-__all__ = ["DoubleDummy", "Table", "Decision", "choose_card", "tie_key", "Defence",
+__all__ = ["DoubleDummy", "Table", "Position", "Decision", "choose_card", "tie_key", "Defence",
            "RecordedDefence", "AgreementDefence", "ModelDefence", "CardReader", "HeardAuction", "GameHistory", "PlayedCard", "DealResult",
            "play_deal", "opening_lead"]
 
@@ -117,6 +117,35 @@ class Table:
             remaining[seat] &= ~card.bit
             played[seat] |= card.bit
             trick = trick.add(card, self.strain)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of the play as the solver sees it in any layout: the trick's leader and cards so far, the cards
+    of the finished tricks (``gone``, a 52-bit mask) and the strain."""
+
+    leader: Seat
+    trick: tuple[Card, ...]
+    gone: int
+    strain: Strain
+
+    @classmethod
+    def of(cls, state: PlayState) -> "Position":
+        """The position of ``state`` now."""
+        snap = state.snapshot
+        trick = tuple(c for _, c in snap.current.cards)
+        gone = 0
+        for m in snap.played:
+            gone |= m
+        for c in trick:
+            gone &= ~c.bit
+        return cls(snap.current.leader, trick, gone, state.strain)
+
+    def table(self, dealt: Sequence[int]) -> Table:
+        """The solver's board in the layout ``dealt`` (the hands as dealt, N E S W)."""
+        g = ~self.gone
+        return Table((int(dealt[0]) & g, int(dealt[1]) & g, int(dealt[2]) & g, int(dealt[3]) & g), self.leader,
+                     self.trick, self.strain)
 
 
 class DoubleDummy:
@@ -222,16 +251,8 @@ def choose_card(state: PlayState, *, n: int = 100, seed: "int | random.Random | 
         note = f"{view} view unavailable, lawful used: {exc}"
         view = "lawful"
         masks = state.sample_masks(n, seed, view)
-    in_trick = 0
-    for _, c in snap.current.cards:
-        in_trick |= c.bit
-    done = 0
-    for m in snap.played:
-        done |= m
-    done &= ~in_trick
-    trick = tuple(c for _, c in snap.current.cards)
-    tables = [Table((int(row[0]) & ~done, int(row[1]) & ~done, int(row[2]) & ~done, int(row[3]) & ~done),
-                    snap.current.leader, trick, state.strain) for row in masks.tolist()]
+    position = Position.of(state)
+    tables = [position.table(row) for row in masks.tolist()]
     solver = solver or DoubleDummy()
     totals = dict.fromkeys(legal, 0)
     for scores in solver.solve(tables):

@@ -91,7 +91,7 @@ def record_defenders(rec: AuctionRecord, book: Book) -> list[Item]:
 
 def tally_file(work: LikelihoodWork) -> FileTally:
     """Count one file's calibration defenders and keep its evaluation ones; for a fit on the evaluation half, count
-    those too and keep the calibration half's (a pure function of ``work``)."""
+    those instead and keep the calibration half's (a pure function of ``work``)."""
     out = FileTally()
     for item in file_items(read_auctions, str(work.file.path)):
         if not isinstance(item, AuctionRecord) or not item.calls:
@@ -103,8 +103,8 @@ def tally_file(work: LikelihoodWork) -> FileTally:
             continue
         other = work.half == EVALUATION
         if work.file.half(item.index) != CALIBRATION:
-            out.evaluation.extend(defenders)
             if not other:
+                out.evaluation.extend(defenders)
                 continue
             tally = out.evaluation_tally
         else:

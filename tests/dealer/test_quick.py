@@ -33,8 +33,8 @@ from tests.strategies import deals, examples, partial_deals
 
 _SEATS = ("north", "east", "south", "west")
 _SUITS = ("spades", "hearts", "diamonds", "clubs")
-_COUNTS = ("hcp", "controls", "losers", "ltc", "tens", "jacks", "queens", "kings", "aces", "top2", "top3", "top4", "top5",
-           "c13")
+_COUNTS = ("hcp", "controls", "losers", "ltc", "tens", "jacks", "queens", "kings", "aces", "top2", "top3", "top4",
+           "top5", "c13")
 
 
 @st.composite
