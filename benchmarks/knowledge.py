@@ -2,7 +2,7 @@
 
 Run: ``cd /work/main && .venv/bin/python benchmarks/knowledge.py [--records 300] [--every] [--book sayc]
 [--corpus PATH] [--seed 1] [--defence-model M] [--power P] [--views lawful,both,...] [--half calibration]
-[--likelihood none] [--save ROWS.json] [--against ROWS.json]``.
+[--likelihood none] [--save ROWS.json] [--against ROWS.json] [--overlap]``.
 Records: the complete records (all 52 cards played, legal) of the evaluation half of the corpus's
 split (:mod:`inference.io.halves`), one a file (``--every``: all of them), files shuffled with ``--seed``, the
 first ``--records``. Each is replayed
@@ -22,6 +22,9 @@ record (with ``--every`` the records of one file are alike, so these intervals a
 ``--save`` keeps each record's bits per view; ``--against`` a saved run prints each view's difference from
 it paired by record (two likelihoods or models compared on the same records: most of the records' noise
 cancels), with its interval bootstrapped by record and how many records know more or less.
+``--overlap`` also reads each figure by what the calibration half holds of the record
+(:mod:`inference.io.overlap`: fresh deals; the deal, with another auction; the deal and its auction): a
+held-out gain found only where the deal and its auction were seen in calibration is memory, not knowledge.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from dealer import Card, Seat  # noqa: E402
 from inference.defence.evidence import DEFAULT_POWER, DefenceEvidence  # noqa: E402
 from inference.defence.model import load_model  # noqa: E402
 from inference.io.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
+from inference.io.overlap import Overlap  # noqa: E402
 from inference.state.play import PlayState  # noqa: E402
 from inference.io.records import PlayRecord, read_records  # noqa: E402
 
@@ -157,6 +161,8 @@ def main() -> None:
     ap.add_argument("--save", metavar="ROWS.json", help="write each record's bits per view (for --against)")
     ap.add_argument("--against", metavar="ROWS.json",
                     help="a run saved with --save: each view's difference from it, paired by record")
+    ap.add_argument("--overlap", action="store_true",
+                    help="also by what the calibration half holds of each record (its deal; its deal and auction)")
     args = ap.parse_args()
     unknown = set(args.views.split(",")) - set(SHORT)
     if unknown:
@@ -183,12 +189,43 @@ def main() -> None:
         for name, value in found.items():
             per[name].append(value)
     report(args, records, per, timings, failed, time.time() - start)
+    groups = overlap_groups(args.corpus, records) if args.overlap else {}
+    if groups:
+        by_group(rows, groups)
     if args.save:
         with open(args.save, "w") as fh:
             json.dump({"args": vars(args), "rows": rows}, fh, default=str)
     if args.against:
         with open(args.against) as fh:
-            paired(rows, json.load(fh)["rows"], args.against)
+            base = json.load(fh)["rows"]
+        paired(rows, base, args.against)
+        for group in Overlap.group_names():
+            paired({k: v for k, v in rows.items() if groups.get(k) == group}, base, args.against, group=group)
+
+
+def overlap_groups(corpus: str, records: list[PlayRecord]) -> dict[str, str]:
+    """Each record's group (:mod:`inference.io.overlap`), by label."""
+    overlap = Overlap.of_corpus([corpus])
+    return {r.label: overlap.group(r.deal.masks, r.calls) for r in records}
+
+
+def by_group(rows: dict[str, dict[str, tuple[float, int, int]]], groups: dict[str, str]) -> None:
+    """Per group of records (by overlap with the calibration half): each view's bits a card and the share of
+    that group's lawful bits it removes."""
+    print()
+    print("By what the calibration half holds of the record:")
+    print()
+    print("| view | group | records | bits a card [95%] | lawful's bits removed |")
+    print("|---|---|---:|---:|---:|")
+    for group in Overlap.group_names():
+        labels = [k for k in rows if groups.get(k) == group]
+        lawful = bootstrap([rows[k]["lawful"] for k in labels])[0] if labels else math.nan
+        for view in VIEWS:
+            got = [rows[k][view] for k in labels if view in rows[k]]
+            if got:
+                mean, lo, hi = bootstrap(got)
+                print(f"| {view} | {group} | {len(got)} | {mean:.4f} [{lo:.4f}, {hi:.4f}] | "
+                      f"{100 * (1 - mean / lawful):.1f}% |")
 
 
 def paired_difference(mine: np.ndarray, theirs: np.ndarray, seed: int = 1) -> tuple[float, float, float]:
@@ -202,11 +239,15 @@ def paired_difference(mine: np.ndarray, theirs: np.ndarray, seed: int = 1) -> tu
 
 
 def paired(rows: dict[str, dict[str, tuple[float, int, int]]], base: dict[str, dict[str, list[float]]],
-           name: str, seed: int = 1) -> None:
+           name: str, seed: int = 1, group: str = "") -> None:
     """Each view's bits a card minus the saved run's, over the records both hold, with a 95% interval
-    bootstrapped by record (the same records and views, so most of their noise cancels)."""
+    bootstrapped by record (the same records and views, so most of their noise cancels); ``group``: the
+    records given are those of one overlap group."""
+    if not rows:
+        return
     print()
-    print(f"Paired with {name} (this run minus that one; negative: this run knows more):")
+    print(f"Paired with {name} (this run minus that one; negative: this run knows more)"
+          f"{', records: ' + group if group else ''}:")
     print()
     print("| view | records | difference in bits a card [95%] | records better / worse |")
     print("|---|---:|---:|---:|")
