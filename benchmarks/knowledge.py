@@ -213,7 +213,7 @@ def by_group(rows: dict[str, dict[str, tuple[float, int, int]]], groups: dict[st
     """Per group of records (by overlap with the calibration half): each view's bits a card and the share of
     that group's lawful bits it removes."""
     print()
-    print("By what the calibration half holds of the record:")
+    print("By what the calibration half holds of the record (seen: its deal, or its deal and its auction):")
     print()
     print("| view | group | records | bits a card [95%] | lawful's bits removed |")
     print("|---|---|---:|---:|---:|")

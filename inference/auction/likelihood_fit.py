@@ -7,7 +7,9 @@ his true HCP and his true suit lengths over a lawful layout's law: ``log2(w(true
 w(v))``, averaged (0: it says nothing; negative: it misleads). The shrinking (:data:`ALPHAS`) is chosen by
 that score on the calibration half's validation part, fitted on the rest; the likelihood shipped is then
 fitted on the whole calibration half and scored on the evaluation half (``half="evaluation"``: the other way
-round, the same shrinking).
+round, the same shrinking). The score is also given by what the fitted half holds of each scored record
+(:mod:`inference.io.overlap`): a board played at several tables may be in both halves, and a gain found
+only where the deal and its auction were fitted is memory.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from dealer import DealerError
 
@@ -25,12 +27,13 @@ from inference.auction.population import POPULATIONS, population
 from inference.auction.reading import read_auction
 from inference.auction.context import suits_bid
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
+from inference.io.overlap import Overlap, Sighting
 from inference.io.records import AuctionRecord, contract_from_auction, file_items, read_auctions
 from inference.errors import InvalidArgumentError
 from inference.rules.contract import Strain
 
-__all__ = ["ALPHAS", "Item", "LikelihoodWork", "FileTally", "FittedLikelihood", "record_defenders", "tally_file",
-           "fit_likelihood", "score"]
+__all__ = ["ALPHAS", "Item", "LikelihoodWork", "FileTally", "FittedLikelihood", "record_defenders",
+           "tally_file", "fit_likelihood", "score", "score_by_overlap"]
 
 #: The shrinking tried on the validation part (pseudo-records, :data:`~inference.auction.likelihood.ALPHA`).
 ALPHAS = (5, 20, 80, 320)
@@ -51,8 +54,9 @@ class LikelihoodWork:
 
 @dataclass
 class FileTally:
-    """One file's counts (calibration half but its validation part; the validation part; the evaluation half) and
-    its defenders (the calibration half's, its validation part's, the evaluation half's)."""
+    """One file's counts (calibration half but its validation part; the validation part; the evaluation half), its
+    defenders (the calibration half's, its validation part's, the evaluation half's), the deals and calls of the
+    records of the half fitted, and of each defender scored (in the order of his half's list)."""
 
     tally: Tally = field(default_factory=Tally)
     validation_tally: Tally = field(default_factory=Tally)
@@ -60,6 +64,8 @@ class FileTally:
     calibration: list[Item] = field(default_factory=list)
     validation: list[Item] = field(default_factory=list)
     evaluation: list[Item] = field(default_factory=list)
+    fitted: list[Sighting] = field(default_factory=list)
+    scored: list[Sighting] = field(default_factory=list)
 
 
 def record_defenders(rec: AuctionRecord, book: Book) -> list[Item]:
@@ -102,6 +108,12 @@ def tally_file(work: LikelihoodWork) -> FileTally:
         if not defenders:
             continue
         other = work.half == EVALUATION
+        sighting = (item.deal.masks, tuple(item.calls))
+        in_fit = (work.file.half(item.index) == CALIBRATION) != other
+        if in_fit:
+            out.fitted.append(sighting)
+        else:
+            out.scored.extend([sighting] * len(defenders))
         if work.file.half(item.index) != CALIBRATION:
             if not other:
                 out.evaluation.extend(defenders)
@@ -147,12 +159,24 @@ class FittedLikelihood:
     #: Per shrinking tried, its validation score (bits of HCP plus bits of lengths a defender).
     alphas: dict[int, float] = field(default_factory=dict)
     scored_on: str = EVALUATION
+    #: The score by what the fitted half holds of the defender's record (:mod:`inference.io.overlap`'s groups).
+    by_overlap: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form of what ``kibitz likelihood --json`` prints (the score keyed by the half scored)."""
         return {"book": self.likelihood.book, "provenance": dict(self.likelihood.provenance),
                 "keys": {"hcp": len(self.likelihood.hcp), "lengths": len(self.likelihood.lengths)},
-                "validation": {str(a): b for a, b in self.alphas.items()}, self.scored_on: self.score}
+                "validation": {str(a): b for a, b in self.alphas.items()}, self.scored_on: self.score,
+                "by overlap": self.by_overlap}
+
+
+def score_by_overlap(likelihood: Likelihood, items: Sequence[Item], sightings: Sequence[Sighting],
+                     fitted: Iterable[Sighting]) -> dict[str, dict[str, float]]:
+    """:func:`score` per group of the scored defenders (``sightings``: each one's deal and calls) by what the
+    ``fitted`` records hold of them: fresh deals, deals fitted with another auction, with the same auction."""
+    overlap = Overlap.of_sightings(fitted)
+    groups = [overlap.group(deal, calls) for deal, calls in sightings]
+    return {g: score(likelihood, [i for i, h in zip(items, groups) if h == g]) for g in Overlap.group_names()}
 
 
 def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,
@@ -199,6 +223,8 @@ def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, 
                                        "nothing to fit there")
         whole = other
     likelihood = Likelihood.fitted(whole, the_book.name, provenance, alpha=best)
-    scored = (i for t in tallies for i in (t.calibration if half == EVALUATION else t.evaluation))
+    scored = [i for t in tallies for i in (t.calibration if half == EVALUATION else t.evaluation)]
     scored_on = CALIBRATION if half == EVALUATION else EVALUATION
-    return FittedLikelihood(likelihood, score(likelihood, scored), alphas, scored_on)
+    by_overlap = score_by_overlap(likelihood, scored, [s for t in tallies for s in t.scored],
+                                  (s for t in tallies for s in t.fitted))
+    return FittedLikelihood(likelihood, score(likelihood, scored), alphas, scored_on, by_overlap)

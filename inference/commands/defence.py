@@ -75,10 +75,10 @@ def format_scores(fitted: "Fitted") -> str:
              f"gamma {fitted.model.gamma} (" + ", ".join(f"{a}: {b:.4f}" for a, b in fitted.gammas.items()) + ")", "",
              f"bits a card on the {'calibration' if 'evaluation' in fitted.model.provenance.get('fitted on', '') else 'evaluation'}"
              " half (95% interval, bootstrapped by record)",
-             f"{'':16} {'cards':>8}  {'model':24} {'uniform over cards':24} {'uniform over classes':24}"]
+             f"{'':22} {'cards':>8}  {'model':24} {'uniform over cards':24} {'uniform over classes':24}"]
 
     def row(name: str, s: "Score") -> None:
-        lines.append(f"{name[:16]:16} {s.cards:8,}  {_cell(s.model):24} {_cell(s.uniform_cards):24} "
+        lines.append(f"{name[:22]:22} {s.cards:8,}  {_cell(s.model):24} {_cell(s.uniform_cards):24} "
                      f"{_cell(s.uniform_classes):24}")
 
     row("all", fitted.overall)
@@ -86,4 +86,6 @@ def format_scores(fitted: "Fitted") -> str:
         row(name, s)
     for name, s in fitted.groups.items():
         row(f"group {name}", s)
+    for name, s in fitted.by_overlap.items():  # what the half fitted holds of each record scored
+        row(name, s)
     return "\n".join(lines) + "\n"

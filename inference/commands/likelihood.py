@@ -67,4 +67,6 @@ def run_likelihood(args: argparse.Namespace, out: TextIO) -> int:
               f"{fitted.likelihood.provenance.get('alpha')} (validation bits a defender: {tried})\n"
               f"{fitted.scored_on} half, {s['defenders']:,} defenders: {s['hcp']:.4f} bits of HCP, "
               f"{s['lengths']:.4f} bits of lengths a defender\n")
+    for group, g in fitted.by_overlap.items():
+        out.write(f"  {group} ({g['defenders']:,} defenders): {g['hcp']:.4f} + {g['lengths']:.4f} bits\n")
     return 0

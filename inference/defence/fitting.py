@@ -26,7 +26,8 @@ from typing import Any, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from inference.errors import InvalidArgumentError, RecordError
-from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
+from inference.io.halves import CALIBRATION, EVALUATION, HALVES, VALIDATION, CorpusFile, corpus_files
+from inference.io.overlap import Overlap, Sighting
 from inference.io.records import PlayRecord, file_items, read_records
 from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, auction_free, candidate_suits, classes,
                                      observations, ruff_context, suit_feature, suits_bid)
@@ -66,6 +67,10 @@ class Seen(NamedTuple):
     ruffing: str = ""  # void in the suit led, holding trumps: the context of ruffing or discarding
 
 
+#: The calibration half but its validation part (a :class:`FileTally`'s part).
+TRAINING = "training"
+
+
 @dataclass
 class FileTally:
     """One file's tally: records read, unreadable ones, and each part's coded cards per record."""
@@ -75,6 +80,8 @@ class FileTally:
     training: list[list[Seen]] = field(default_factory=list)    # calibration, validation part excluded
     validation: list[list[Seen]] = field(default_factory=list)
     evaluation: list[list[Seen]] = field(default_factory=list)
+    #: Each record's deal and calls, by the part it is in (in the order of that part's list).
+    sightings: dict[str, list[Sighting]] = field(default_factory=lambda: {TRAINING: [], VALIDATION: [], EVALUATION: []})
 
 
 def _record_cards(rec: PlayRecord, group: str) -> list[Seen]:
@@ -115,11 +122,13 @@ def tally_file(work: CorpusFile) -> FileTally:
         tally.records += 1
         cards = _record_cards(item, group)
         if work.half(item.index) != CALIBRATION:
-            tally.evaluation.append(cards)
+            part, records = EVALUATION, tally.evaluation
         elif work.halves.in_validation(work.name, item.index):
-            tally.validation.append(cards)
+            part, records = VALIDATION, tally.validation
         else:
-            tally.training.append(cards)
+            part, records = TRAINING, tally.training
+        records.append(cards)
+        tally.sightings[part].append((item.deal.masks, tuple(item.calls)))
     return tally
 
 
@@ -202,6 +211,8 @@ class Fitted:
     overall: Score
     phases: dict[str, Score]
     groups: dict[str, Score]
+    #: The score by what the half fitted holds of each scored record (:mod:`inference.io.overlap`'s groups).
+    by_overlap: dict[str, Score] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (the model's counts left out: see :meth:`DefenceModel.as_dict`)."""
@@ -210,7 +221,8 @@ class Fitted:
                 "gamma": str(self.model.gamma), "gammas": self.gammas,
                 "provenance": dict(self.model.provenance), "overall": self.overall.as_dict(),
                 "phases": {k: v.as_dict() for k, v in self.phases.items()},
-                "groups": {k: v.as_dict() for k, v in self.groups.items()}}
+                "groups": {k: v.as_dict() for k, v in self.groups.items()},
+                "by overlap": {k: v.as_dict() for k, v in self.by_overlap.items()}}
 
 
 def corpus_digest(files: Sequence[Path]) -> str:
@@ -255,13 +267,19 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
                   "split": work[0].halves.digest() if work else "", "records": sum(t.records for t in tallies),
                   "alpha, beta and gamma chosen on": "the calibration half's validation part",
                   "fitted on": f"the {half} half"}
+    seen = {part: [s for t in tallies for s in t.sightings[part]] for part in (TRAINING, VALIDATION, EVALUATION)}
+    fitted, scored = seen[TRAINING] + seen[VALIDATION], seen[EVALUATION]
     if half == EVALUATION:
         training, evaluation = evaluation, training + validation  # fitted on one half, scored on the other
         validation = []
+        fitted, scored = scored, fitted
     model = DefenceModel(_counts(training + validation), best, provenance, beta, gamma)
     phases = {}
     for phase in sorted({s.context.split("|")[0] for r in evaluation for s in r}):
         phases[phase] = score(model, evaluation, lambda s, p=phase: s.context.split("|")[0] == p)
     groups = {g: score(model, evaluation, lambda s, g=g: s.group == g) for g in sorted({s.group for r in evaluation for s in r})}
+    overlap = Overlap.of_sightings(fitted)
+    by_record = [overlap.group(deal, calls) for deal, calls in scored]
+    by_overlap = {g: score(model, [r for r, h in zip(evaluation, by_record) if h == g]) for g in Overlap.group_names()}
     return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas, betas, gammas,
-                  score(model, evaluation), phases, groups)
+                  score(model, evaluation), phases, groups, by_overlap)

@@ -1,4 +1,4 @@
-"""What the calibration half already holds of an evaluation record: its deal, or its deal and its auction.
+"""What a half of the corpus already holds of a record of the other half: its deal, or its deal and its auction.
 
 The split (:mod:`inference.io.halves`) is by record, and a board is often played at several tables (a
 teams match's two rooms, a pairs event's many tables, a vugraph archive's copies): on ``../shared/corpus``
@@ -8,8 +8,11 @@ another can learn such a deal's hands in calibration and find them again in eval
 figure that is partly memory. :class:`Overlap` sorts evaluation records into three groups so that a
 figure can be read on the fresh deals alone (``benchmarks/knowledge.py --overlap``).
 
+A deal is *seen* when the records the overlap is made of hold it: the calibration half
+(:meth:`Overlap.of_corpus`), or whatever half a model was fitted on (:meth:`Overlap.of_sightings`).
+
 >>> Overlap.group_names()
-('fresh', 'deal in calibration', 'deal and auction in calibration')
+('fresh', 'deal seen', 'deal and auction seen')
 """
 
 from __future__ import annotations
@@ -21,16 +24,19 @@ from typing import Iterable, Sequence
 from inference.io.halves import CALIBRATION, corpus_files
 from inference.io.records import AuctionRecord, file_items, parse_calls, read_auctions
 
-__all__ = ["FRESH", "SAME_DEAL", "SAME_AUCTION", "Overlap"]
+__all__ = ["FRESH", "SAME_DEAL", "SAME_AUCTION", "DealKey", "Sighting", "Overlap"]
 
-#: Neither the deal nor its auction is in the calibration half.
+#: The deal was not seen.
 FRESH = "fresh"
-#: The deal is, with another auction.
-SAME_DEAL = "deal in calibration"
-#: The deal is, with the same auction.
-SAME_AUCTION = "deal and auction in calibration"
+#: The deal was, with another auction.
+SAME_DEAL = "deal seen"
+#: The deal was, with the same auction.
+SAME_AUCTION = "deal and auction seen"
 
+#: A deal as four 52-bit masks, N E S W.
 DealKey = tuple[int, int, int, int]
+#: A record as the overlap sees it: its deal and its calls.
+Sighting = tuple[DealKey, tuple[str, ...]]
 
 
 def _calls(calls: Sequence[str]) -> tuple[str, ...]:
@@ -43,28 +49,29 @@ def _calls(calls: Sequence[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Overlap:
-    """The deals (four 52-bit masks, N E S W) and the deals with their auctions of a corpus's calibration half."""
+    """The deals (four 52-bit masks, N E S W) seen, and the deals with their auctions (calls as read)."""
 
     deals: frozenset[DealKey]
-    auctions: frozenset[tuple[DealKey, tuple[str, ...]]]
+    auctions: frozenset[Sighting]
 
     @staticmethod
     def group_names() -> tuple[str, str, str]:
-        """The groups, from the least to the most the calibration half holds of a record."""
+        """The groups, from the least to the most that was seen of a record."""
         return FRESH, SAME_DEAL, SAME_AUCTION
 
     @classmethod
     def of_corpus(cls, paths: Iterable["str | Path"]) -> "Overlap":
         """Read the calibration half of the records under ``paths`` (their deals and auctions, no play)."""
-        deals: set[DealKey] = set()
-        auctions: set[tuple[DealKey, tuple[str, ...]]] = set()
-        for f in corpus_files(paths):
-            for item in file_items(read_auctions, str(f.path)):
-                if isinstance(item, AuctionRecord) and f.half(item.index) == CALIBRATION:
-                    deal = item.deal.masks
-                    deals.add(deal)
-                    auctions.add((deal, _calls(item.calls)))
-        return cls(frozenset(deals), frozenset(auctions))
+        return cls.of_sightings(sighting for f in corpus_files(paths)
+                                for item in file_items(read_auctions, str(f.path))
+                                if isinstance(item, AuctionRecord) and f.half(item.index) == CALIBRATION
+                                for sighting in [(item.deal.masks, tuple(item.calls))])
+
+    @classmethod
+    def of_sightings(cls, sightings: Iterable[tuple[DealKey, Sequence[str]]]) -> "Overlap":
+        """The overlap with records seen elsewhere (a fit's own half, say), given as (deal, calls) pairs."""
+        auctions = frozenset((deal, _calls(calls)) for deal, calls in sightings)
+        return cls(frozenset(deal for deal, _ in auctions), auctions)
 
     def group(self, deal: DealKey, calls: Sequence[str]) -> str:
         """The group of a record with this deal (four masks, N E S W) and these calls."""

@@ -396,6 +396,12 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     assert chosen == leads_and_discards > 0
     assert first.overall.cards == per_record * (12 - cal)
     assert set(first.model.counts) == {"human", "robot"}
+    # every file is the same two boards: a scored record's deal and auction were fitted iff its index was
+    fitted_index = {i for f in files for i in (1, 2) if f.half(i) == CALIBRATION}
+    seen = sum(1 for f in files for i in (1, 2) if f.half(i) != CALIBRATION and i in fitted_index)
+    assert first.by_overlap["deal and auction seen"].cards == per_record * seen
+    assert first.by_overlap["fresh"].cards == per_record * (12 - cal - seen)
+    assert first.by_overlap["deal seen"].cards == 0
     other = fit([root], half=EVALUATION)  # the other way round: fitted on the evaluation half, scored on the rest
     assert other.model.provenance["fitted on"] == "the evaluation half" != first.model.provenance["fitted on"]
     assert other.overall.cards == per_record * cal and other.model.alpha == first.model.alpha
@@ -413,6 +419,9 @@ def test_the_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     scores = json.loads(done.stdout)
     assert scores["records"] == 12 and load_model(str(tmp_path / "m.json")).counts
+    assert sum(g["cards"] for g in scores["by overlap"].values()) == scores["overall"]["cards"]
+    text = subprocess.run([*run, str(root), "--no-progress"], capture_output=True, text=True, cwd=ROOT).stdout
+    assert "\ndeal and auction seen " in text and "\nfresh " in text
     bad = subprocess.run([*run, str(tmp_path / "missing")], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "missing" in bad.stderr
     out = tmp_path / "no" / "m.json"  # a model that cannot be written: the error names it

@@ -297,9 +297,10 @@ def test_a_record_that_dropped_its_leading_pass_keys_the_real_defenders(tmp_path
     assert all(item[3] == visible for item in defenders)
 
 
-def two_folder_auctions(root: Path, auctions: str | None = None) -> None:
+def two_folder_auctions(root: Path, auctions: str | None = None, pool: int | None = None) -> None:
     """A corpus of two folders of played records (random deals, a few auctions), with its listing; ``auctions``:
-    only that half's records have an auction (default: all)."""
+    only that half's records have an auction (default: all); ``pool``: the deals drawn from so many (boards
+    played at several tables)."""
     import json
     import random as rnd
 
@@ -313,10 +314,13 @@ def two_folder_auctions(root: Path, auctions: str | None = None) -> None:
     root.mkdir(parents=True)
     (root / "records.jsonl").write_text("".join(json.dumps({"file": f, "index": i}) + "\n" for f, i in names))
     halves, draw, boards = Halves.of_corpus(root), rnd.Random(7), {}
-    for name, i in names:
+    deals = []
+    for _ in range(pool or len(names)):
         cards = list(range(52))
         draw.shuffle(cards)
-        deal = Deal.from_masks([sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)])
+        deals.append(Deal.from_masks([sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)]))
+    for k, (name, i) in enumerate(names):
+        deal = deals[draw.randrange(pool)] if pool else deals[k]
         dealer, auction, declarer, contract = calls[(i + int(name[-5])) % 4]
         heard = auctions is None or halves.half(name, i) == auctions
         boards.setdefault(name, []).append(
@@ -370,6 +374,37 @@ def test_a_likelihood_fitted_on_either_half_counts_that_halfs_defenders(tmp_path
         fit_likelihood([unheard], "sayc", half=EVALUATION)
 
 
+def test_the_fit_is_scored_by_what_its_half_holds_of_each_record(tmp_path) -> None:
+    """Boards played at several tables: the score of each group (fresh deal; deal seen in the half fitted, with
+    another auction; with the same auction) is the score of that group's defenders, grouped by hand."""
+    from inference.auction.book import load_book
+    from inference.auction.likelihood_fit import fit_likelihood, record_defenders, score
+    from inference.io.halves import CALIBRATION, EVALUATION, corpus_files
+    from inference.io.overlap import FRESH, SAME_AUCTION, SAME_DEAL
+    from inference.io.records import read_auctions
+
+    root = tmp_path / "corpus"
+    two_folder_auctions(root, pool=20)
+    book = load_book("sayc")
+    records: dict[str, list] = {CALIBRATION: [], EVALUATION: []}
+    for f in corpus_files([root]):
+        for rec in read_auctions(str(f.path)):
+            records[f.half(rec.index)].append((rec, record_defenders(rec, book)))
+    for half, other in ((CALIBRATION, EVALUATION), (EVALUATION, CALIBRATION)):
+        fitted = fit_likelihood([root], "sayc", half=half)
+        seen = {(rec.deal.masks, rec.calls) for rec, defenders in records[half] if defenders}
+        groups: dict[str, list] = {FRESH: [], SAME_DEAL: [], SAME_AUCTION: []}
+        for rec, defenders in records[other]:
+            group = SAME_AUCTION if (rec.deal.masks, rec.calls) in seen else \
+                SAME_DEAL if rec.deal.masks in {deal for deal, _ in seen} else FRESH
+            groups[group].extend(defenders)
+        assert all(groups.values()), {g: len(d) for g, d in groups.items()}  # every group is exercised
+        assert set(fitted.by_overlap) == set(groups)
+        for group, items in groups.items():
+            assert fitted.by_overlap[group] == pytest.approx(score(fitted.likelihood, items))
+        assert sum(g["defenders"] for g in fitted.by_overlap.values()) == fitted.score["defenders"]
+
+
 def test_the_command_fits_on_the_half_asked(tmp_path, capsys) -> None:
     import json
 
@@ -381,6 +416,9 @@ def test_the_command_fits_on_the_half_asked(tmp_path, capsys) -> None:
     shown = json.loads(capsys.readouterr().out)
     assert shown["provenance"]["fitted on"] == "the evaluation half" and "calibration" in shown
     assert shown["provenance"]["command"].endswith("--half evaluation")
+    assert sum(g["defenders"] for g in shown["by overlap"].values()) == shown["calibration"]["defenders"]
     assert main(["likelihood", str(root), "--book", "sayc", "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert " calibration records; " in text and "\nevaluation half, " in text
+    assert shown["by overlap"]["deal seen"]["defenders"] == 0  # no board played twice: every deal is fresh
+    assert "\n  fresh (" in text and "\n  deal seen (0 defenders)" in text and "\n  deal and auction seen (0 " in text
