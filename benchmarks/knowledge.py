@@ -22,8 +22,8 @@ record (with ``--every`` the records of one file are alike, so these intervals a
 ``--save`` keeps each record's bits per view; ``--against`` a saved run prints each view's difference from
 it paired by record (two likelihoods or models compared on the same records: most of the records' noise
 cancels), with its interval bootstrapped by record and how many records know more or less.
-``--overlap`` also reads each figure by what the calibration half holds of the record
-(:mod:`inference.io.overlap`: fresh deals; the deal, with another auction; the deal and its auction): a
+``--overlap`` also reads each figure by what the other half (the calibration half, for the evaluation half)
+holds of the record (:mod:`inference.io.overlap`: fresh deals; the deal, with another auction; the deal and its auction): a
 held-out gain found only where the deal and its auction were seen in calibration is memory, not knowledge.
 """
 
@@ -50,7 +50,7 @@ from corpus import DEFAULT_CORPUS  # noqa: E402
 from dealer import Card, Seat  # noqa: E402
 from inference.defence.evidence import DEFAULT_POWER, DefenceEvidence  # noqa: E402
 from inference.defence.model import load_model  # noqa: E402
-from inference.io.halves import EVALUATION, HALVES, corpus_files  # noqa: E402
+from inference.io.halves import CALIBRATION, EVALUATION, HALVES, corpus_files  # noqa: E402
 from inference.io.overlap import Overlap  # noqa: E402
 from inference.state.play import PlayState  # noqa: E402
 from inference.io.records import PlayRecord, read_records  # noqa: E402
@@ -189,7 +189,7 @@ def main() -> None:
         for name, value in found.items():
             per[name].append(value)
     report(args, records, per, timings, failed, time.time() - start)
-    groups = overlap_groups(args.corpus, records) if args.overlap else {}
+    groups = overlap_groups(args.corpus, records, args.half) if args.overlap else {}
     if groups:
         by_group(rows, groups)
     if args.save:
@@ -203,9 +203,10 @@ def main() -> None:
             paired({k: v for k, v in rows.items() if groups.get(k) == group}, base, args.against, group=group)
 
 
-def overlap_groups(corpus: str, records: list[PlayRecord]) -> dict[str, str]:
-    """Each record's group (:mod:`inference.io.overlap`), by label."""
-    overlap = Overlap.of_corpus([corpus])
+def overlap_groups(corpus: str, records: list[PlayRecord], half: str) -> dict[str, str]:
+    """Each record's group (:mod:`inference.io.overlap`) by what the other half than ``half`` holds of it, by
+    label."""
+    overlap = Overlap.of_corpus([corpus], half=CALIBRATION if half == EVALUATION else EVALUATION)
     return {r.label: overlap.group(r.deal.masks, r.calls) for r in records}
 
 
@@ -213,7 +214,7 @@ def by_group(rows: dict[str, dict[str, tuple[float, int, int]]], groups: dict[st
     """Per group of records (by overlap with the calibration half): each view's bits a card and the share of
     that group's lawful bits it removes."""
     print()
-    print("By what the calibration half holds of the record (seen: its deal, or its deal and its auction):")
+    print("By what the other half holds of the record (seen: its deal, or its deal and its auction):")
     print()
     print("| view | group | records | bits a card [95%] | lawful's bits removed |")
     print("|---|---|---:|---:|---:|")

@@ -176,7 +176,7 @@ def score_by_overlap(likelihood: Likelihood, items: Sequence[Item], sightings: S
     ``fitted`` records hold of them: fresh deals, deals fitted with another auction, with the same auction."""
     overlap = Overlap.of_sightings(fitted)
     groups = [overlap.group(deal, calls) for deal, calls in sightings]
-    return {g: score(likelihood, [i for i, h in zip(items, groups) if h == g]) for g in Overlap.group_names()}
+    return {g: score(likelihood, [i for i, h in zip(items, groups, strict=True) if h == g]) for g in Overlap.group_names()}
 
 
 def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,

@@ -33,8 +33,8 @@ from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, auction_free, 
                                      observations, ruff_context, suit_feature, suits_bid)
 from inference.defence.model import DefenceModel
 
-__all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "GAMMAS", "Seen", "FileTally", "Score", "Fitted", "tally_file", "fit",
-           "corpus_digest", "BOOTSTRAP_SEED"]
+__all__ = ["ROBOT_FOLDERS", "ALPHAS", "BETAS", "GAMMAS", "TRAINING", "Seen", "FileTally", "Score", "Fitted",
+           "tally_file", "fit", "corpus_digest", "BOOTSTRAP_SEED"]
 
 #: Source folders whose players are robots (the rest: humans).
 ROBOT_FOLDERS = frozenset({"bot-matches-ben", "bbo-robot-daylongs-ben"})
@@ -173,9 +173,12 @@ class Score:
     uniform_classes: tuple[float, float, float]
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready."""
-        return {"cards": self.cards, "model": list(self.model), "uniform_cards": list(self.uniform_cards),
-                "uniform_classes": list(self.uniform_classes)}
+        """JSON-ready (no card scored: None for each figure, not NaN, which JSON lacks)."""
+        def figures(x: tuple[float, float, float]) -> list[float] | None:
+            return list(x) if self.cards else None
+
+        return {"cards": self.cards, "model": figures(self.model), "uniform_cards": figures(self.uniform_cards),
+                "uniform_classes": figures(self.uniform_classes)}
 
 
 def score(model: DefenceModel, records: Sequence[Sequence[Seen]], keep: Any = None) -> Score:
@@ -280,6 +283,7 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     groups = {g: score(model, evaluation, lambda s, g=g: s.group == g) for g in sorted({s.group for r in evaluation for s in r})}
     overlap = Overlap.of_sightings(fitted)
     by_record = [overlap.group(deal, calls) for deal, calls in scored]
-    by_overlap = {g: score(model, [r for r, h in zip(evaluation, by_record) if h == g]) for g in Overlap.group_names()}
+    by_overlap = {g: score(model, [r for r, h in zip(evaluation, by_record, strict=True) if h == g])
+                  for g in Overlap.group_names()}
     return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas, betas, gammas,
                   score(model, evaluation), phases, groups, by_overlap)

@@ -60,11 +60,11 @@ class Overlap:
         return FRESH, SAME_DEAL, SAME_AUCTION
 
     @classmethod
-    def of_corpus(cls, paths: Iterable["str | Path"]) -> "Overlap":
-        """Read the calibration half of the records under ``paths`` (their deals and auctions, no play)."""
+    def of_corpus(cls, paths: Iterable["str | Path"], half: str = CALIBRATION) -> "Overlap":
+        """Read one half of the records under ``paths`` (their deals and auctions, no play): the records seen."""
         return cls.of_sightings(sighting for f in corpus_files(paths)
                                 for item in file_items(read_auctions, str(f.path))
-                                if isinstance(item, AuctionRecord) and f.half(item.index) == CALIBRATION
+                                if isinstance(item, AuctionRecord) and f.half(item.index) == half
                                 for sighting in [(item.deal.masks, tuple(item.calls))])
 
     @classmethod
@@ -74,7 +74,9 @@ class Overlap:
         return cls(frozenset(deal for deal, _ in auctions), auctions)
 
     def group(self, deal: DealKey, calls: Sequence[str]) -> str:
-        """The group of a record with this deal (four masks, N E S W) and these calls."""
+        """The group of a record with this deal (four masks, N E S W) and these calls. The calls are compared as
+        the records write them: a record that dropped its leading passes (rpbridge's exports) meets another
+        source's copy of its board as "deal seen"."""
         if (deal, _calls(calls)) in self.auctions:
             return SAME_AUCTION
         return SAME_DEAL if deal in self.deals else FRESH

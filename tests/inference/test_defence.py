@@ -31,6 +31,7 @@ from inference.defence.cards import (WAY, allowed, allowed_within, auction_free,
 from inference.defence.fitting import fit
 from inference.errors import InvalidArgumentError
 from inference.io.halves import CALIBRATION, EVALUATION, Halves, corpus_files
+from inference.io.records import PlayRecord, read_records
 from inference.state.play import PlayState
 from inference.exact.layouts import View
 from tests.inference.helpers import brute_force_layouts, random_play, replay
@@ -396,12 +397,6 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
     assert chosen == leads_and_discards > 0
     assert first.overall.cards == per_record * (12 - cal)
     assert set(first.model.counts) == {"human", "robot"}
-    # every file is the same two boards: a scored record's deal and auction were fitted iff its index was
-    fitted_index = {i for f in files for i in (1, 2) if f.half(i) == CALIBRATION}
-    seen = sum(1 for f in files for i in (1, 2) if f.half(i) != CALIBRATION and i in fitted_index)
-    assert first.by_overlap["deal and auction seen"].cards == per_record * seen
-    assert first.by_overlap["fresh"].cards == per_record * (12 - cal - seen)
-    assert first.by_overlap["deal seen"].cards == 0
     other = fit([root], half=EVALUATION)  # the other way round: fitted on the evaluation half, scored on the rest
     assert other.model.provenance["fitted on"] == "the evaluation half" != first.model.provenance["fitted on"]
     assert other.overall.cards == per_record * cal and other.model.alpha == first.model.alpha
@@ -409,6 +404,50 @@ def test_fitting_is_deterministic_and_counts_every_card(tmp_path: Path) -> None:
                for n in v.values()) == 3 * per_record * (12 - cal)
     with pytest.raises(InvalidArgumentError, match="invalid half 'both'"):
         fit([root], half="both")
+
+
+def varied_corpus(root: Path) -> Path:
+    """Two folders of three files, each the example's boards in another mix: as recorded, board 1 with an
+    auction (the same deal, another auction), board 1 turned one seat or two (other deals, the same play);
+    mixed so that each half holds a deal the other does not, one in another auction, and one the same."""
+    text = EXAMPLE.read_text()
+    one, two = ("[Event" + b for b in text.split("[Event")[1:])
+    heard = one.replace('[Play "W"]', '[Auction "N"]\n1D Pass 1H Pass\n2D Pass 4H Pass\nPass Pass\n[Play "W"]')
+    turned, opposite = ((one.replace('[Deal "N:', f'[Deal "{a}:').replace('[Dealer "N"]', f'[Dealer "{a}"]')
+                         .replace('[Declarer "S"]', f'[Declarer "{b}"]').replace('[Play "W"]', f'[Play "{c}"]'))
+                        for a, b, c in (("E", "W", "N"), ("S", "N", "E")))
+    mixes = [(turned, heard, one), (opposite, two), (one, opposite, heard), (heard, heard), (heard, two),
+             (two, one, opposite)]
+    lines = []
+    for k, mix in enumerate(mixes):
+        folder = ("humans", "bot-matches-ben")[k % 2]
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        (root / folder / f"r{k}.pbn").write_text("\n".join(mix))
+        lines += [json.dumps({"file": f"{folder}/r{k}.pbn", "index": i}) for i in range(1, len(mix) + 1)]
+    (root / "records.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_the_fit_is_scored_by_what_its_half_holds_of_each_record(tmp_path: Path) -> None:
+    """Each overlap group's cards are those of the scored records whose deal (and auction) the fitted half holds,
+    grouped by hand, fitted on either half; and each group's score is the model's on those records alone."""
+    root = varied_corpus(tmp_path / "corpus")
+    by_half: dict[str, list[PlayRecord]] = {CALIBRATION: [], EVALUATION: []}
+    for f in corpus_files([root]):
+        for rec in read_records(f.path):
+            assert isinstance(rec, PlayRecord) and rec.complete
+            by_half[f.half(rec.index)].append(rec)
+    for half, other in ((CALIBRATION, EVALUATION), (EVALUATION, CALIBRATION)):
+        fitted = fit([root], half=half)
+        seen = {(r.deal.masks, r.calls) for r in by_half[half]}
+        groups = {"fresh": 0, "deal seen": 0, "deal and auction seen": 0}
+        for r in by_half[other]:
+            groups["deal and auction seen" if (r.deal.masks, r.calls) in seen else
+                   "deal seen" if r.deal.masks in {d for d, _ in seen} else "fresh"] += 1
+        assert all(groups.values()), (half, groups)  # the mixes exercise every group, both ways
+        assert {g: s.cards for g, s in fitted.by_overlap.items()} == {g: 26 * n for g, n in groups.items()}
+        assert sum(s.model[0] * s.cards for s in fitted.by_overlap.values()) == \
+            pytest.approx(fitted.overall.model[0] * fitted.overall.cards)
 
 
 def test_the_command(tmp_path: Path) -> None:
