@@ -183,10 +183,6 @@ def _final_weights(graph: LayoutGraph, singles: Sequence[tuple[Claim, Fraction, 
     return weight, scale
 
 
-#: Per card position ``b`` of a suit: the 13-bit holdings that contain it.
-_WITH_CARD = tuple(np.flatnonzero((np.arange(1 << 13) >> b) & 1) for b in range(13))
-
-
 class LayoutSpace:
     """The layouts of a position's unseen cards in one view: counts, odds and samples, all exact."""
 
@@ -266,11 +262,10 @@ class LayoutSpace:
         part, masks = self.graph.parts[p], self.graph.steps[p].masks
         member_w = self._row_weights(p)
         for i, seat in enumerate(self.seats):
-            by_holding = np.zeros(1 << 13, dtype=member_w.dtype)  # each sum is at most the total: it fits
-            np.add.at(by_holding, masks[:, i], member_w)
+            column = masks[:, i]
             for b in range(13):
-                if part.unseen >> b & 1:
-                    held = int(by_holding[_WITH_CARD[b]].sum())
+                if part.unseen >> b & 1:  # the card's sum over the rows that give it to the seat: at most the total
+                    held = int(member_w[column >> b & 1 == 1].sum())
                     holder.setdefault(CARDS[13 * part.in_suit + b], {})[seat] = Fraction(held, total)
         return member_w
 

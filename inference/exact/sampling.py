@@ -9,7 +9,6 @@ while the weights fit in 63 bits; Python integers beyond. Nothing is rejected.
 
 from __future__ import annotations
 
-import bisect
 import random
 from typing import Any, cast
 
@@ -103,39 +102,58 @@ class Sampler:
         return hands.astype(np.uint64)
 
     def python(self, n: int, gen: np.random.Generator) -> np.ndarray:
-        """Exact sampling with Python integers (weights past 63 bits), from a stream seeded by ``gen``."""
+        """Exact sampling with Python integers (weights past 63 bits), from a stream seeded by ``gen``.
+
+        Each layout is one integer drawn uniformly below the total weight, read as a path through the graph:
+        at each position the edge whose share of the state's weight holds it, then the row of the edge's group
+        (the quotient by the weight of finishing from where the edge leads), the remainder carried on; every
+        path and choice of rows is met by exactly as many integers as it weighs. Vectorised over the layouts
+        (numpy arrays of Python integers)."""
         rng = random.Random(int(gen.integers(0, 2 ** 63)))
-        out = np.zeros((n, 4), dtype=np.uint64)
-        edges = []
+        hands = np.zeros((n, 4), dtype=np.int64)
+        for seat in range(4):
+            hands[:, seat] = self.graph.position.known[seat]
+        left = np.array([rng.randrange(self.flow.total) for _ in range(n)], dtype=object)
+        state = np.zeros(n, dtype=np.int64)
         for s in range(self.graph.depth):
-            src, grp, dst = self.graph.links[s]
+            edge, within, grp, dst = self._edges(s, state, left)
+            rest = self.flow.backward[s + 1].astype(object)[dst[edge]]
+            row, left = within // rest, within % rest  # within the edge's share: row by quotient, rest by remainder
+            state = dst[edge]
+            pick = self._rows(s, grp[edge], row)
             step = self.graph.steps[s]
-            w = [int(b) * int(m) for b, m in zip(self.flow.backward[s + 1][dst], step.group_weight[grp])]
-            by_src: dict[int, tuple[list[int], list[int], list[int]]] = {}
-            for e in range(len(src)):
-                cum, gs, ds = by_src.setdefault(int(src[e]), ([], [], []))
-                cum.append((cum[-1] if cum else 0) + w[e])
-                gs.append(int(grp[e]))
-                ds.append(int(dst[e]))
-            rows: dict[int, tuple[list[int], list[int]]] = {}
-            for r, (g, wr) in enumerate(zip(step.group.tolist(), step.weight.tolist())):
-                cum_r, ids = rows.setdefault(g, ([], []))
-                cum_r.append((cum_r[-1] if cum_r else 0) + int(wr))
-                ids.append(r)
-            edges.append((by_src, rows, step.masks.tolist()))
-        known = list(self.graph.position.known)
-        for j in range(n):
-            state, hands = 0, list(known)
-            for s, (by_src, rows, masks) in enumerate(edges):
-                cum, gs, ds = by_src[state]
-                e = bisect.bisect_right(cum, rng.randrange(cum[-1]))
-                state = ds[e]
-                cum_r, ids = rows[gs[e]]
-                pick = ids[bisect.bisect_right(cum_r, rng.randrange(cum_r[-1]))]
-                for i, seat in enumerate(self.graph.seats):
-                    hands[seat] |= masks[pick][i] << (13 * self.graph.suits[s])
-            out[j] = np.array(hands, dtype=np.uint64)
-        return out
+            for i, seat in enumerate(self.graph.seats):
+                hands[:, seat] |= step.masks[pick, i] << (13 * self.graph.suits[s])
+        return hands.astype(np.uint64)
+
+    def _edges(self, s: int, state: np.ndarray, left: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The edge of position ``s`` each layout's integer ``left`` (below its state's weight) falls in, among the
+        state's edges each taking its share of that weight (group weight x the weight of finishing from where it
+        leads; Python integers), and what is left of the integer within that share; the edges' groups and
+        destinations (in the order the edges are indexed)."""
+        src, grp, dst = self.graph.links[s]
+        order = np.argsort(src, kind="stable")
+        share = (self.graph.steps[s].group_weight.astype(object)[grp]
+                 * self.flow.backward[s + 1].astype(object)[dst])[order]
+        cum = np.cumsum(share)
+        starts = np.searchsorted(src[order], np.arange(len(self.graph.layers[s]) + 1))
+        base = np.concatenate([np.array([0], dtype=object), cum])[starts[:-1]]
+        key = base[state] + left
+        edge = np.searchsorted(cum, key, side="right")
+        return edge, key - (cum[edge] - share[edge]), grp[order], dst[order]
+
+    def _rows(self, s: int, group: np.ndarray, row: np.ndarray) -> np.ndarray:
+        """The row of each layout's ``group`` at position ``s`` its integer ``row`` (below the group's weight)
+        picks: the ``row``-th when every row weighs 1, else the one whose cumulative weight first passes it."""
+        step = self.graph.steps[s]
+        order, starts = step.order, step.starts
+        if not step.weighted:
+            return cast(np.ndarray, order[starts[group] + row.astype(np.int64)])
+        weights = step.weight.astype(object)[order]
+        cum = np.cumsum(weights)
+        before = np.concatenate([np.array([0], dtype=object), cum])[starts[group]]
+        return cast(np.ndarray, order[np.searchsorted(cum, before + row, side="right")])
 
 
 #: The most layouts one call returns in memory (draw more in batches with one generator: the stream continues).

@@ -470,6 +470,34 @@ def test_sampling_is_exact_by_chi_square() -> None:
     assert holding_distribution(lawful, Seat.E, 1)[ZERO_HEARTS] > Fraction(1, 100)  # lawfully common
 
 
+def test_sampling_past_int64_is_exact_by_chi_square() -> None:
+    """The same weights times 2**70 (the sums pass 63 bits: Python integers, one uniform integer a layout read
+    as a path): the same law, so the same chi-square checks hold; weight-0 holdings never appear; same seed,
+    same samples."""
+    state = sampling_state()
+    huge = 2 ** 70
+
+    def east(h: int) -> Fraction:
+        return east_hearts(h) * huge
+
+    def west(h: int) -> Fraction:
+        return west_diamonds(h) * huge
+    space = state.layouts(View("lawful", holdings=HoldingWeights({(Seat.E, Suit.H): east, (Seat.W, Suit.D): west})))
+    assert space.dtype is object
+    exp = brute_force(state, sampling_weights()[1])
+    masks = space.sample_masks(N_SAMPLES, seed=2025)
+    assert np.array_equal(masks, space.sample_masks(N_SAMPLES, seed=2025))
+    for seat, suit in ((Seat.E, 1), (Seat.W, 2)):
+        exact = holding_distribution(exp, seat, suit)
+        counts: dict[int, int] = {}
+        for h in sampled_holdings(masks, seat, suit):
+            counts[h] = counts.get(h, 0) + 1
+        assert all(exact.get(h, 0) > 0 for h in counts), "a sampled holding has weight 0"
+        assert chi_p(counts, exact, N_SAMPLES) > CHI_P, (seat, suit)
+    assert_samples_valid(state, [Deal.from_masks([int(x) for x in row]) for row in masks[:200]],
+                         sampling_weights()[1])
+
+
 def test_sampling_is_reproducible_and_respects_the_play() -> None:
     """Same seed, same samples (masks and deals alike); every sample keeps the played cards, visible hands and
     West's club void, and has a non-zero weight."""
