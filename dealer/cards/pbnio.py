@@ -31,10 +31,13 @@ def masks_to_pbn(row: "Iterable[int]", first: Seat = Seat.N) -> str:
 
 def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int = 1,
                 event: str = "kibitz deal", spec_text: str | None = None, declarer: Seat | None = None,
-                contract: str | None = None, seed: int | None = None) -> int:
+                contract: str | None = None, seed: int | None = None, dealer: Seat | None = None,
+                vulnerable: str | None = None) -> int:
     """Write deals given as an ``(n, 4)`` mask array; return how many were written.
 
-    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known; ``seed``, the
+    ``declarer`` and ``contract`` (PBN text such as ``3NTX``) fill those tags when known, and ``dealer`` and
+    ``vulnerable`` (PBN text such as ``NS``) when every deal has them (layouts of one board; by default they
+    go round with the board numbers); ``seed``, the
     seed the deals were drawn with, goes in the PBN header (``% seed: N``) so they can be drawn again. The whole
     batch is laid out at once as a byte array (:mod:`dealer.cards.handtext`), not a deal at a time.
     """
@@ -67,17 +70,18 @@ def write_deals(masks: np.ndarray, out: TextIO, fmt: str = "pbn", *, start: int 
                       b'", "S": "', part[:, 2], b'", "W": "', part[:, 3], b'"}}\n']
             out.write(join_rows(fields, size).decode("ascii"))
         else:
-            out.write(_pbn_records(part, board, event, declarer, contract))
+            out.write(_pbn_records(part, board, event, declarer, contract, dealer, vulnerable))
         at += size
     return len(masks)
 
 
-def _pbn_records(hands: np.ndarray, start: int, event: str, declarer: Seat | None, contract: str | None) -> str:
+def _pbn_records(hands: np.ndarray, start: int, event: str, declarer: Seat | None, contract: str | None,
+                 dealer: Seat | None = None, vulnerable: str | None = None) -> str:
     """PBN records of boards ``start ..`` (numbers of one width), 16 boards to a row.
 
-    Sixteen boards in a row go once round the dealers and vulnerabilities, so every row of
-    consecutive boards has the same layout, whatever board it starts at; the deal string starts
-    with the board's dealer.
+    Sixteen boards in a row go once round the dealers and vulnerabilities (unless ``dealer`` and ``vulnerable``
+    are given: every board's), so every row of consecutive boards has the same layout, whatever board it starts
+    at; the deal string starts with the board's dealer.
     """
     date = _dt.date.today().strftime("%Y.%m.%d")
     head = f'[Event "{event}"]\n[Site "?"]\n[Date "{date}"]\n[Board "'.encode("utf-8")
@@ -94,11 +98,12 @@ def _pbn_records(hands: np.ndarray, start: int, event: str, declarer: Seat | Non
         fields: list[Field] = []
         for j in range(per):
             board = start + first + j
-            dealer = board_dealer(board)
+            deals_first = board_dealer(board) if dealer is None else dealer
+            vul = board_vulnerability(board) if vulnerable is None else vulnerable
             fields += [head, numbers[:, j * width:(j + 1) * width],
-                       f'"]\n[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n[Dealer "{dealer.name}"]\n'
-                       f'[Vulnerable "{board_vulnerability(board)}"]\n[Deal "{dealer.name}:'.encode("ascii")]
-            for k, seat in enumerate(dealer.rotation()):
+                       f'"]\n[West "?"]\n[North "?"]\n[East "?"]\n[South "?"]\n[Dealer "{deals_first.name}"]\n'
+                       f'[Vulnerable "{vul}"]\n[Deal "{deals_first.name}:'.encode("utf-8")]
+            for k, seat in enumerate(deals_first.rotation()):
                 if k:
                     fields.append(b" ")
                 fields.append(block[:, j, int(seat)])

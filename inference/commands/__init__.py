@@ -54,9 +54,13 @@ _MODULE_OF = {**{name: name for name in _MODULES if name != "layouts"}, "sample"
 class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line ``kibitz: error: ...`` and exit status 2 (no usage block)."""
 
+    #: The command a top-level parser was built for (its arguments left over are that command's).
+    command: str | None = None
+
     def error(self, message: str) -> NoReturn:
         """Report a bad command line in one line and exit with status 2."""
-        self.exit(2, f"kibitz: error: {self.prog}: {message} (see {self.prog} --help)\n")
+        where = self.prog if self.command is None else f"{self.prog} {self.command}"
+        self.exit(2, f"kibitz: error: {'' if where == 'kibitz' else where + ': '}{message} (see {where} --help)\n")
 
     def print_help(self, file: "SupportsWrite[str] | None" = None) -> None:
         """Print the help; a help that cannot be written (a full disk) is an error in one line, status 2."""
@@ -76,6 +80,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="kibitz",
         description="Exact constrained dealing and play-time inference for bridge.",
     )
+    parser.command = command if command in _MODULE_OF else None
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_OneLineParser)
     for name in (_MODULE_OF[command],) if command in _MODULE_OF else _MODULES:
         importlib.import_module(f"{__name__}.{name}").register(sub)
@@ -106,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     try:
         words = sys.argv[1:] if argv is None else list(argv)
-        args = build_parser(words[0] if words else None).parse_args(words)
+        parser = build_parser(words[0] if words else None)
+        if words and words[0].startswith("-") and words[0] not in ("-h", "--help"):
+            parser.error(f"unknown option {words[0]!r} before the command: a command comes first")
+        args = parser.parse_args(words)
     except SystemExit as exc:  # --help (0) or a bad command line (2, its one line already printed)
         return exc.code if isinstance(exc.code, int) else 2
     handler: Handler = args.handler

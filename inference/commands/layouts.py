@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from inference.commands.options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
                       add_record, add_seat, add_seed, add_view, defence_model, add_likelihood,
@@ -36,13 +36,14 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
                         likelihood(args))
     space = state.layouts(args.view)  # built (and checked) before anything is written
     contract = _pbn_contract(state, args.file)
+    board = _board_tags(args)
     seed = seed_of(args)
     rng = make_rng(seed)
     written = 0
     while written < args.n:  # streamed, batch by batch: memory stays bounded whatever -n is
         masks = space.sample_masks(min(batch, args.n - written), rng)
         write_deals(masks, out, args.format, start=written + 1, event=f"kibitz sample ({args.view} view)",
-                    declarer=state.declarer, contract=contract, seed=seed)
+                    declarer=state.declarer, contract=contract, seed=seed, **board)
         written += len(masks)
     return 0
 
@@ -64,11 +65,31 @@ def run_odds(args: argparse.Namespace, out: TextIO) -> int:
         for suit, dist in by_suit.items():
             cells = "  ".join(f"{n}:{float(p):6.2%}" for n, p in dist.items())
             lines.append(f"  {'SHDC'[suit]}  {cells}")
+        lines.append(f"{state.name(seat)} ({seat.name}) dealt HCP:")
+        hcp = sorted(odds.hcp[seat].items())
+        for row in range(0, len(hcp), 8):
+            lines.append("  " + "  ".join(f"{h:2}:{float(p):6.2%}" for h, p in hcp[row:row + 8]))
+    seats = "-".join(s.name for s in odds.length)
+    lines.append(f"dealt splits ({seats}):")
+    for suit, splits in odds.split.items():
+        lines.append(f"  {'SHDC'[suit]}  " + "  ".join(f"{'-'.join(map(str, k))}:{float(p):6.2%}"
+                                                      for k, p in splits.items()))
     lines.append("holders of unseen cards:")
     for card, by in sorted(odds.holder.items()):
         lines.append(f"  {card}: " + "  ".join(f"{s.name} {float(p):6.2%}" for s, p in by.items()))
     out.write("\n".join(lines) + "\n")
     return 0
+
+
+def _board_tags(args: argparse.Namespace) -> dict[str, Any]:
+    """The record's dealer and vulnerability, for every layout's PBN tags (none for a scenario: the boards'
+    own go round)."""
+    if Path(args.file).suffix.lower() == ".toml":
+        return {}
+    from inference.commands.inputs import first_record
+
+    rec = first_record(args.file, args.board, args.record)
+    return {"dealer": rec.dealer, "vulnerable": rec.vulnerable or "None"}
 
 
 def _pbn_contract(state: PlayState, path: str) -> str:

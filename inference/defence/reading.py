@@ -70,16 +70,18 @@ def _ranks(holding: int) -> str:
     return "".join(r for b, r in enumerate(_RANKS) if holding >> b & 1)
 
 
-def strongest_reading(evidence: DefenceEvidence, seat: Seat, card: Card, situation: Situation, free: int
-                      ) -> Reading | None:
+def strongest_reading(evidence: DefenceEvidence, seat: Seat, card: Card, situation: Situation, free: int,
+                      longest: int = LONGEST_SHOWN) -> Reading | None:
     """The pair of holdings the card tells apart most (None when no two differ); ``free``: the suit's cards
-    (13-bit) the viewer had not seen when it was played, the card aside."""
+    (13-bit) the viewer had not seen when it was played, the card aside; ``longest``: the most cards the
+    defender held then (his cards left in hand, this one included: a holding longer is none he could hold)."""
     position = card.index % 13
     free &= ~(1 << position)
     spare = [1 << b for b in range(13) if free >> b & 1]
     best: Reading | None = None
     strength = 0.0
-    shorter = [1 << position | sum(more) for n in range(LONGEST_SHOWN - 1) for more in combinations(spare, n)]
+    shorter = [1 << position | sum(more) for n in range(min(LONGEST_SHOWN, longest) - 1)
+               for more in combinations(spare, n)]
     for short in shorter:
         p = evidence.factor(situation, short, position)
         if not p:

@@ -470,7 +470,8 @@ class PlayState:
             return None
         seat, card, situation, played = last
         free = ~(visible | played) >> (13 * int(card.suit)) & 0x1FFF
-        return strongest_reading(self._defence, seat, card, situation, free)
+        held = 13 - before[seat].bit_count() - sum(s == seat for t in tricks for s, _ in t.cards) + 1  # this card's
+        return strongest_reading(self._defence, seat, card, situation, free, longest=held)
 
     def _defence_inputs(self) -> "tuple[tuple[Trick, ...], int]":
         """The tricks so far (the one in progress last) and the dealt cards of the hands the viewer sees."""

@@ -629,6 +629,27 @@ def test_a_role_in_words() -> None:
     assert role_words(suit_role(0, Seat.W, Seat.S, 0, None, (0, 0, 0, 0))) == "trumps"
 
 
+def test_a_reading_names_only_holdings_the_defender_could_hold() -> None:
+    """Every evidence line of a replayed record compares holdings no longer than the defender's cards left in
+    hand (his last card, forced, reads nothing: board 2's trick 13 once compared E's HQ with HQ-T)."""
+    rec = [r for r in read_records(EXAMPLE) if isinstance(r, PlayRecord)][1]
+    state = PlayState(rec.deal[rec.declarer], declarer=rec.declarer, contract=rec.contract)
+    left = {seat: 13 for seat in Seat}
+    readings = 0
+    for i, card in enumerate(rec.play):
+        seat = state.to_play
+        state.play(card)
+        if i == 0:
+            state.table_dummy(rec.deal[rec.declarer.partner])
+        reading = state.reading()
+        if reading is not None:
+            readings += 1
+            assert reading.seat == seat and reading.longer.bit_count() <= left[seat], (i, reading.text())
+        assert reading is None or left[seat] > 1, (i, reading)
+        left[seat] -= 1
+    assert readings > 10
+
+
 @pytest.mark.slow
 def test_restricted_choice_in_the_narration_and_the_commands(tmp_path: Path) -> None:
     """East's queen under the ace: "from SQ 2 times as likely as from SQJ" (equal cards played alike); the

@@ -48,6 +48,8 @@ def files(tmp: Path) -> dict[str, str]:
 
 
 CASES: list[tuple[list[str], str]] = [
+    (["odds", EXAMPLE, "--frob"], "error: kibitz odds: unrecognized arguments: --frob (see kibitz odds --help)"),
+    (["--bogus"], "error: unknown option '--bogus' before the command"),
     (["count", "hcp(north) >= 99999999999999999999"], "too large"),
     (["count", "(" * 150 + "hcp(north) > 3" + ")" * 150], "nested more than 100"),
     (["count", "hcp(north) >"], "<spec>:1:13: expected a number"),

@@ -51,6 +51,22 @@ def test_cli_odds_json(tmp_path: Path) -> None:
             assert sum(Fraction(v) for v in obj["length"][seat][suit].values()) == 1
 
 
+def test_cli_odds_text_shows_lengths_hcp_and_splits(tmp_path: Path) -> None:
+    """The text form shows what ``--json`` holds: each seat's HCP and each suit's splits, as percentages."""
+    path, _ = record_file(tmp_path)
+    status, out, _ = run("odds", str(path), "--after", "5")
+    _, text, _ = run("odds", str(path), "--after", "5", "--json")
+    obj = json.loads(text)
+    assert status == 0
+    for seat in ("W", "E"):
+        assert f"({seat}) dealt HCP:" in out
+        for h, p in obj["hcp"][seat].items():
+            assert f"{int(h):2}:{float(Fraction(p)):6.2%}" in out
+    for suit, dist in obj["split"].items():
+        line = next(x for x in out.splitlines() if x.startswith(f"  {suit}  ") and "-" in x.split()[1])
+        assert all(f"{k}:{float(Fraction(p)):6.2%}" in line for k, p in dist.items()), (line, dist)
+
+
 def test_cli_sample_pbn(tmp_path: Path) -> None:
     path, cards = record_file(tmp_path)
     status, out, _ = run("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
@@ -66,6 +82,20 @@ def test_cli_sample_pbn(tmp_path: Path) -> None:
                     assert c in d[seat]
     _, again, _ = run("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
     assert again == out
+    assert set(re.findall(r'\[Dealer "(\w)"\]', out)) == {"N"} and set(re.findall(r'\[Vulnerable "(\w+)"\]', out)) == {"None"}
+
+
+def test_cli_sample_keeps_the_records_dealer_and_vulnerability(tmp_path: Path) -> None:
+    """Every layout of a board is that board: its dealer and vulnerability, not those of the layout's number."""
+    path, _ = record_file(tmp_path)
+    path.write_text(path.read_text().replace('[Dealer "N"]', '[Dealer "E"]\n[Vulnerable "NS"]'))
+    status, out, _ = run("sample", str(path), "--after", "3", "-n", "20", "--seed", "1")
+    assert status == 0
+    assert re.findall(r'\[Dealer "(\w)"\]', out) == ["E"] * 20
+    assert re.findall(r'\[Vulnerable "(\w+)"\]', out) == ["NS"] * 20
+    deals = [Deal.from_pbn(m) for m in re.findall(r'\[Deal "([^"]+)"\]', out)]
+    assert all(m.startswith("E:") for m in re.findall(r'\[Deal "([^"]+)"\]', out))
+    assert all(d[Seat.S] == DEAL[Seat.S] and d[Seat.N] == DEAL[Seat.N] for d in deals)
 
 
 @pytest.mark.parametrize("view", ["lawful", "weighted"])
