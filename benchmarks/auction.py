@@ -56,7 +56,7 @@ def main() -> None:
         try:
             update = state.add_auction(rec.declarer if rec.dealer is None else rec.dealer, rec.calls, book=args.book,
                                        vulnerability=rec.vulnerable, explanations=rec.explanations,
-                                       likelihood=likelihood)
+                                       likelihood=likelihood, restore_passes=True)
         except InferenceError as exc:
             refused[type(exc).__name__] += 1
             times.append(time.perf_counter() - start)

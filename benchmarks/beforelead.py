@@ -88,7 +88,7 @@ def add(state: PlayState, rec: PlayRecord, setting: str, book: str) -> int:
         state.add_inferences(tight_claims(rec))
     elif rec.calls and rec.dealer is not None:  # as replay_record guards it
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
-                          explanations=rec.explanations)
+                          explanations=rec.explanations, restore_passes=True)
     return len(state.snapshot.inferences)
 
 

@@ -247,7 +247,8 @@ def play_one(job: Job) -> dict[str, object]:
     heard = None
     if job.get("calls"):
         heard = HeardAuction(Seat(job["dealer"]), tuple(job["calls"]), job["book"], job["vulnerable"],
-                             tuple(job["explanations"]), None if job.get("likelihood") == "none" else "default")
+                             tuple(job["explanations"]), None if job.get("likelihood") == "none" else "default",
+                             restore_passes=True)
     row: dict[str, object] = {"index": job["index"], "source": job["source"], "label": job["label"],
                               "nt": contract.strain.trump is None}
     row["claims"], row["consistent"], row["false"] = auction_truth(job, declarer, deal, job["book"])

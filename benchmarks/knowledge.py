@@ -97,7 +97,7 @@ def state_for(rec: PlayRecord, auction: bool, model: object, truth: str, book: s
                       defence_model=model)
     if auction and rec.calls and rec.dealer is not None:
         state.add_auction(rec.dealer, rec.calls, book=book, vulnerability=rec.vulnerable,
-                          explanations=rec.explanations, likelihood=likelihood)
+                          explanations=rec.explanations, likelihood=likelihood, restore_passes=True)
     if truth:
         state.add_inferences(tight_claims(rec, lengths="lengths" in truth, hcp="HCP" in truth))
     return state

@@ -464,8 +464,9 @@ class HeardAuction:
     book: str
     vulnerability: str = ""
     explanations: tuple[str | None, ...] = ()
-    #: The auction's graded likelihood, as :meth:`PlayState.add_auction` takes it ("default", a model, None).
+    #: The graded likelihood, and whether a record's dropped leading passes are put back: as add_auction takes them.
     likelihood: "Likelihood | str | None" = "default"
+    restore_passes: bool = False
 
 
 class CardReader:
@@ -487,7 +488,8 @@ class CardReader:
         a = self.auction
         if a is not None and a.calls:
             if state.add_auction(a.dealer, a.calls, book=a.book, vulnerability=a.vulnerability,
-                                 explanations=a.explanations or None, likelihood=a.likelihood) is not None:
+                                 explanations=a.explanations or None, likelihood=a.likelihood,
+                                 restore_passes=a.restore_passes) is not None:
                 self.read.append(f"auction: {len(a.calls)} calls read with {a.book}")
         if self.lead is None or state.defence is not None:
             return

@@ -15,8 +15,10 @@ inference   an inference: ``name``, ``by`` (LHO, RHO, partner, N...), ``claim``,
             ``action``, ``kind``, ``fallbacks``, ``group``
 lead        read a lead: ``card``, optional ``agreement`` (default fourth-best-nt)
 auction     read an auction: ``dealer``, ``calls`` (space-separated), ``book``, optional ``vulnerable``,
-            ``explanations`` (a list: per call, its text or "") and ``likelihood`` (``default``: the one
-            shipped with the book; a likelihood file; ``none``: each call's measured ratio)
+            ``explanations`` (a list: per call, its text or ""), ``likelihood`` (``default``: the one
+            shipped with the book; a likelihood file; ``none``: each call's measured ratio) and
+            ``restore_passes`` (put back the leading passes a record dropped; a finished auction must end
+            in the contract played)
 dummy       ``hand``; optional ``early`` (before the opening lead)
 play        ``card``, optional ``seat`` (must be the seat on turn)
 undo        optional ``to`` (a ply; default: the last event)
@@ -104,7 +106,8 @@ class Session:
         update = self._need().add_auction(r["dealer"], calls, book=r["book"],
                                           vulnerability=r["vulnerable"],
                                           explanations=[e or None for e in r["explanations"] or ()],
-                                          likelihood=None if r["likelihood"] == "none" else r["likelihood"])
+                                          likelihood=None if r["likelihood"] == "none" else r["likelihood"],
+                                          restore_passes=r["restore_passes"])
         return {"event": update.event if update else None,
                 "statuses": [sc.as_dict() for sc in update.statuses] if update else []}
 
@@ -181,7 +184,7 @@ _FIELDS: dict[str, dict[str, tuple[str, bool, Any, Any]]] = {
     "auction": {"dealer": (_TEXT, True, None, None), "calls": (_CALLS, True, None, None),
                 "book": (_TEXT, True, None, None), "vulnerable": (_TEXT, False, "", None),
                 "explanations": ("a list of claims", False, None, None),
-                "likelihood": (_TEXT, False, "default", None)},
+                "likelihood": (_TEXT, False, "default", None), "restore_passes": (_BOOL, False, False, None)},
     "dummy": {"hand": (_TEXT, True, None, None), "early": (_BOOL, False, False, None)},
     "play": {"card": (_TEXT, True, None, None), "seat": (_TEXT, False, None, None)},
     "undo": {"to": (_WHOLE, False, None, (0, 10_000))},

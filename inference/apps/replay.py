@@ -51,7 +51,8 @@ def replay_record(record: PlayRecord, viewer: Seat | None = None, book: "str | N
     state = PlayState(record.deal[view], declarer=record.declarer, contract=record.contract, viewer=view,
                       defence_model=defence_model)
     auction = state.add_auction(record.dealer, record.calls, book=book, vulnerability=record.vulnerable,
-                                explanations=record.explanations, likelihood=likelihood) if book and record.calls and record.dealer is not None else None
+                                explanations=record.explanations, likelihood=likelihood,
+                                restore_passes=True) if book and record.calls and record.dealer is not None else None
     for n, card in enumerate(record.play):
         trick, card_no = state.trick_number, len(state.snapshot.current.cards) + 1
         seat = state.to_play

@@ -19,10 +19,11 @@ from dealer import Seat, Suit
 
 from inference.errors import InvalidArgumentError
 from inference.io.records import contract_from_auction, parse_calls
+from inference.rules.contract import Contract
 from inference.auction.book import CONTEXT_FIELDS, Rule
 
 __all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes",
-           "suits_bid", "illegal_call"]
+           "suits_bid", "illegal_call", "auction_declarer"]
 
 _STRAIN_RANK = {"C": 0, "D": 1, "H": 2, "S": 3, "N": 4}
 _SUIT_OF = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C}
@@ -319,3 +320,40 @@ def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None =
         if call[0] in "1234567" and call[1] in "SHDC":
             bids[dealer.after(k)] |= 1 << "SHDC".index(call[1])
     return bids[0], bids[1], bids[2], bids[3]
+
+
+def auction_declarer(dealer: Seat, calls: Sequence[str], declarer: Seat, contract: Contract,
+                     restore_passes: bool = False) -> Seat | None:
+    """Check a finished auction against the contract played by ``declarer`` (its strain; a contract given by
+    its strain alone has no level to compare): None when the auction names them as written (or is not
+    finished: nothing to check), ``declarer`` when leading passes the record dropped must be put back and
+    ``restore_passes`` allows it (rpbridge's exports); else :class:`~inference.errors.InvalidArgumentError`,
+    naming the contract the auction ends in.
+
+    >>> auction_declarer(Seat.N, ["1NT", "Pass", "Pass", "Pass"], Seat.N, Contract.parse("1NT")) is None
+    True
+    >>> auction_declarer(Seat.N, ["1NT", "Pass", "Pass", "Pass"], Seat.E, Contract.parse("1NT"), restore_passes=True)
+    <Seat.E: 1>
+    """
+    try:
+        tokens = parse_calls(calls)
+    except ValueError:
+        return None  # the reading names the bad call
+    if len(tokens) < 4 or tokens[-3:] != ["Pass"] * 3:
+        return None  # not finished: no contract yet
+    found = contract_from_auction(dealer, tokens)
+    strain = contract.strain
+    if found is None:
+        raise InvalidArgumentError(f"the auction {' '.join(tokens)!r} is passed out: no contract, where {contract} by "
+                                   f"{declarer.name} is played")
+    if found[1] == declarer and found[0].strain == strain:
+        return None
+    dropped = omitted_passes(dealer, tokens, declarer)
+    fixed = contract_from_auction(dealer, ["Pass"] * dropped + tokens) if dropped else None
+    fits = fixed is not None and fixed[1] == declarer and fixed[0].strain == strain
+    if fits and restore_passes:
+        return declarer
+    hint = (f" (a record that dropped {dropped} leading pass{'es' if dropped > 1 else ''}? restore_passes=True puts "
+            "them back)") if fits else ""
+    raise InvalidArgumentError(f"the auction {' '.join(tokens)!r} from dealer {dealer.name} ends in {found[0]} by "
+                               f"{found[1].name}, not in the contract played, {contract} by {declarer.name}{hint}")

@@ -179,7 +179,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     if book and rec.calls and rec.dealer is not None:
         state.add_auction(rec.dealer, rec.calls, book=book_for(book, rec.source, rec.players) or book,
                           vulnerability=rec.vulnerable,
-                          explanations=rec.explanations, likelihood=likelihood)
+                          explanations=rec.explanations, likelihood=likelihood, restore_passes=True)
     dummy = rec.declarer.partner
     if after == 0 and dummy != view:
         state.table_dummy(rec.deal[dummy], early=True)

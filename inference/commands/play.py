@@ -92,7 +92,7 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     heard = None
     if args.book and rec.calls and rec.dealer is not None:
         heard = HeardAuction(rec.dealer, rec.calls, book_for(args.book, rec.source, rec.players) or args.book,
-                             rec.vulnerable, rec.explanations, heard_likelihood)
+                             rec.vulnerable, rec.explanations, heard_likelihood, restore_passes=True)
     reader = CardReader(lead, carding, auction=heard)
     result = play_deal(rec.deal, rec.declarer, rec.contract, defence, n=args.n, seed=args.seed, view=args.view,
                        solver=solver, reader=reader, on_card=show,

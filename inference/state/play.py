@@ -42,7 +42,7 @@ from inference.claims.arguments import (
 )
 from inference.claims.language import Claim
 from inference.rules.contract import Contract, Strain
-from inference.auction.context import suits_bid
+from inference.auction.context import auction_declarer, suits_bid
 from inference.defence.evidence import DefenceEvidence, defence_evidence, defenders_cards
 from inference.defence.reading import Reading, strongest_reading
 from inference.errors import IllegalPlayError, InconsistentCardsError, InvalidArgumentError, OutOfOrderError, RevokeError, UndoError
@@ -344,12 +344,14 @@ class PlayState:
 
     def add_auction(self, dealer: "Seat | str", calls: Sequence[str], *, book: "Book | str | Path",
                     vulnerability: str = "", explanations: "Sequence[str | None] | None" = None,
-                    likelihood: "Likelihood | str | Path | None" = "default") -> Update | None:
+                    likelihood: "Likelihood | str | Path | None" = "default", restore_passes: bool = False
+                    ) -> Update | None:
         """Read an auction with a bidding book (and the calls' explanations) and add its claims about the
-        other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. Leading
-        passes the record dropped are put back, as the declarer says. The suits each seat bid are kept with the
-        claims, for the defence model (a lead of partner's suit says less than a lead of a suit nobody bid); an
-        auction that gives no claim leaves them unknown, as if not heard.
+        other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. The suits each
+        seat bid are kept with the claims, for the defence model (a lead of partner's suit says less than a lead
+        of a suit nobody bid); an auction that gives no claim leaves them unknown, as if not heard. A finished auction must end in the
+        contract played (its declarer and strain): else :class:`~inference.errors.InvalidArgumentError`, unless
+        ``restore_passes`` and the leading passes a record dropped, put back, make it so (rpbridge's exports).
 
         In the weighted view each concealed defender's hand is weighed by the auction's graded likelihood
         (:mod:`inference.auction.likelihood`) in place of his calls' measured ratios: ``"default"`` the one shipped
@@ -357,10 +359,13 @@ class PlayState:
         for that book: another book's is refused), or None or ``"none"`` (the measured ratios, claim by claim). It
         weighs the view once two hands at most are concealed (dummy seen); before, the measured ratios do (the graph would carry both defenders' exact HCP)."""
         the_book = load_book(book)  # read once: a book file of one's own is read each time it is named
-        inferences = [i for i in auction_inferences(dealer, calls, the_book, vulnerability, explanations,
-                                                    self.declarer) if i.by != self.viewer]  # the viewer's is known
-        bids = suits_bid(seat_argument(dealer, "dealer"), calls, self.declarer)
         graded = _likelihood_argument(likelihood, book, the_book.name)
+        first = seat_argument(dealer, "dealer")
+        check_bool(restore_passes, "restore_passes", InvalidArgumentError)
+        restored = auction_declarer(first, calls, self.declarer, self.contract, restore_passes)
+        inferences = [i for i in auction_inferences(first, calls, the_book, vulnerability, explanations,
+                                                    restored) if i.by != self.viewer]  # the viewer's is known
+        bids = suits_bid(first, calls, restored)
         if not inferences:
             return None
         trump = None if self.strain == Strain.NT else int(self.strain)

@@ -94,8 +94,8 @@ def random_model(rnd: random.Random) -> DefenceModel:
 
 
 #: Auctions the opening leader deals, each won by the declarer, with suits bid by all four seats.
-AUCTIONS = (["1S", "2H", "2S", "3C", "Pass", "Pass", "Pass"], ["Pass", "1D", "1H", "1NT", "Pass", "Pass", "Pass"],
-            ["1C", "Pass", "1S", "2D", "Pass", "3D", "Pass", "Pass", "Pass"])
+AUCTIONS = (["1S", "2H", "2S", "3C", "Pass"], ["Pass", "1D", "1H", "1NT", "Pass"],  # unfinished: any contract
+            ["1C", "Pass", "1S", "2D", "Pass", "3D", "Pass"])
 #: Every role a suit may have (:func:`~inference.defence.cards.suit_role`).
 ROLES = [f"{a}/{p}" for a in ("?", "-", "p", "m", "d", "pm", "pd", "md", "pmd")
          for p in ("-", "L", "M", "LM", "T", "LT", "MT", "LMT")]

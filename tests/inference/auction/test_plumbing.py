@@ -37,14 +37,28 @@ def test_add_auction_is_one_event_about_the_other_seats() -> None:
         "W passed in first or second seat: at most 11 HCP (call 1)"]
 
 
-def test_dropped_leading_passes_are_restored() -> None:
-    """rpbridge.net drops leading passes: the auction as written names E declarer; the record says S."""
+def test_dropped_leading_passes_are_restored_only_when_asked() -> None:
+    """rpbridge.net drops leading passes: the auction as written names W declarer; the record says S. Put back
+    with ``restore_passes``; refused otherwise, saying so (no silent rewriting of what the caller gave)."""
     state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
-    state.add_auction("W", ["1NT", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc")  # really W passed first
+    auction = ["1NT", "Pass", "4S", "Pass", "Pass", "Pass"]
+    with pytest.raises(InvalidArgumentError, match=r"'1NT Pass 4S Pass Pass Pass' from dealer W ends in 4S by E, not "
+                                                   r"in the contract played, 4S by S \(a record that dropped 1 leading "
+                                                   r"pass\? restore_passes=True"):
+        state.add_auction("W", auction, book="sayc")
+    assert state.ply == 0 and state.snapshot.inferences == ()  # nothing changed
+    state.add_auction("W", auction, book="sayc", restore_passes=True)  # really W passed first
     assert "N opened 1NT: 15-17 HCP, balanced (call 2) [range]" in state.statuses()
     assert "W passed in first or second seat: at most 11 HCP (call 1)" in state.statuses()
     state.pop()
     assert state.snapshot.inferences == ()
+    with pytest.raises(InvalidArgumentError, match=r"ends in 3NT by N, not in the contract played, 4S by S$"):
+        state.add_auction("N", ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"], book="sayc", restore_passes=True)
+    with pytest.raises(InvalidArgumentError, match="is passed out: no contract, where 4S by S is played"):
+        state.add_auction("N", ["Pass"] * 4, book="sayc")
+    with pytest.raises(InvalidArgumentError, match="restore_passes must be true or false, got 'yes'"):
+        state.add_auction("N", ["Pass"], book="sayc", restore_passes="yes")  # type: ignore[arg-type]
+    assert state.add_auction("N", ["Pass", "1NT"], book="sayc") is not None  # unfinished: nothing to compare
 
 
 def test_add_auction_uncovered_adds_nothing() -> None:
@@ -99,6 +113,12 @@ def test_protocol_auction_command() -> None:
     assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) == 6
     with pytest.raises(ValueError, match="missing 'book'"):
         session.handle({"cmd": "auction", "dealer": "W", "calls": "Pass"})
+    session.handle({"cmd": "undo"})  # a record's auction that dropped its leading pass: put back when asked
+    with pytest.raises(ValueError, match="restore_passes=True"):
+        session.handle({"cmd": "auction", "dealer": "W", "calls": "1NT Pass 4S Pass Pass Pass", "book": "sayc"})
+    answer = session.handle({"cmd": "auction", "dealer": "W", "calls": "1NT Pass 4S Pass Pass Pass", "book": "sayc",
+                             "restore_passes": True})
+    assert answer["event"].startswith("inference W passed") and len(answer["statuses"]) == 6
 
 
 def test_replay_with_book_narrates_the_auction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
