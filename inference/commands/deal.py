@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from inference.commands.options import (Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of, seed_of,
-                                        written_to)
+from inference.commands.options import (Subparsers, add_format, add_n, add_output, add_seed, add_spec, limit_of,
+                                        output_format, seed_of, written_to)
 
 __all__ = ["register", "run_deal"]
 
@@ -35,7 +35,7 @@ def run_deal(args: argparse.Namespace, out: TextIO) -> int:
         written = 0
         while written < n:
             masks = run.sample_masks(min(BATCH, n - written), rng)
-            write_deals(masks, target, args.format, start=written + 1, spec_text=text.strip(), seed=seed)
+            write_deals(masks, target, output_format(args), start=written + 1, spec_text=text.strip(), seed=seed)
             written += len(masks)
     return 0
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from inference.commands.options import (Subparsers, add_after, add_book, add_defence_model, add_file, add_format, add_json, add_n,
                       add_record, add_seat, add_seed, add_view, defence_model, add_likelihood,
-                      likelihood, seed_of)
+                      likelihood, output_format, seed_of)
 
 if TYPE_CHECKING:
     from inference.state.play import PlayState
@@ -42,7 +42,7 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
     written = 0
     while written < args.n:  # streamed, batch by batch: memory stays bounded whatever -n is
         masks = space.sample_masks(min(batch, args.n - written), rng)
-        write_deals(masks, out, args.format, start=written + 1, event=f"kibitz sample ({args.view} view)",
+        write_deals(masks, out, output_format(args), start=written + 1, event=f"kibitz sample ({args.view} view)",
                     declarer=state.declarer, contract=contract, seed=seed, **board)
         written += len(masks)
     return 0

@@ -61,6 +61,7 @@ __all__ = [
     "add_json",
     "seed_of",
     "add_format",
+    "output_format",
     "add_output",
     "add_spec",
     "add_limit",
@@ -198,8 +199,15 @@ def add_json(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_format(p: argparse.ArgumentParser) -> None:
-    """``--format F``: pbn (default), oneline or json lines."""
+    """``--format F``: pbn (default), oneline or json lines; ``--json`` for ``--format json``, as other commands
+    spell it."""
     p.add_argument("--format", choices=FORMATS, default="pbn", help="pbn (default), oneline or json lines")
+    p.add_argument("--json", action="store_true", help="the same as --format json")
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """The format ``--format`` or ``--json`` asked for."""
+    return "json" if args.json else str(args.format)
 
 
 def add_output(p: argparse.ArgumentParser) -> None:

@@ -85,6 +85,14 @@ def test_cli_sample_pbn(tmp_path: Path) -> None:
     assert set(re.findall(r'\[Dealer "(\w)"\]', out)) == {"N"} and set(re.findall(r'\[Vulnerable "(\w+)"\]', out)) == {"None"}
 
 
+def test_cli_sample_json_is_format_json(tmp_path: Path) -> None:
+    """``--json``, as the other commands spell it, is ``--format json``: JSON lines, the same layouts."""
+    path, _ = record_file(tmp_path)
+    status, out, _ = run("sample", str(path), "--after", "3", "-n", "5", "--seed", "2", "--json")
+    assert status == 0 and out == run("sample", str(path), "--after", "3", "-n", "5", "--seed", "2", "--format", "json")[1]
+    assert [json.loads(line)["board"] for line in out.splitlines()] == [1, 2, 3, 4, 5]
+
+
 def test_cli_sample_keeps_the_records_dealer_and_vulnerability(tmp_path: Path) -> None:
     """Every layout of a board is that board: its dealer and vulnerability, not those of the layout's number."""
     path, _ = record_file(tmp_path)
