@@ -187,7 +187,8 @@ class LeadEntry(BaseModel):
 class AuctionEntry(BaseModel):
     """The ``[auction]`` table: the calls read with a bidding book, added ``after`` an event (default: start).
 
-    ``explanations``: per call, its explanation text ("" for none)."""
+    ``explanations``: per call, its explanation text ("" for none); ``restore_passes``: put back the leading passes
+    a record dropped (:meth:`~inference.state.play.PlayState.add_auction`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -197,6 +198,7 @@ class AuctionEntry(BaseModel):
     vulnerable: str = ""
     explanations: list[str] = Field(default_factory=list)
     after: After = "start"
+    restore_passes: bool = False
 
     @field_validator("calls", mode="before")
     @classmethod
@@ -488,7 +490,8 @@ def add_entry(entry: Any, state: PlayState, path: str, text: str | None,
     try:
         if isinstance(entry, AuctionEntry):
             update = state.add_auction(entry.dealer, entry.calls, book=entry.book, vulnerability=entry.vulnerable,
-                                       explanations=[e or None for e in entry.explanations], likelihood=likelihood)
+                                       explanations=[e or None for e in entry.explanations], likelihood=likelihood,
+                                       restore_passes=entry.restore_passes)
             return [update] if update is not None else []
         if isinstance(entry, LeadEntry):
             card = Card.parse(entry.card)
@@ -511,10 +514,11 @@ def add_entry(entry: Any, state: PlayState, path: str, text: str | None,
                         kind=entry.kind, claim=entry.claim, tag=entry.tag, fallbacks=fallbacks, group=entry.group)
         return [state.add_inference(inf)]
     except (InferenceError, DealerError) as exc:
-        which = f"lead {entry.card}" if isinstance(entry, LeadEntry) else f"inference {entry.name!r}"
         line = ""
         if isinstance(entry, AuctionEntry):
             which, text = "auction", None
+        else:
+            which = f"lead {entry.card}" if isinstance(entry, LeadEntry) else f"inference {entry.name!r}"
         if text:
             key = entry.card if isinstance(entry, LeadEntry) else entry.name
             for i, row in enumerate(text.splitlines(), start=1):

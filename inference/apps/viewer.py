@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from dealer import CardSet, Seat, Suit
 
+from inference.io.records import pbn_vulnerability
 from inference.errors import InconsistentCardsError
 from inference.state.events import Update
 from inference.state.render import render_update
@@ -52,8 +53,6 @@ if TYPE_CHECKING:
 __all__ = ["VERSION", "percent", "fraction_text", "play_steps", "record_page", "scenario_page", "auction_calls"]
 
 #: Vulnerability as LIN (``sv``) and PBN spell it, in PBN's words.
-_VULNERABLE = {"o": "None", "0": "None", "-": "None", "none": "None", "love": "None", "n": "NS", "ns": "NS",
-               "e": "EW", "ew": "EW", "b": "All", "both": "All", "all": "All"}
 
 #: The layout of the data :func:`record_page` and :func:`scenario_page` return (the page checks it).
 VERSION = 1
@@ -248,7 +247,7 @@ def record_page(record: PlayRecord, viewer: Seat | None = None,
     data = _header(state, f"Board {record.board}: {record.contract} by {record.declarer.name_long.capitalize()}")
     dealer_seat = record.dealer if book is None or record.dealer is not None else record.declarer
     data.update(source=record.label, dealer=dealer_seat.name if dealer_seat is not None else None,
-                vulnerable=_VULNERABLE.get(record.vulnerable.strip().lower(), record.vulnerable),
+                vulnerable=pbn_vulnerability(record.vulnerable) or record.vulnerable,
                 auction=auction_calls(calls, dealer_seat, claims), steps=play_steps(state))
     return data
 

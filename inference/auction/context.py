@@ -19,7 +19,6 @@ from dealer import Seat, Suit
 
 from inference.errors import InvalidArgumentError
 from inference.io.records import contract_from_auction, parse_calls
-from inference.rules.contract import Contract
 from inference.auction.book import CONTEXT_FIELDS, Rule
 
 __all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes",
@@ -322,38 +321,39 @@ def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None =
     return bids[0], bids[1], bids[2], bids[3]
 
 
-def auction_declarer(dealer: Seat, calls: Sequence[str], declarer: Seat, contract: Contract,
+def auction_declarer(dealer: Seat, calls: Sequence[str], declarer: Seat, strain: object = None,
                      restore_passes: bool = False) -> Seat | None:
-    """Check a finished auction against the contract played by ``declarer`` (its strain; a contract given by
-    its strain alone has no level to compare): None when the auction names them as written (or is not
-    finished: nothing to check), ``declarer`` when leading passes the record dropped must be put back and
-    ``restore_passes`` allows it (rpbridge's exports); else :class:`~inference.errors.InvalidArgumentError`,
-    naming the contract the auction ends in.
+    """Check that a finished auction names the declarer of the contract played (only the declarer: a contract
+    may be given by its strain alone, or left at its default, notrump): None when it does as written (or is
+    not finished, or cannot be read: the reading says why), ``declarer`` when leading passes the record
+    dropped must be put back and ``restore_passes`` allows it (rpbridge's exports: a record's contract is
+    given in full, so the auction put back must end in its ``strain`` too); else
+    :class:`~inference.errors.InvalidArgumentError`, naming the contract the auction ends in.
 
-    >>> auction_declarer(Seat.N, ["1NT", "Pass", "Pass", "Pass"], Seat.N, Contract.parse("1NT")) is None
+    >>> auction_declarer(Seat.N, ["1NT", "Pass", "Pass", "Pass"], Seat.N) is None
     True
-    >>> auction_declarer(Seat.N, ["1NT", "Pass", "Pass", "Pass"], Seat.E, Contract.parse("1NT"), restore_passes=True)
+    >>> auction_declarer(Seat.N, ["1NT", "Pass", "Pass", "Pass"], Seat.E, restore_passes=True)
     <Seat.E: 1>
     """
     try:
         tokens = parse_calls(calls)
-    except ValueError:
+    except (ValueError, TypeError, AttributeError):
         return None  # the reading names the bad call
-    if len(tokens) < 4 or tokens[-3:] != ["Pass"] * 3:
-        return None  # not finished: no contract yet
+    if len(tokens) < 4 or tokens[-3:] != ["Pass"] * 3 or illegal_call(dealer, tokens) is not None:
+        return None  # not finished (no contract yet), or not legal (the reading names the call)
     found = contract_from_auction(dealer, tokens)
-    strain = contract.strain
     if found is None:
-        raise InvalidArgumentError(f"the auction {' '.join(tokens)!r} is passed out: no contract, where {contract} by "
-                                   f"{declarer.name} is played")
-    if found[1] == declarer and found[0].strain == strain:
+        raise InvalidArgumentError(f"the auction {' '.join(tokens)!r} is passed out: no contract, where "
+                                   f"{declarer.name} declares one")
+    if found[1] == declarer:
         return None
     dropped = omitted_passes(dealer, tokens, declarer)
     fixed = contract_from_auction(dealer, ["Pass"] * dropped + tokens) if dropped else None
-    fits = fixed is not None and fixed[1] == declarer and fixed[0].strain == strain
-    if fits and restore_passes:
+    if fixed is not None and strain is not None and fixed[0].strain != strain:
+        dropped = 0  # putting passes back names the declarer, not the strain played: not a dropped-pass record
+    if dropped and restore_passes:
         return declarer
     hint = (f" (a record that dropped {dropped} leading pass{'es' if dropped > 1 else ''}? restore_passes=True puts "
-            "them back)") if fits else ""
+            "them back)") if dropped else ""
     raise InvalidArgumentError(f"the auction {' '.join(tokens)!r} from dealer {dealer.name} ends in {found[0]} by "
-                               f"{found[1].name}, not in the contract played, {contract} by {declarer.name}{hint}")
+                               f"{found[1].name}, but {declarer.name} declares the contract played{hint}")

@@ -82,14 +82,17 @@ def run_odds(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _board_tags(args: argparse.Namespace) -> dict[str, Any]:
-    """The record's dealer and vulnerability, for every layout's PBN tags (none for a scenario: the boards'
-    own go round)."""
+    """The record's dealer and vulnerability (``?`` if unknown), for every layout's PBN tags; none for a scenario
+    or a record without a dealer (the layouts' numbers' go round)."""
     if Path(args.file).suffix.lower() == ".toml":
         return {}
     from inference.commands.inputs import first_record
+    from inference.io.records import pbn_vulnerability
 
     rec = first_record(args.file, args.board, args.record)
-    return {"dealer": rec.dealer, "vulnerable": rec.vulnerable or "None"}
+    if rec.dealer is None:
+        return {}
+    return {"dealer": rec.dealer, "vulnerable": pbn_vulnerability(rec.vulnerable) or "?"}
 
 
 def _pbn_contract(state: PlayState, path: str) -> str:

@@ -201,8 +201,9 @@ def add_json(p: argparse.ArgumentParser, what: str) -> None:
 def add_format(p: argparse.ArgumentParser) -> None:
     """``--format F``: pbn (default), oneline or json lines; ``--json`` for ``--format json``, as other commands
     spell it."""
-    p.add_argument("--format", choices=FORMATS, default="pbn", help="pbn (default), oneline or json lines")
-    p.add_argument("--json", action="store_true", help="the same as --format json")
+    either = p.add_mutually_exclusive_group()
+    either.add_argument("--format", choices=FORMATS, default="pbn", help="pbn (default), oneline or json lines")
+    either.add_argument("--json", action="store_true", help="the same as --format json")
 
 
 def output_format(args: argparse.Namespace) -> str:

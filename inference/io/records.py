@@ -46,7 +46,20 @@ MAX_RECORD_FILE_BYTES = 32 * 2 ** 20
 T = TypeVar("T")
 
 __all__ = ["MAX_RECORD_FILE_BYTES", "PlayRecord", "Skipped", "AuctionRecord", "read_records", "read_auctions", "read_pbn",
-           "read_lin", "parse_calls", "contract_from_auction", "file_items"]
+           "read_lin", "parse_calls", "contract_from_auction", "file_items", "pbn_vulnerability"]
+
+#: A record's vulnerability, as PBN (``None``, ``NS``, ``EW``, ``All``) or LIN (o n e b) writes it, in PBN.
+_VULNERABLE = {"o": "None", "0": "None", "-": "None", "none": "None", "love": "None", "n": "NS", "ns": "NS",
+               "e": "EW", "ew": "EW", "b": "All", "both": "All", "all": "All"}
+
+
+def pbn_vulnerability(text: str) -> str | None:
+    """A record's vulnerability as PBN's ``Vulnerable`` tag writes it, or None when it is unknown.
+
+    >>> pbn_vulnerability("b"), pbn_vulnerability("NS"), pbn_vulnerability("")
+    ('All', 'NS', None)
+    """
+    return _VULNERABLE.get(text.strip().lower())
 
 
 @dataclass(frozen=True)

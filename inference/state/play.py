@@ -349,20 +349,21 @@ class PlayState:
         """Read an auction with a bidding book (and the calls' explanations) and add its claims about the
         other seats' hands as one event (:mod:`inference.auction`); None if no call gave a claim. The suits each
         seat bid are kept with the claims, for the defence model (a lead of partner's suit says less than a lead
-        of a suit nobody bid); an auction that gives no claim leaves them unknown, as if not heard. A finished auction must end in the
-        contract played (its declarer and strain): else :class:`~inference.errors.InvalidArgumentError`, unless
-        ``restore_passes`` and the leading passes a record dropped, put back, make it so (rpbridge's exports).
+        of a suit nobody bid); an auction that gives no claim leaves them unknown, as if not heard. A finished
+        auction must name the declarer of the contract played: else :class:`~inference.errors.InvalidArgumentError`,
+        unless ``restore_passes`` and the leading passes a record dropped, put back, make it so (rpbridge's exports).
 
         In the weighted view each concealed defender's hand is weighed by the auction's graded likelihood
         (:mod:`inference.auction.likelihood`) in place of his calls' measured ratios: ``"default"`` the one shipped
         for a shipped book named by ``book`` (none for another book), a :class:`Likelihood` or its JSON file (fitted
         for that book: another book's is refused), or None or ``"none"`` (the measured ratios, claim by claim). It
-        weighs the view once two hands at most are concealed (dummy seen); before, the measured ratios do (the graph would carry both defenders' exact HCP)."""
+        weighs the view once two hands at most are concealed (dummy seen); before, the measured ratios do (the
+        graph would carry both defenders' exact HCP)."""
         the_book = load_book(book)  # read once: a book file of one's own is read each time it is named
         graded = _likelihood_argument(likelihood, book, the_book.name)
         first = seat_argument(dealer, "dealer")
         check_bool(restore_passes, "restore_passes", InvalidArgumentError)
-        restored = auction_declarer(first, calls, self.declarer, self.contract, restore_passes)
+        restored = auction_declarer(first, calls, self.declarer, self.strain, restore_passes)
         inferences = [i for i in auction_inferences(first, calls, the_book, vulnerability, explanations,
                                                     restored) if i.by != self.viewer]  # the viewer's is known
         bids = suits_bid(first, calls, restored)

@@ -12,7 +12,7 @@ from dealer import Seat
 from inference.auction.calibration import calibrate, claim_prior
 from inference.auction.measures import wilson
 from inference.commands import main
-from inference.errors import InvalidArgumentError
+from inference.errors import InvalidArgumentError, ScenarioError
 from inference.state.play import PlayState
 from inference.apps.protocol import Session
 from inference.apps.scenario import run_scenario
@@ -42,8 +42,8 @@ def test_dropped_leading_passes_are_restored_only_when_asked() -> None:
     with ``restore_passes``; refused otherwise, saying so (no silent rewriting of what the caller gave)."""
     state = PlayState("AKQ2.K32.Q32.432", declarer="S", contract="4S")
     auction = ["1NT", "Pass", "4S", "Pass", "Pass", "Pass"]
-    with pytest.raises(InvalidArgumentError, match=r"'1NT Pass 4S Pass Pass Pass' from dealer W ends in 4S by E, not "
-                                                   r"in the contract played, 4S by S \(a record that dropped 1 leading "
+    with pytest.raises(InvalidArgumentError, match=r"'1NT Pass 4S Pass Pass Pass' from dealer W ends in 4S by E, but "
+                                                   r"S declares the contract played \(a record that dropped 1 leading "
                                                    r"pass\? restore_passes=True"):
         state.add_auction("W", auction, book="sayc")
     assert state.ply == 0 and state.snapshot.inferences == ()  # nothing changed
@@ -52,10 +52,17 @@ def test_dropped_leading_passes_are_restored_only_when_asked() -> None:
     assert "W passed in first or second seat: at most 11 HCP (call 1)" in state.statuses()
     state.pop()
     assert state.snapshot.inferences == ()
-    with pytest.raises(InvalidArgumentError, match=r"ends in 3NT by N, not in the contract played, 4S by S$"):
+    with pytest.raises(InvalidArgumentError, match=r"ends in 3NT by N, but S declares the contract played$"):
         state.add_auction("N", ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"], book="sayc", restore_passes=True)
-    with pytest.raises(InvalidArgumentError, match="is passed out: no contract, where 4S by S is played"):
+    with pytest.raises(InvalidArgumentError, match="is passed out: no contract, where S declares one"):
         state.add_auction("N", ["Pass"] * 4, book="sayc")
+    with pytest.raises(InvalidArgumentError, match="call 2 .*not legal|a bid must be higher"):  # the reading's error
+        state.add_auction("N", ["1S", "1H", "Pass", "Pass", "Pass"], book="sayc")
+    with pytest.raises(InvalidArgumentError):
+        state.add_auction("N", ["1S", 2, "Pass"], book="sayc")  # type: ignore[list-item]
+    assert state.ply == 0
+    notrump = PlayState("AKQ2.K32.Q32.432", declarer="S")  # the contract left at its default: notrump
+    assert notrump.add_auction("N", ["Pass", "Pass", "1S", "Pass", "4S", "Pass", "Pass", "Pass"], book="sayc") is not None
     with pytest.raises(InvalidArgumentError, match="restore_passes must be true or false, got 'yes'"):
         state.add_auction("N", ["Pass"], book="sayc", restore_passes="yes")  # type: ignore[arg-type]
     assert state.add_auction("N", ["Pass", "1NT"], book="sayc") is not None  # unfinished: nothing to compare
@@ -103,6 +110,12 @@ status = { "W passed in first or second seat: at most 11 HCP (call 1)" = "active
 ''')
     run = run_scenario(path)
     assert run.ok, run.failures()
+    dropped = SCENARIO.replace('calls = "Pass 1NT', 'calls = "1NT')  # a record's export without W's pass
+    path.write_text(dropped)
+    with pytest.raises(ScenarioError, match=r"s.toml, field auction: the auction '1NT Pass 4S .* restore_passes=True"):
+        run_scenario(path)
+    path.write_text(dropped.replace('book = "sayc"', 'book = "sayc"\nrestore_passes = true'))
+    assert run_scenario(path).ok
 
 
 def test_protocol_auction_command() -> None:

@@ -82,7 +82,8 @@ def test_cli_sample_pbn(tmp_path: Path) -> None:
                     assert c in d[seat]
     _, again, _ = run("sample", str(path), "--after", "9", "-n", "25", "--seed", "4")
     assert again == out
-    assert set(re.findall(r'\[Dealer "(\w)"\]', out)) == {"N"} and set(re.findall(r'\[Vulnerable "(\w+)"\]', out)) == {"None"}
+    assert set(re.findall(r'\[Dealer "(\w)"\]', out)) == {"N"}
+    assert set(re.findall(r'\[Vulnerable "([^"]+)"\]', out)) == {"?"}  # the record does not say
 
 
 def test_cli_sample_json_is_format_json(tmp_path: Path) -> None:
@@ -91,16 +92,18 @@ def test_cli_sample_json_is_format_json(tmp_path: Path) -> None:
     status, out, _ = run("sample", str(path), "--after", "3", "-n", "5", "--seed", "2", "--json")
     assert status == 0 and out == run("sample", str(path), "--after", "3", "-n", "5", "--seed", "2", "--format", "json")[1]
     assert [json.loads(line)["board"] for line in out.splitlines()] == [1, 2, 3, 4, 5]
+    status, _, err = run("sample", str(path), "--after", "3", "-n", "5", "--json", "--format", "oneline")
+    assert status == 2 and "not allowed with argument" in err
 
 
 def test_cli_sample_keeps_the_records_dealer_and_vulnerability(tmp_path: Path) -> None:
     """Every layout of a board is that board: its dealer and vulnerability, not those of the layout's number."""
     path, _ = record_file(tmp_path)
-    path.write_text(path.read_text().replace('[Dealer "N"]', '[Dealer "E"]\n[Vulnerable "NS"]'))
+    path.write_text(path.read_text().replace('[Dealer "N"]', '[Dealer "E"]\n[Vulnerable "Both"]'))
     status, out, _ = run("sample", str(path), "--after", "3", "-n", "20", "--seed", "1")
     assert status == 0
     assert re.findall(r'\[Dealer "(\w)"\]', out) == ["E"] * 20
-    assert re.findall(r'\[Vulnerable "(\w+)"\]', out) == ["NS"] * 20
+    assert re.findall(r'\[Vulnerable "(\w+)"\]', out) == ["All"] * 20  # as PBN spells it
     deals = [Deal.from_pbn(m) for m in re.findall(r'\[Deal "([^"]+)"\]', out)]
     assert all(m.startswith("E:") for m in re.findall(r'\[Deal "([^"]+)"\]', out))
     assert all(d[Seat.S] == DEAL[Seat.S] and d[Seat.N] == DEAL[Seat.N] for d in deals)
