@@ -79,6 +79,7 @@ def decision_bits(state: PlayState, layouts: list[list[int]], best: list[list[bo
     weighted = state.odds("weighted").holder
     out = {"lawful": 0.0, "weighted": 0.0, **{f"a={a}": 0.0 for a in strengths}}
     weights = {a: [math.prod(a if b else 1 - a for b in row) for row in best] for a in strengths}
+    means = {a: sum(d) / len(d) for a, d in weights.items()}
     for card, by in weighted.items():
         h = holder[card]
         if not by.get(h):  # never in a weighted view (no lawful layout is weighed 0); counted, not scored
@@ -87,11 +88,10 @@ def decision_bits(state: PlayState, layouts: list[list[int]], best: list[list[bo
         out["lawful"] -= math.log2(lawful[card][h])
         out["weighted"] -= math.log2(by[h])
         for a, d in weights.items():
-            mean_all = sum(d) / len(d)
             score = {}
             for seat, p in by.items():
                 held = [w for w, row in zip(d, layouts) if row[seat] >> card.index & 1]
-                score[seat] = float(p) * (sum(held) + SHRINK * mean_all) / (len(held) + SHRINK)
+                score[seat] = float(p) * (sum(held) + SHRINK * means[a]) / (len(held) + SHRINK)
             out[f"a={a}"] -= math.log2(score[h] / sum(score.values()))
     return out, len(weighted) - int(out.pop("zeros", 0))
 

@@ -51,7 +51,7 @@ from dealer import Card, Seat  # noqa: E402
 from inference.defence.evidence import DEFAULT_POWER, DefenceEvidence  # noqa: E402
 from inference.defence.model import load_model  # noqa: E402
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, corpus_files  # noqa: E402
-from inference.io.overlap import Overlap  # noqa: E402
+from inference.io.overlap import Overlap, sighting  # noqa: E402
 from inference.state.play import PlayState  # noqa: E402
 from inference.io.records import PlayRecord, read_records  # noqa: E402
 
@@ -207,7 +207,7 @@ def overlap_groups(corpus: str, records: list[PlayRecord], half: str) -> dict[st
     """Each record's group (:mod:`inference.io.overlap`) by what the other half than ``half`` holds of it, by
     label."""
     overlap = Overlap.of_corpus([corpus], half=CALIBRATION if half == EVALUATION else EVALUATION)
-    return {r.label: overlap.group(r.deal.masks, r.calls) for r in records}
+    return {r.label: overlap.group(*sighting(r)) for r in records}
 
 
 def by_group(rows: dict[str, dict[str, tuple[float, int, int]]], groups: dict[str, str]) -> None:

@@ -17,8 +17,8 @@ lead        read a lead: ``card``, optional ``agreement`` (default fourth-best-n
 auction     read an auction: ``dealer``, ``calls`` (space-separated), ``book``, optional ``vulnerable``,
             ``explanations`` (a list: per call, its text or ""), ``likelihood`` (``default``: the one
             shipped with the book; a likelihood file; ``none``: each call's measured ratio) and
-            ``restore_passes`` (put back the leading passes a record dropped; a finished auction must end
-            in the contract played)
+            ``restore_passes`` (put back the leading passes a record dropped; a finished auction must name
+            the declarer of the contract played)
 dummy       ``hand``; optional ``early`` (before the opening lead)
 play        ``card``, optional ``seat`` (must be the seat on turn)
 undo        optional ``to`` (a ply; default: the last event)

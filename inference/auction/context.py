@@ -19,6 +19,7 @@ from dealer import Seat, Suit
 
 from inference.errors import InvalidArgumentError
 from inference.io.records import contract_from_auction, parse_calls
+from inference.rules.contract import Strain
 from inference.auction.book import CONTEXT_FIELDS, Rule
 
 __all__ = ["CallContext", "call_token", "contexts", "vulnerable_sides", "match", "placeholders", "omitted_passes",
@@ -321,7 +322,7 @@ def suits_bid(dealer: Seat | None, calls: Sequence[str], declarer: Seat | None =
     return bids[0], bids[1], bids[2], bids[3]
 
 
-def auction_declarer(dealer: Seat, calls: Sequence[str], declarer: Seat, strain: object = None,
+def auction_declarer(dealer: Seat, calls: Sequence[str], declarer: Seat, strain: Strain | None = None,
                      restore_passes: bool = False) -> Seat | None:
     """Check that a finished auction names the declarer of the contract played (only the declarer: a contract
     may be given by its strain alone, or left at its default, notrump): None when it does as written (or is
@@ -348,9 +349,8 @@ def auction_declarer(dealer: Seat, calls: Sequence[str], declarer: Seat, strain:
     if found[1] == declarer:
         return None
     dropped = omitted_passes(dealer, tokens, declarer)
-    fixed = contract_from_auction(dealer, ["Pass"] * dropped + tokens) if dropped else None
-    if fixed is not None and strain is not None and fixed[0].strain != strain:
-        dropped = 0  # putting passes back names the declarer, not the strain played: not a dropped-pass record
+    if dropped and strain is not None and found[0].strain != strain:
+        dropped = 0  # passes put back name the declarer, not the strain played: not a dropped-pass record
     if dropped and restore_passes:
         return declarer
     hint = (f" (a record that dropped {dropped} leading pass{'es' if dropped > 1 else ''}? restore_passes=True puts "

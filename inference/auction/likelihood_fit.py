@@ -27,7 +27,7 @@ from inference.auction.population import POPULATIONS, population
 from inference.auction.reading import read_auction
 from inference.auction.context import suits_bid
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, CorpusFile, corpus_files
-from inference.io.overlap import Overlap, Sighting
+from inference.io.overlap import Overlap, Sighting, sighting
 from inference.io.records import AuctionRecord, contract_from_auction, file_items, read_auctions
 from inference.errors import InvalidArgumentError
 from inference.rules.contract import Strain
@@ -108,12 +108,10 @@ def tally_file(work: LikelihoodWork) -> FileTally:
         if not defenders:
             continue
         other = work.half == EVALUATION
-        sighting = (item.deal.masks, tuple(item.calls))
-        in_fit = (work.file.half(item.index) == CALIBRATION) != other
-        if in_fit:
-            out.fitted.append(sighting)
+        if work.file.half(item.index) == work.half:
+            out.fitted.append(sighting(item))
         else:
-            out.scored.extend([sighting] * len(defenders))
+            out.scored.extend([sighting(item)] * len(defenders))
         if work.file.half(item.index) != CALIBRATION:
             if not other:
                 out.evaluation.extend(defenders)
@@ -174,9 +172,7 @@ def score_by_overlap(likelihood: Likelihood, items: Sequence[Item], sightings: S
                      fitted: Iterable[Sighting]) -> dict[str, dict[str, float]]:
     """:func:`score` per group of the scored defenders (``sightings``: each one's deal and calls) by what the
     ``fitted`` records hold of them: fresh deals, deals fitted with another auction, with the same auction."""
-    overlap = Overlap.of_sightings(fitted)
-    groups = [overlap.group(deal, calls) for deal, calls in sightings]
-    return {g: score(likelihood, [i for i, h in zip(items, groups, strict=True) if h == g]) for g in Overlap.group_names()}
+    return {g: score(likelihood, part) for g, part in Overlap.of_sightings(fitted).split(items, sightings).items()}
 
 
 def fit_likelihood(paths: Iterable["str | Path"], book: "Book | str | Path", *, progress: bool = False,

@@ -17,8 +17,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, TextIO
 
-from inference.commands.options import (Subparsers, plain, add_file, add_json, add_progress, add_workers, existing_paths,
-                                        progress_wanted)
+from inference.commands.options import (Subparsers, plain, add_file, add_fit_half, add_json, add_progress, add_workers,
+                                        existing_paths, progress_wanted)
 
 if TYPE_CHECKING:
     from inference.defence.fitting import Fitted, Score
@@ -33,9 +33,7 @@ def register(sub: Subparsers) -> None:
     add_file(p, "PBN/LIN files or folders of played deals", many=True)
     add_json(p, "the scores")
     p.add_argument("--model", metavar="OUT.json", help="also write the fitted model")
-    p.add_argument("--half", choices=("calibration", "evaluation"), default="calibration",
-                   help="the half to fit on (default calibration, scored on the evaluation half; evaluation: a "
-                        "model of the defenders a declarer is judged against, scored on the calibration half)")
+    add_fit_half(p, "a model")
     add_progress(p)
     add_workers(p)
     p.set_defaults(handler=run_defence)

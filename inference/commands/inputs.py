@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from inference.state.play import PlayState
     from inference.io.records import PlayRecord
 
-__all__ = ["read_spec_text", "first_record", "select_records", "record_index", "refuse_record_options",
+__all__ = ["read_spec_text", "first_record", "select_records", "record_index", "refuse_record_options", "record_state_after",
            "state_after"]
 
 
@@ -160,11 +160,18 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
     """The play state after ``after`` cards of a record (or scenario), dummy visible, from ``seat``'s view;
     with ``book``, the record's auction read with it first (``likelihood`` as ``PlayState.add_auction`` takes
     it); ``defence_model`` as :class:`PlayState` takes it."""
+    return record_state_after(path, board, record, after, seat, book, defence_model, likelihood)[1]
+
+
+def record_state_after(path: str, board: str | None, record: int | None, after: int, seat: str | None,
+                       book: str | None = None, defence_model: str | None = "default",
+                       likelihood: "Likelihood | str | None" = "default") -> "tuple[PlayRecord | None, PlayState]":
+    """:func:`state_after`, and the record it played (None for a scenario)."""
     if after < 0:
         raise InvalidArgumentError(f"invalid --after {after}: expected a number of cards >= 0")
     if os.path.splitext(path)[1].lower() == ".toml":
         refuse_record_options(path, board, record, seat)
-        return _scenario_state_after(path, after, defence_model, likelihood)
+        return None, _scenario_state_after(path, after, defence_model, likelihood)
     from inference.auction.population import book_for
     from inference.state.play import PlayState
 
@@ -187,7 +194,7 @@ def state_after(path: str, board: str | None, record: int | None, after: int, se
         state.play(card)
         if i == 0 and dummy != view:
             state.table_dummy(rec.deal[dummy])
-    return state
+    return rec, state
 
 
 def _scenario_state_after(path: str, after: int, defence_model: str | None = "default",

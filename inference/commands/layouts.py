@@ -17,6 +17,7 @@ from inference.commands.options import (Subparsers, add_after, add_book, add_def
                       likelihood, output_format, seed_of)
 
 if TYPE_CHECKING:
+    from inference.io.records import PlayRecord
     from inference.state.play import PlayState
 
 __all__ = ["register", "run_odds", "run_sample"]
@@ -27,16 +28,16 @@ def run_sample(args: argparse.Namespace, out: TextIO) -> int:
     """Write ``-n`` layouts consistent with the play after ``--after`` cards, drawn exactly in ``--view``."""
     from dealer.cards.pbnio import write_deals
 
-    from inference.commands.inputs import state_after
+    from inference.commands.inputs import record_state_after
 
     from dealer.rng import make_rng
     from inference.exact.sampling import MAX_LAYOUTS_AT_ONCE as batch  # the API's most at once: the same layouts
 
-    state = state_after(args.file, args.board, args.record, args.after, args.seat, args.book, defence_model(args),
-                        likelihood(args))
+    rec, state = record_state_after(args.file, args.board, args.record, args.after, args.seat, args.book,
+                                    defence_model(args), likelihood(args))
     space = state.layouts(args.view)  # built (and checked) before anything is written
     contract = _pbn_contract(state, args.file)
-    board = _board_tags(args)
+    board = _board_tags(rec)
     seed = seed_of(args)
     rng = make_rng(seed)
     written = 0
@@ -81,16 +82,12 @@ def run_odds(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _board_tags(args: argparse.Namespace) -> dict[str, Any]:
+def _board_tags(rec: PlayRecord | None) -> dict[str, Any]:
     """The record's dealer and vulnerability (``?`` if unknown), for every layout's PBN tags; none for a scenario
     or a record without a dealer (the layouts' numbers' go round)."""
-    if Path(args.file).suffix.lower() == ".toml":
-        return {}
-    from inference.commands.inputs import first_record
     from inference.io.records import pbn_vulnerability
 
-    rec = first_record(args.file, args.board, args.record)
-    if rec.dealer is None:
+    if rec is None or rec.dealer is None:
         return {}
     return {"dealer": rec.dealer, "vulnerable": pbn_vulnerability(rec.vulnerable) or "?"}
 

@@ -15,8 +15,8 @@ import argparse
 import json
 from typing import TextIO
 
-from inference.commands.options import (Subparsers, plain, add_book, add_file, add_json, add_progress, add_workers, existing_paths,
-                                        progress_wanted, written_to)
+from inference.commands.options import (Subparsers, plain, add_book, add_file, add_fit_half, add_json, add_progress,
+                                        add_workers, existing_paths, progress_wanted, written_to)
 
 __all__ = ["register", "run_likelihood"]
 
@@ -31,9 +31,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--out", metavar="OUT.json", help="also write the fitted likelihood")
     p.add_argument("--population", choices=("robots", "humans"),
                    help="only the records of this population (default: every record)")
-    p.add_argument("--half", choices=("calibration", "evaluation"), default="calibration",
-                   help="the half to fit on (default calibration, scored on the evaluation half; evaluation: the "
-                        "likelihood of the defenders a declarer is judged against, scored on the calibration half)")
+    add_fit_half(p, "the likelihood")
     add_progress(p)
     add_workers(p)
     p.set_defaults(handler=run_likelihood)

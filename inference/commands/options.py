@@ -62,6 +62,7 @@ __all__ = [
     "seed_of",
     "add_format",
     "output_format",
+    "add_fit_half",
     "add_output",
     "add_spec",
     "add_limit",
@@ -204,6 +205,13 @@ def add_format(p: argparse.ArgumentParser) -> None:
     either = p.add_mutually_exclusive_group()
     either.add_argument("--format", choices=FORMATS, default="pbn", help="pbn (default), oneline or json lines")
     either.add_argument("--json", action="store_true", help="the same as --format json")
+
+
+def add_fit_half(p: argparse.ArgumentParser, what: str) -> None:
+    """``--half H``: the half of the corpus's split to fit ``what`` on (scored on the other)."""
+    p.add_argument("--half", choices=("calibration", "evaluation"), default="calibration",
+                   help=f"the half to fit on (default calibration, scored on the evaluation half; evaluation: {what} "
+                        "of the defenders a declarer is judged against, scored on the calibration half)")
 
 
 def output_format(args: argparse.Namespace) -> str:

@@ -27,7 +27,7 @@ import numpy as np
 
 from inference.errors import InvalidArgumentError, RecordError
 from inference.io.halves import CALIBRATION, EVALUATION, HALVES, VALIDATION, CorpusFile, corpus_files
-from inference.io.overlap import Overlap, Sighting
+from inference.io.overlap import Overlap, Sighting, sighting
 from inference.io.records import PlayRecord, file_items, read_records
 from inference.defence.cards import (CHOOSES_SUIT, Choice, Phase, auction_free, candidate_suits, classes,
                                      observations, ruff_context, suit_feature, suits_bid)
@@ -128,7 +128,7 @@ def tally_file(work: CorpusFile) -> FileTally:
         else:
             part, records = TRAINING, tally.training
         records.append(cards)
-        tally.sightings[part].append((item.deal.masks, tuple(item.calls)))
+        tally.sightings[part].append(sighting(item))
     return tally
 
 
@@ -281,9 +281,6 @@ def fit(paths: Iterable["str | Path"], *, progress: bool = False, jobs: int = 1,
     for phase in sorted({s.context.split("|")[0] for r in evaluation for s in r}):
         phases[phase] = score(model, evaluation, lambda s, p=phase: s.context.split("|")[0] == p)
     groups = {g: score(model, evaluation, lambda s, g=g: s.group == g) for g in sorted({s.group for r in evaluation for s in r})}
-    overlap = Overlap.of_sightings(fitted)
-    by_record = [overlap.group(deal, calls) for deal, calls in scored]
-    by_overlap = {g: score(model, [r for r, h in zip(evaluation, by_record, strict=True) if h == g])
-                  for g in Overlap.group_names()}
+    by_overlap = {g: score(model, part) for g, part in Overlap.of_sightings(fitted).split(evaluation, scored).items()}
     return Fitted(model, sum(t.records for t in tallies), sum(t.errors for t in tallies), alphas, betas, gammas,
                   score(model, evaluation), phases, groups, by_overlap)

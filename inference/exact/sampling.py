@@ -38,26 +38,27 @@ class Sampler:
         fast = self.fast(n, gen)
         return fast if fast is not None else self.python(n, gen)
 
+    def _by_source(self, s: int, dtype: Any) -> tuple[np.ndarray, ...]:
+        """Position ``s``'s edges ordered by source state: each edge's share of its state's weight (group weight x
+        the weight of finishing from where it leads), their cumulative sums, where each state's edges start and
+        end among them, and the edges' groups and destinations; in ``dtype`` (``int64`` or ``object``)."""
+        src, grp, dst = self.graph.links[s]
+        order = np.argsort(src, kind="stable")
+        share = (self.graph.steps[s].group_weight.astype(dtype)[grp] * self.flow.backward[s + 1].astype(dtype)[dst])
+        cum = np.cumsum(share[order])
+        bounds = np.concatenate([np.zeros(1, dtype=dtype), cum])[
+            np.searchsorted(src[order], np.arange(len(self.graph.layers[s]) + 1))]
+        return share[order], cum, bounds[:-1], bounds[1:], grp[order], dst[order]
+
     def _csr(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """Position ``s``'s edges by source state, with cumulative int64 weights (None if they do not fit)."""
         if s in self._csr_cache:
             return cast("tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None", self._csr_cache[s])
-        src, grp, dst = self.graph.links[s]
-        order = np.argsort(src, kind="stable")
-        back, mult = self.flow.backward[s + 1][dst], self.graph.steps[s].group_weight[grp]
-        if back.dtype == object or mult.dtype == object:
-            exact = [int(b) * int(m) for b, m in zip(back, mult)]
-            if sum(exact) >= 2 ** 62:
-                self._csr_cache[s] = None
-                return None
-            w = np.array(exact, dtype=np.int64)
-        else:  # each layer's sums stay below 2**60 (checked when the flow was formed)
-            w = back * mult
-        cum = np.cumsum(w[order])
-        starts = np.searchsorted(src[order], np.arange(len(self.graph.layers[s]) + 1))
-        base = np.concatenate([[0], cum])[starts[:-1]]
-        totals = np.concatenate([[0], cum])[starts[1:]] - base
-        result = (cum, base, totals, grp[order], dst[order])
+        python = self.flow.backward[s + 1].dtype == object or self.graph.steps[s].group_weight.dtype == object
+        _, cum, base, end, grp, dst = self._by_source(s, object if python else np.int64)
+        # each layer's sums stay below 2**60 when the flow is int64 (checked when it was formed)
+        fits = not python or not len(cum) or cum[-1] < 2 ** 62
+        result = (cum.astype(np.int64), base.astype(np.int64), (end - base).astype(np.int64), grp, dst) if fits else None
         self._csr_cache[s] = result
         return result
 
@@ -116,32 +117,17 @@ class Sampler:
         left = np.array([rng.randrange(self.flow.total) for _ in range(n)], dtype=object)
         state = np.zeros(n, dtype=np.int64)
         for s in range(self.graph.depth):
-            edge, within, grp, dst = self._edges(s, state, left)
-            rest = self.flow.backward[s + 1].astype(object)[dst[edge]]
-            row, left = within // rest, within % rest  # within the edge's share: row by quotient, rest by remainder
+            share, cum, base, _, grp, dst = self._by_source(s, object)
+            key = base[state] + left  # below the state's weight, from where its edges start
+            edge = np.searchsorted(cum, key, side="right")
             state = dst[edge]
+            within, rest = key - (cum[edge] - share[edge]), self.flow.backward[s + 1].astype(object)[state]
+            row, left = within // rest, within % rest  # within the edge's share: row by quotient, rest by remainder
             pick = self._rows(s, grp[edge], row)
             step = self.graph.steps[s]
             for i, seat in enumerate(self.graph.seats):
                 hands[:, seat] |= step.masks[pick, i] << (13 * self.graph.suits[s])
         return hands.astype(np.uint64)
-
-    def _edges(self, s: int, state: np.ndarray, left: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The edge of position ``s`` each layout's integer ``left`` (below its state's weight) falls in, among the
-        state's edges each taking its share of that weight (group weight x the weight of finishing from where it
-        leads; Python integers), and what is left of the integer within that share; the edges' groups and
-        destinations (in the order the edges are indexed)."""
-        src, grp, dst = self.graph.links[s]
-        order = np.argsort(src, kind="stable")
-        share = (self.graph.steps[s].group_weight.astype(object)[grp]
-                 * self.flow.backward[s + 1].astype(object)[dst])[order]
-        cum = np.cumsum(share)
-        starts = np.searchsorted(src[order], np.arange(len(self.graph.layers[s]) + 1))
-        base = np.concatenate([np.array([0], dtype=object), cum])[starts[:-1]]
-        key = base[state] + left
-        edge = np.searchsorted(cum, key, side="right")
-        return edge, key - (cum[edge] - share[edge]), grp[order], dst[order]
 
     def _rows(self, s: int, group: np.ndarray, row: np.ndarray) -> np.ndarray:
         """The row of each layout's ``group`` at position ``s`` its integer ``row`` (below the group's weight)

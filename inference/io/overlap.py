@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, TypeVar
 
 from inference.io.halves import CALIBRATION, corpus_files
-from inference.io.records import AuctionRecord, file_items, parse_calls, read_auctions
+from inference.io.records import AuctionRecord, PlayRecord, file_items, parse_calls, read_auctions
 
-__all__ = ["FRESH", "SAME_DEAL", "SAME_AUCTION", "DealKey", "Sighting", "Overlap"]
+__all__ = ["FRESH", "SAME_DEAL", "SAME_AUCTION", "DealKey", "Sighting", "sighting", "Overlap"]
 
 #: The deal was not seen.
 FRESH = "fresh"
@@ -37,6 +37,12 @@ SAME_AUCTION = "deal and auction seen"
 DealKey = tuple[int, int, int, int]
 #: A record as the overlap sees it: its deal and its calls.
 Sighting = tuple[DealKey, tuple[str, ...]]
+T = TypeVar("T")
+
+
+def sighting(record: "AuctionRecord | PlayRecord") -> Sighting:
+    """A record's deal and calls, as the overlap compares them."""
+    return record.deal.masks, tuple(record.calls)
 
 
 def _calls(calls: Sequence[str]) -> tuple[str, ...]:
@@ -62,10 +68,9 @@ class Overlap:
     @classmethod
     def of_corpus(cls, paths: Iterable["str | Path"], half: str = CALIBRATION) -> "Overlap":
         """Read one half of the records under ``paths`` (their deals and auctions, no play): the records seen."""
-        return cls.of_sightings(sighting for f in corpus_files(paths)
+        return cls.of_sightings(sighting(item) for f in corpus_files(paths)
                                 for item in file_items(read_auctions, str(f.path))
-                                if isinstance(item, AuctionRecord) and f.half(item.index) == half
-                                for sighting in [(item.deal.masks, tuple(item.calls))])
+                                if isinstance(item, AuctionRecord) and f.half(item.index) == half)
 
     @classmethod
     def of_sightings(cls, sightings: Iterable[tuple[DealKey, Sequence[str]]]) -> "Overlap":
@@ -80,3 +85,10 @@ class Overlap:
         if (deal, _calls(calls)) in self.auctions:
             return SAME_AUCTION
         return SAME_DEAL if deal in self.deals else FRESH
+
+    def split(self, items: Sequence[T], sightings: Sequence[Sighting]) -> dict[str, list[T]]:
+        """``items`` (one per sighting, alike in order) by group, every group present (from the least seen)."""
+        out: dict[str, list[T]] = {g: [] for g in self.group_names()}
+        for item, (deal, calls) in zip(items, sightings, strict=True):
+            out[self.group(deal, calls)].append(item)
+        return out

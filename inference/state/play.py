@@ -476,7 +476,7 @@ class PlayState:
             return None
         seat, card, situation, played = last
         free = ~(visible | played) >> (13 * int(card.suit)) & 0x1FFF
-        held = 13 - before[seat].bit_count() - sum(s == seat for t in tricks for s, _ in t.cards) + 1  # this card's
+        held = 14 - self.snapshot.played[seat].bit_count()  # his cards in hand when he played it, this one's too
         return strongest_reading(self._defence, seat, card, situation, free, longest=held)
 
     def _defence_inputs(self) -> "tuple[tuple[Trick, ...], int]":

@@ -645,7 +645,6 @@ def test_a_reading_names_only_holdings_the_defender_could_hold() -> None:
         if reading is not None:
             readings += 1
             assert reading.seat == seat and reading.longer.bit_count() <= left[seat], (i, reading.text())
-        assert reading is None or left[seat] > 1, (i, reading)
         left[seat] -= 1
     assert readings > 10
 
